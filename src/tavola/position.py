@@ -1,0 +1,388 @@
+"""The :class:`Position` value: a board seen from the player on roll.
+
+Points are numbered from the side to move: its home board is 1-6, it moves
+from high numbers to low, its bar is point 25 and "off" is point 0. The
+opponent's checkers are negative numbers on the same points.
+
+>>> start = Position.start()
+>>> start[24], start[6], start[19]
+(2, 5, -5)
+>>> start.pip_counts()
+(167, 167)
+>>> start.flip() == start
+True
+>>> start.kind
+<PositionKind.CONTACT: 'contact'>
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from tavola.errors import InvalidPositionError
+
+if TYPE_CHECKING:
+    from tavola.dice import Dice
+    from tavola.play import LegalPlays, Play
+
+CHECKERS = 15
+"""Checkers per side in the standard game."""
+
+# The layout of a position as a NumPy int8 array, shared with the compiled
+# move generator (movegen.py): everything is seen from the side to move.
+MY_OFF = 0  # the mover's borne-off checkers
+# indices 1..24: the points; > 0 the mover's checkers, < 0 the opponent's
+MY_BAR = 25  # the mover's checkers on the bar
+THEIR_BAR = 26  # the opponent's checkers on the bar
+THEIR_OFF = 27  # the opponent's borne-off checkers
+ARRAY_SIZE = 28
+
+BAR = 25
+"""The bar as a point number, in notation and moves."""
+OFF = 0
+"""Off the board as a point number, in notation and moves."""
+
+START_BOARD: tuple[int, ...] = (
+    -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2,
+)  # fmt: skip
+
+
+class PositionKind(enum.Enum):
+    """How far a game has gone, as the bot and the rules see it."""
+
+    CONTACT = "contact"  # some checkers still have to pass opposing ones
+    RACE = "race"  # no more contact
+    BEAROFF = "bearoff"  # no contact and every checker is in its home board
+    OVER = "over"  # one side has borne off all its checkers
+
+
+class WinKind(enum.IntEnum):
+    """How big a win is (R19); the value is the multiple of the stake."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The result of a finished game (R19), seen from the position's mover."""
+
+    mover_wins: bool
+    kind: WinKind
+
+    @property
+    def points(self) -> int:
+        """Points for the mover at cube 1: positive when the mover won."""
+        return int(self.kind) if self.mover_wins else -int(self.kind)
+
+
+class Position:
+    """An immutable, hashable backgammon position seen from the side to move.
+
+    ``board`` gives the 24 points, point 1 first, from the mover's side:
+    positive numbers are the mover's checkers, negative the opponent's.
+    ``bar`` and ``off`` are pairs (mover, opponent); ``off`` is worked out
+    from ``checkers`` when left out.
+
+    >>> Position([0] * 23 + [1], off=(14, 14), bar=(0, 1))
+    Position.from_position_id('AAAAAgAAAAAAAA')
+    >>> Position([0] * 24)
+    Traceback (most recent call last):
+    ...
+    tavola.errors.InvalidPositionError: the mover has 0 checkers on the board, 0 on the bar and 0 off: 0, not 15
+    """
+
+    __slots__ = ("_raw", "_checkers")
+
+    _raw: bytes
+    _checkers: int
+
+    def __init__(
+        self,
+        board: Sequence[int],
+        bar: tuple[int, int] = (0, 0),
+        off: tuple[int, int] | None = None,
+        *,
+        checkers: int = CHECKERS,
+    ) -> None:
+        if len(board) != 24:
+            raise InvalidPositionError(f"a board has 24 points, not {len(board)}")
+        values = [_checked_int(value, "a point") for value in board]
+        for name, pair in (("bar", bar), ("off", off)):
+            if pair is not None and len(pair) != 2:
+                raise InvalidPositionError(f"{name} is a pair (mover, opponent), not {pair!r}")
+        mine_bar, theirs_bar = (_checked_count(value, "the bar") for value in bar)
+        mine_on = sum(value for value in values if value > 0) + mine_bar
+        theirs_on = -sum(value for value in values if value < 0) + theirs_bar
+        if off is None:
+            off = (checkers - mine_on, checkers - theirs_on)
+        mine_off, theirs_off = (_checked_int(value, "off") for value in off)
+        for side, on, borne, barred in (
+            ("mover", mine_on, mine_off, mine_bar),
+            ("opponent", theirs_on, theirs_off, theirs_bar),
+        ):
+            if borne < 0 or on + borne != checkers:
+                raise InvalidPositionError(
+                    f"the {side} has {on - barred} checkers on the board, {barred} on the bar "
+                    f"and {borne} off: {on + borne}, not {checkers}"
+                )
+        array = np.zeros(ARRAY_SIZE, dtype=np.int8)
+        array[1:25] = values
+        array[MY_OFF], array[MY_BAR], array[THEIR_BAR], array[THEIR_OFF] = (
+            mine_off, mine_bar, theirs_bar, theirs_off,
+        )  # fmt: skip
+        self._raw = array.tobytes()
+        self._checkers = checkers
+
+    # --- other constructors ---------------------------------------------
+
+    @classmethod
+    def start(cls) -> Position:
+        """The starting position of the standard game (R2)."""
+        return cls(START_BOARD)
+
+    @classmethod
+    def from_array(cls, array: npt.ArrayLike, *, checkers: int = CHECKERS) -> Position:
+        """Build from the 28-value int8 layout that :meth:`to_array` returns, validating it."""
+        values = np.asarray(array)
+        if values.shape != (ARRAY_SIZE,):
+            raise InvalidPositionError(f"a position array has {ARRAY_SIZE} values, not shape {values.shape}")
+        ints = [int(v) for v in values]
+        return cls(
+            ints[1:25],
+            bar=(ints[MY_BAR], ints[THEIR_BAR]),
+            off=(ints[MY_OFF], ints[THEIR_OFF]),
+            checkers=checkers,
+        )
+
+    @classmethod
+    def _from_trusted_array(cls, array: npt.NDArray[np.int8], checkers: int = CHECKERS) -> Position:
+        """Wrap an array the move generator produced, skipping validation."""
+        position = object.__new__(cls)
+        position._raw = array.astype(np.int8, copy=False).tobytes()
+        position._checkers = checkers
+        return position
+
+    @classmethod
+    def from_sides(
+        cls, mover: Sequence[int], opponent: Sequence[int], *, checkers: int = CHECKERS
+    ) -> Position:
+        """Build from each side's checker counts, each seen from its own side.
+
+        ``mover[i]`` and ``opponent[i]`` count checkers on that side's own
+        point ``i + 1``; index 24 is its bar (the layout of gnubg's boards).
+
+        >>> Position.from_sides([0] * 5 + [15] + [0] * 19, [0] * 5 + [15] + [0] * 19).kind
+        <PositionKind.BEAROFF: 'bearoff'>
+        """
+        for side, counts in (("mover", mover), ("opponent", opponent)):
+            if len(counts) != 25:
+                raise InvalidPositionError(f"the {side}'s counts are 24 points and the bar, not {len(counts)} values")
+            for value in counts:
+                _checked_count(value, f"the {side}'s points")
+        board = []
+        for point in range(1, 25):
+            mine, theirs = mover[point - 1], opponent[24 - point]
+            if mine and theirs:
+                raise InvalidPositionError(f"point {point} is held by both sides ({mine} and {theirs} checkers)")
+            board.append(mine - theirs)
+        return cls(board, bar=(mover[24], opponent[24]), checkers=checkers)
+
+    @classmethod
+    def from_position_id(cls, position_id: str, *, checkers: int = CHECKERS) -> Position:
+        """Decode a gnubg Position ID (the player on roll is the mover).
+
+        >>> Position.from_position_id('4HPwATDgc/ABMA') == Position.start()
+        True
+        """
+        from tavola.ids import decode_position_id
+
+        return decode_position_id(position_id, checkers=checkers)
+
+    # --- reading it -------------------------------------------------------
+
+    @property
+    def checkers(self) -> int:
+        """Checkers per side (15 in the standard game)."""
+        return self._checkers
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """The 24 points, point 1 first: the mover's checkers positive, the opponent's negative."""
+        return tuple(self.to_array()[1:25].tolist())
+
+    @property
+    def bar(self) -> tuple[int, int]:
+        """Checkers on the bar: (mover, opponent)."""
+        array = self.to_array()
+        return int(array[MY_BAR]), int(array[THEIR_BAR])
+
+    @property
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off: (mover, opponent)."""
+        array = self.to_array()
+        return int(array[MY_OFF]), int(array[THEIR_OFF])
+
+    def __getitem__(self, point: int) -> int:
+        """Checkers on ``point`` (1-24): positive the mover's, negative the opponent's."""
+        if not 1 <= point <= 24:
+            raise IndexError(f"points are numbered 1 to 24, not {point}")
+        return int(self.to_array()[point])
+
+    def to_array(self) -> npt.NDArray[np.int8]:
+        """The position as a read-only int8 array in the move generator's layout."""
+        return np.frombuffer(self._raw, dtype=np.int8)
+
+    def sides(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Each side's counts from its own side, the inverse of :meth:`from_sides`."""
+        array = self.to_array()
+        mover = tuple(max(int(v), 0) for v in array[1:25]) + (int(array[MY_BAR]),)
+        opponent = tuple(max(-int(v), 0) for v in array[24:0:-1]) + (int(array[THEIR_BAR]),)
+        return mover, opponent
+
+    def flip(self) -> Position:
+        """The same position seen from the other side.
+
+        >>> position = Position([0] * 23 + [1], off=(14, 14), bar=(0, 1))
+        >>> position.flip().flip() == position
+        True
+        """
+        mover, opponent = self.sides()
+        return Position.from_sides(opponent, mover, checkers=self._checkers)
+
+    def pip_counts(self) -> tuple[int, int]:
+        """Pips each side needs to bear everything off: (mover, opponent)."""
+        mover, opponent = self.sides()
+        return (
+            sum(count * (index + 1) for index, count in enumerate(mover)),
+            sum(count * (index + 1) for index, count in enumerate(opponent)),
+        )
+
+    def _extremes(self) -> tuple[int, int]:
+        """The mover's highest occupied point and the opponent's lowest (bar 25 and 0)."""
+        array = self.to_array()
+        mine = [p for p in range(1, 25) if array[p] > 0]
+        theirs = [p for p in range(1, 25) if array[p] < 0]
+        highest = 25 if array[MY_BAR] else max(mine, default=0)
+        lowest = 0 if array[THEIR_BAR] else min(theirs, default=25)
+        return highest, lowest
+
+    @property
+    def kind(self) -> PositionKind:
+        """Contact, race, bear-off, or over."""
+        mine_off, theirs_off = self.off
+        if self._checkers in (mine_off, theirs_off):
+            return PositionKind.OVER
+        highest, lowest = self._extremes()
+        if highest > lowest:
+            return PositionKind.CONTACT
+        if highest <= 6 and lowest >= 19:
+            return PositionKind.BEAROFF
+        return PositionKind.RACE
+
+    @property
+    def all_home(self) -> bool:
+        """Whether all the mover's checkers left are in its home board (R14)."""
+        return self._extremes()[0] <= 6
+
+    def result(self) -> GameResult | None:
+        """The result once a side has borne off all its checkers (R19), else ``None``.
+
+        >>> Position([0] * 18 + [-15] + [0] * 5, off=(15, 0)).result()
+        GameResult(mover_wins=True, kind=<WinKind.BACKGAMMON: 3>)
+        """
+        mine_off, theirs_off = self.off
+        if mine_off == self._checkers:
+            loser = self.flip()
+            mover_wins = True
+        elif theirs_off == self._checkers:
+            loser = self
+            mover_wins = False
+        else:
+            return None
+        return GameResult(mover_wins, _loss_kind(loser))
+
+    # --- plays -------------------------------------------------------------
+
+    def legal_plays(self, dice: Dice) -> LegalPlays:
+        """Every legal play for ``dice`` (R5-R17), one per resulting position.
+
+        >>> from tavola.dice import Dice
+        >>> Position.start().legal_plays(Dice(3, 1))[0]
+        """
+        from tavola.play import legal_plays
+
+        return legal_plays(self, dice)
+
+    def parse_play(self, dice: Dice, text: str) -> Play:
+        """The legal play that ``text`` describes, or an error saying why there is none."""
+        from tavola.notation import parse_play
+
+        return parse_play(self, dice, text)
+
+    # --- text forms ----------------------------------------------------------
+
+    def position_id(self) -> str:
+        """The gnubg Position ID, the mover being the player on roll."""
+        from tavola.ids import encode_position_id
+
+        return encode_position_id(self)
+
+    def __repr__(self) -> str:
+        extra = "" if self._checkers == CHECKERS else f", checkers={self._checkers}"
+        return f"Position.from_position_id({self.position_id()!r}{extra})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._raw == other._raw and self._checkers == other._checkers
+
+    def __hash__(self) -> int:
+        return hash(self._raw)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_restore, (self._raw, self._checkers))
+
+    def __copy__(self) -> Position:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Position:
+        return self
+
+
+def _restore(raw: bytes, checkers: int) -> Position:
+    """Unpickle a position."""
+    return Position._from_trusted_array(np.frombuffer(raw, dtype=np.int8), checkers)
+
+
+def _loss_kind(loser: Position) -> WinKind:
+    """How badly the mover of ``loser`` (who has lost) lost (R19)."""
+    if loser.off[0] > 0:
+        return WinKind.SINGLE
+    array = loser.to_array()
+    # The winner's home board is the loser's points 19-24.
+    if array[MY_BAR] > 0 or (array[19:25] > 0).any():
+        return WinKind.BACKGAMMON
+    return WinKind.GAMMON
+
+
+def _checked_int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidPositionError(f"{what} holds a whole number of checkers, not {value!r}")
+    if not -127 <= int(value) <= 127:
+        raise InvalidPositionError(f"{what} cannot hold {value} checkers")
+    return int(value)
+
+
+def _checked_count(value: object, what: str) -> int:
+    count = _checked_int(value, what)
+    if count < 0:
+        raise InvalidPositionError(f"{what} cannot hold a negative number of checkers ({count})")
+    return count
