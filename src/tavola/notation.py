@@ -1,0 +1,322 @@
+"""Standard backgammon notation: writing plays and reading what people type.
+
+Written form (one canonical string per play): checkers' paths from the
+furthest back, ``bar`` and ``off`` by name, a ``*`` after each hit,
+intermediate points only where a checker hit on its way, repeats as ``(n)``::
+
+    24/18 13/10    24/18*/15    bar/22    6/off    8/5(2)    13/7*/1
+
+Reading is forgiving in form and strict in substance: ``25/22``, ``24-18``,
+``6/0``, moves in any order, a path given as separate hops (``24/18 18/15``)
+and a missing ``*`` are all accepted, but a play that is not legal raises
+:class:`IllegalPlayError` saying why, and one that could mean two different
+legal plays raises :class:`AmbiguousPlayError`.
+
+>>> from tavola import Dice, Position
+>>> start = Position.start()
+>>> str(parse_play(start, Dice(6, 3), "24-18 18-15"))
+'24/15'
+>>> parse_play(start, Dice(6, 5), "24/18 24/19")
+Traceback (most recent call last):
+...
+tavola.errors.IllegalPlayError: 24/19: point 19 is blocked (R5)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
+from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, Position
+
+if TYPE_CHECKING:
+    from tavola.dice import Dice
+    from tavola.play import LegalPlays, Move, Play
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def _point_name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def format_play(moves: Sequence[Move]) -> str:
+    """The canonical notation of a sequence of single-die moves.
+
+    >>> from tavola.play import Move
+    >>> format_play([Move(24, 18, hit=True), Move(18, 15), Move(13, 10)])
+    '24/18*/15 13/10'
+    >>> format_play([Move(8, 5), Move(8, 5), Move(6, 5), Move(6, 5)])
+    '8/5(2) 6/5(2)'
+    >>> format_play([])
+    ''
+    """
+    paths: list[list[tuple[int, bool]]] = []
+    for move in moves:
+        for path in paths:
+            if path[-1][0] == move.source:  # the same checker moving on
+                path.append((move.destination, move.hit))
+                break
+        else:
+            paths.append([(move.source, False), (move.destination, move.hit)])
+    paths.sort(key=lambda path: (-path[0][0], -path[-1][0]))
+    texts = []
+    for path in paths:
+        shown = [_point_name(path[0][0])]
+        for index, (point, hit) in enumerate(path[1:], start=1):
+            if hit or index == len(path) - 1:
+                shown.append(_point_name(point) + ("*" if hit else ""))
+        texts.append("/".join(shown))
+    counts = Counter(texts)
+    written: list[str] = []
+    for text in texts:
+        if text in counts:
+            written.append(text if counts[text] == 1 else f"{text}({counts[text]})")
+            del counts[text]
+    return " ".join(written)
+
+
+# --- reading -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One hop as typed: a checker from ``source`` to ``destination``, maybe marked as hitting."""
+
+    source: int
+    destination: int
+    marked_hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{_point_name(self.source)}/{_point_name(self.destination)}{'*' if self.marked_hit else ''}"
+
+
+_TOKEN = re.compile(r"^(?P<path>[^()]+?)(?:\((?P<count>\d)\))?$")
+_POINT = re.compile(r"^(?P<point>bar|b|off|o|\d{1,2})(?P<hit>\*?)$")
+_PASS_WORDS = {"", "-", "pass", "none", "nothing", "cannot move", "can't move", "no move"}
+
+
+def parse_segments(text: str) -> list[Segment]:
+    """Split typed notation into hops, without looking at any position.
+
+    >>> parse_segments("24/18*/15 8/5(2)")
+    [Segment(source=24, destination=18, marked_hit=True), Segment(source=18, destination=15, marked_hit=False), \
+Segment(source=8, destination=5, marked_hit=False), Segment(source=8, destination=5, marked_hit=False)]
+    >>> parse_segments("bar-22 6/0")
+    [Segment(source=25, destination=22, marked_hit=False), Segment(source=6, destination=0, marked_hit=False)]
+    """
+    cleaned = text.strip().lower()
+    if cleaned in _PASS_WORDS:
+        return []
+    segments: list[Segment] = []
+    for token in re.split(r"[\s,]+", cleaned):
+        match = _TOKEN.match(token)
+        if match is None:
+            raise NotationError(f"cannot read {token!r}: write moves such as 24/18, bar/22 or 6/off")
+        count = int(match.group("count") or 1)
+        if not 1 <= count <= 4:
+            raise NotationError(f"{token!r}: a move is repeated 1 to 4 times, not {count}")
+        points = re.split(r"[/-]", match.group("path"))
+        if len(points) < 2:
+            raise NotationError(f"cannot read {token!r}: a move names where a checker starts and ends, e.g. 24/18")
+        parsed = [_parse_point(point, token) for point in points]
+        if parsed[0][1]:
+            raise NotationError(f"{token!r}: '*' marks a hit where a checker lands, not where it starts")
+        for _ in range(count):
+            for (source, _), (destination, hit) in zip(parsed, parsed[1:], strict=False):
+                if destination >= source:
+                    raise NotationError(
+                        f"{token!r}: checkers move from higher points to lower, not "
+                        f"{_point_name(source)} to {_point_name(destination)}"
+                    )
+                segments.append(Segment(source, destination, hit))
+    return segments
+
+
+def _parse_point(text: str, token: str) -> tuple[int, bool]:
+    match = _POINT.match(text)
+    if match is None:
+        raise NotationError(f"cannot read point {text!r} in {token!r}: use 1-24, bar or off")
+    name = match.group("point")
+    point = BAR if name in ("bar", "b") else OFF if name in ("off", "o") else int(name)
+    if point > BAR:
+        raise NotationError(f"{token!r}: there is no point {point}; points are 1-24, the bar 25 and off 0")
+    return point, bool(match.group("hit"))
+
+
+def parse_play(position: Position, dice: Dice, text: str) -> Play:
+    """The one legal play that ``text`` describes.
+
+    Raises :class:`NotationError` for text that is not notation,
+    :class:`IllegalPlayError` (saying why) for a play the rules forbid, and
+    :class:`AmbiguousPlayError` when the text fits several legal plays.
+
+    >>> from tavola import Dice, Position
+    >>> str(parse_play(Position.start(), Dice(3, 1), "6/5 8/5"))
+    '8/5 6/5'
+    """
+    return match_segments(position.legal_plays(dice), parse_segments(text))
+
+
+def match_segments(legal: LegalPlays, segments: Sequence[Segment]) -> Play:
+    """The legal play whose hops are ``segments``, or an error saying why there is none."""
+    if not segments:
+        if legal[0].is_pass:
+            return legal[0]
+        raise IllegalPlayError(f"a move is possible, so you must play: {legal[0]} is legal (R11)")
+    marked = {segment.destination for segment in segments if segment.marked_hit}
+    exact: list[Play] = []
+    loose: list[Play] = []
+    for after, hits in _outcomes(legal.position, legal.dice, segments):
+        play = legal.by_result(after)
+        if play is None or not marked <= hits:
+            continue
+        target = exact if hits == marked else loose
+        if play not in target:
+            target.append(play)
+    found = exact or loose
+    if len(found) == 1:
+        return found[0]
+    if found:
+        options = " or ".join(str(play) for play in found)
+        raise AmbiguousPlayError(f"{' '.join(map(str, segments))} could be {options}: mark the hits with *")
+    raise IllegalPlayError(_why_illegal(legal, segments))
+
+
+def _dice_paths(segment: Segment, dice: list[int]) -> Iterator[tuple[int, ...]]:
+    """Orders of some of ``dice`` that carry a checker along ``segment``.
+
+    Every landing point but the last is on the board; the last die may be
+    larger than needed only when bearing off.
+    """
+    distance = segment.source - segment.destination
+
+    def extend(used: tuple[int, ...], remaining: list[int], travelled: int) -> Iterator[tuple[int, ...]]:
+        tried = set()
+        for index, die in enumerate(remaining):
+            if die in tried:
+                continue
+            tried.add(die)
+            reach = travelled + die
+            if reach == distance or (segment.destination == OFF and reach > distance):
+                yield (*used, die)
+            elif reach < distance:
+                yield from extend((*used, die), remaining[:index] + remaining[index + 1 :], reach)
+
+    yield from extend((), dice, 0)
+
+
+def _assignments(segments: Sequence[Segment], dice: list[int]) -> Iterator[list[tuple[int, ...]]]:
+    """Every way to give each segment its own dice."""
+    if not segments:
+        yield []
+        return
+    for path in _dice_paths(segments[0], dice):
+        remaining = list(dice)
+        for die in path:
+            remaining.remove(die)
+        for rest in _assignments(segments[1:], remaining):
+            yield [path, *rest]
+
+
+def _outcomes(position: Position, dice: Dice, segments: Sequence[Segment]) -> Iterator[tuple[Position, frozenset[int]]]:
+    """The positions (and points hit) that the segments can leave, before legality."""
+    start = position.to_array()
+    for assignment in _assignments(segments, list(dice.moves)):
+        board = start.astype(np.int16)
+        hits: set[int] = set()
+        possible = True
+        for segment, path in zip(segments, assignment, strict=True):
+            board[segment.source] -= 1
+            point = segment.source
+            for die in path:
+                point = max(point - die, OFF)
+                if point == OFF:
+                    board[MY_OFF] += 1
+                elif start[point] < -1:
+                    possible = False
+                elif start[point] == -1 and point not in hits:
+                    hits.add(point)
+                    board[point] = 0
+                    board[THEIR_BAR] += 1
+            if point > OFF:
+                board[point] += 1
+        if possible and all(board[segment.source] >= 0 for segment in segments):
+            try:
+                after = Position.from_array(board, checkers=position.checkers)
+            except ValueError:
+                continue
+            yield after, frozenset(hits)
+
+
+def _why_illegal(legal: LegalPlays, segments: Sequence[Segment]) -> str:
+    """A player-facing reason why ``segments`` is not a legal play."""
+    position, dice = legal.position, legal.dice
+    typed = " ".join(map(str, segments))
+    array = position.to_array()
+    example = legal[0]
+    if example.is_pass:
+        return f"no move is possible with {dice.high}-{dice.low}: the turn passes (R13)"
+    net = Counter[int]()
+    for segment in segments:
+        net[segment.source] -= 1
+        net[segment.destination] += 1
+    for point in sorted(net, reverse=True):
+        have = max(int(array[point]), 0)
+        if have + net[point] < 0 and point != OFF:
+            where = "on the bar" if point == BAR else f"on point {point}"
+            return f"{typed}: you do not have enough checkers {where}"
+    for segment in segments:
+        if segment.marked_hit and array[segment.destination] != -1:
+            return f"{segment}: there is no single opposing checker on {segment.destination} to hit"
+    bar_moves = sum(1 for segment in segments if segment.source == BAR)
+    if array[MY_BAR] > bar_moves and any(segment.source != BAR for segment in segments):
+        return f"{typed}: enter your checker{'s' if array[MY_BAR] > 1 else ''} from the bar first (R9)"
+    for segment in segments:
+        paths = list(_dice_paths(segment, list(dice.moves)))
+        if not paths:
+            return f"{segment}: no die of {dice.high}-{dice.low} moves a checker from {_point_name(segment.source)} to {_point_name(segment.destination)}"
+        landings = []
+        for path in paths:
+            point, blocked = segment.source, None
+            for die in path:
+                point = max(point - die, OFF)
+                if point != OFF and array[point] < -1:
+                    blocked = point
+                    break
+            landings.append(blocked)
+        if all(blocked is not None for blocked in landings):
+            points = sorted({blocked for blocked in landings if blocked is not None}, reverse=True)
+            names = " and ".join(str(point) for point in points)
+            return f"{segment}: point{'s' if len(points) > 1 else ''} {names} {'are' if len(points) > 1 else 'is'} blocked (R5)"
+    bearing_off = [segment for segment in segments if segment.destination == OFF]
+    if bearing_off and not _all_home_after(array, segments):
+        return f"{bearing_off[0]}: you can bear off only when all your checkers are in your home board (R14)"
+    used = min((sum(len(path) for path in assignment) for assignment in _assignments(segments, list(dice.moves))), default=0)
+    needed = len(example.moves)
+    if 0 < used < needed:
+        if dice.is_double:
+            return f"{typed}: {needed} moves of {dice.high} can be played, so all must be: {example} is legal (R11)"
+        return f"{typed}: both dice can be played, so both must be: {example} is legal (R11)"
+    if needed == 1 and not dice.is_double and used == 1 and example.moves[0].source - example.moves[0].destination != dice.low:
+        return f"{typed}: only one die can be played, so it must be the larger, {dice.high}: {example} is legal (R12)"
+    if bearing_off:
+        return f"{typed}: a die larger than needed bears off only from the highest occupied point (R15); {example} is legal"
+    return f"{typed} is not legal with {dice.high}-{dice.low}; {example} is"
+
+
+def _all_home_after(array: np.ndarray, segments: Sequence[Segment]) -> bool:
+    """Whether the mover would have every checker home once the non-bear-off hops are made."""
+    board = array.astype(np.int16)
+    for segment in segments:
+        board[segment.source] -= 1
+        if segment.destination != OFF:
+            board[segment.destination] += 1
+    return bool(board[MY_BAR] <= 0 and (board[7:MY_BAR] <= 0).all())

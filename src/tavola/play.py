@@ -1,0 +1,193 @@
+"""Plays: the :class:`Move` and :class:`Play` values and the :class:`LegalPlays` view.
+
+A play is everything a player does with one roll. Two plays that leave the
+same board are the same play: :func:`legal_plays` lists each resulting
+position once, under one canonical notation.
+
+>>> from tavola import Dice, Position
+>>> plays = Position.start().legal_plays(Dice(6, 5))
+>>> len(plays), "24/13" in plays, "24/18 24/13" in plays
+(15, True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import overload
+
+from tavola.dice import Dice
+from tavola.errors import IllegalPlayError
+from tavola.position import BAR, OFF, Position
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """One checker moved by one die, from ``source`` to ``destination``.
+
+    The bar is point 25 and off is point 0, both from the mover's side.
+
+    >>> str(Move(25, 22, hit=True)), str(Move(6, 0))
+    ('bar/22*', '6/off')
+    """
+
+    source: int
+    destination: int
+    hit: bool = False
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.source <= BAR and OFF <= self.destination < self.source):
+            raise IllegalPlayError(f"a checker moves forward from a point 1-24 or the bar, not {self.source}/{self.destination}")
+
+    def __str__(self) -> str:
+        return f"{point_name(self.source)}/{point_name(self.destination)}{'*' if self.hit else ''}"
+
+    def __repr__(self) -> str:
+        hit = ", hit=True" if self.hit else ""
+        return f"Move({self.source}, {self.destination}{hit})"
+
+
+def point_name(point: int) -> str:
+    """A point as notation writes it: ``bar``, ``off`` or its number."""
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+class Play:
+    """A legal play: the position before, the dice, the single-die moves, and the result.
+
+    ``after`` is the resulting position still seen from the player who moved;
+    ``after.flip()`` is the position the opponent rolls from. Building a Play
+    checks that it is legal.
+
+    >>> from tavola import Dice, Position
+    >>> Play(Position.start(), Dice(3, 1), (Move(8, 5), Move(6, 5)))
+    Play(Position.from_position_id('4HPwATDgc/ABMA'), Dice(3, 1), (Move(8, 5), Move(6, 5)))
+    """
+
+    __slots__ = ("_notation", "after", "before", "dice", "moves")
+
+    before: Position
+    dice: Dice
+    moves: tuple[Move, ...]
+    after: Position
+    _notation: str | None
+
+    def __init__(self, before: Position, dice: Dice, moves: Sequence[Move]) -> None:
+        found = legal_plays(before, dice).find_moves(moves)
+        self.before, self.dice, self.moves, self.after = before, dice, tuple(moves), found.after
+        self._notation = None
+
+    @classmethod
+    def _trusted(cls, before: Position, dice: Dice, moves: tuple[Move, ...], after: Position) -> Play:
+        play = object.__new__(cls)
+        play.before, play.dice, play.moves, play.after = before, dice, moves, after
+        play._notation = None
+        return play
+
+    @property
+    def is_pass(self) -> bool:
+        """Whether no checker moves (R13)."""
+        return not self.moves
+
+    @property
+    def notation(self) -> str:
+        """The play in standard notation, e.g. ``24/18*/15 13/10``."""
+        if self._notation is None:
+            from tavola.notation import format_play
+
+            self._notation = format_play(self.moves)
+        return self._notation
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Play({self.before!r}, {self.dice!r}, {self.moves!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return (self.before, self.dice, self.after) == (other.before, other.dice, other.after)
+
+    def __hash__(self) -> int:
+        return hash((self.before, self.dice, self.after))
+
+
+class LegalPlays(Sequence[Play]):
+    """The legal plays of a position and roll: a light, ordered, immutable view.
+
+    Iterate it, index it, test ``play in plays`` or ``"8/5 6/5" in plays``.
+    A roll that cannot be played gives exactly one play, the pass (R13).
+    """
+
+    __slots__ = ("_by_after", "_plays", "dice", "position")
+
+    def __init__(self, position: Position, dice: Dice, plays: tuple[Play, ...]) -> None:
+        self.position, self.dice, self._plays = position, dice, plays
+        self._by_after = {play.after: play for play in plays}
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Play, ...]: ...
+    def __getitem__(self, index: int | slice) -> Play | tuple[Play, ...]:
+        return self._plays[index]
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._plays)
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Play):
+            return item.before == self.position and item.dice == self.dice and item.after in self._by_after
+        if isinstance(item, str):
+            from tavola.errors import TavolaError
+
+            try:
+                self.position.parse_play(self.dice, item)
+            except TavolaError:
+                return False
+            return True
+        return False
+
+    def by_result(self, after: Position) -> Play | None:
+        """The play that leaves ``after`` (seen from the mover), if one does."""
+        return self._by_after.get(after)
+
+    def find_moves(self, moves: Sequence[Move]) -> Play:
+        """The play these single-die moves make, or :class:`IllegalPlayError`."""
+        from tavola.notation import Segment, match_segments
+
+        return match_segments(self, [Segment(move.source, move.destination, move.hit) for move in moves])
+
+    def positions(self) -> list[Position]:
+        """The resulting positions, seen from the mover, in the order of the plays."""
+        return [play.after for play in self._plays]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(play.notation for play in self._plays[:8])
+        more = ", ..." if len(self._plays) > 8 else ""
+        return f"<LegalPlays {self.dice} ({len(self._plays)}): {shown}{more}>"
+
+
+def legal_plays(position: Position, dice: Dice) -> LegalPlays:
+    """Every legal play of ``dice`` in ``position`` (R5-R17), each resulting position once.
+
+    >>> from tavola import Position
+    >>> [play.notation for play in legal_plays(Position.start(), Dice(2, 1))][:3]
+    """
+    from tavola.movegen import generate
+
+    results, moves = generate(position.to_array(), dice.high, dice.low)
+    plays = []
+    for after_array, move_row in zip(results, moves, strict=True):
+        steps = tuple(
+            Move(int(source), int(destination), bool(hit))
+            for source, destination, hit in move_row
+            if source >= 0
+        )
+        after = Position._from_trusted_array(after_array, position.checkers)
+        plays.append(Play._trusted(position, dice, steps, after))
+    return LegalPlays(position, dice, tuple(plays))
