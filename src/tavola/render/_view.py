@@ -1,0 +1,69 @@
+"""What every board picture shares: the options, the points in screen order, the position as seen.
+
+The player whose side the viewer sits on is the *near* player, drawn at the
+bottom; the other is the *far* player, drawn at the top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tavola.position import Position
+
+Home = Literal["right", "left"]
+"""Where the near player's home board is drawn; display only (rule R3)."""
+CubeOwner = Literal["center", "mover", "opponent"]
+Cube = tuple[int, CubeOwner]
+"""The doubling cube as (value, owner)."""
+Side = Literal["mover", "opponent"]
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A position as the viewer sees it.
+
+    ``board`` holds points 1-24 numbered from the near player's side, its
+    checkers positive; ``bar``, ``off`` and ``pips`` are (near, far) pairs.
+
+    >>> view = BoardView.of(Position.start(), viewer_is_mover=False)
+    >>> view.board[5], view.pips, view.near, view.far
+    (5, (167, 167), 'opponent', 'mover')
+    """
+
+    board: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+    pips: tuple[int, int]
+    near: Side
+    far: Side
+
+    @classmethod
+    def of(cls, position: Position, viewer_is_mover: bool = True) -> BoardView:
+        """See ``position`` from the mover's side, or from the opponent's."""
+        seen = position if viewer_is_mover else position.flip()
+        near: Side = "mover" if viewer_is_mover else "opponent"
+        far: Side = "opponent" if viewer_is_mover else "mover"
+        return cls(seen.board, seen.bar, seen.off, seen.pip_counts(), near, far)
+
+    def owner(self, count: int) -> Side:
+        """Whose checkers a signed count on :attr:`board` is."""
+        return self.near if count > 0 else self.far
+
+
+def screen_points(home: Home) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The points along the top and along the bottom, left to right, numbered from the near side.
+
+    >>> screen_points("right")[1][:3], screen_points("left")[1][:3]
+    ((12, 11, 10), (1, 2, 3))
+    """
+    top, bottom = tuple(range(13, 25)), tuple(range(12, 0, -1))
+    return (top, bottom) if home == "right" else (top[::-1], bottom[::-1])
+
+
+def check_options(home: str, cube: tuple[int, str] | None) -> None:
+    """Refuse a ``home`` or ``cube`` that the type hints would not allow."""
+    if home not in ("right", "left"):
+        raise ValueError(f"home is 'right' or 'left', not {home!r}")
+    if cube is not None and (cube[0] < 1 or cube[1] not in ("center", "mover", "opponent")):
+        raise ValueError(f"cube is (value >= 1, 'center', 'mover' or 'opponent'), not {cube!r}")
