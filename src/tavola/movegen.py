@@ -42,17 +42,17 @@ from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, THEIR_BAR
 
 IntArray = npt.NDArray[np.int8]
 
-MAX_SEQUENCES = 16384
-"""Room for the move sequences of one position and roll, far above the real maximum."""
+MAX_SEQUENCES = 4096
+"""Room for the plays of one position and roll, far above the real maximum."""
 _NO_MOVE = -1
 
 
 @njit(cache=True, inline="always")
-def _highest(board: IntArray) -> int:
-    """The mover's furthest-back checker: 25 when on the bar, 0 when all are off."""
+def _highest(board: IntArray, bound: int) -> int:
+    """The mover's furthest-back checker, known to be at most ``bound``: 25 for the bar, 0 when all are off."""
     if board[MY_BAR] > 0:
         return 25
-    for point in range(24, 0, -1):
+    for point in range(min(bound, 24), 0, -1):
         if board[point] > 0:
             return point
     return 0
@@ -74,6 +74,19 @@ def _destination(board: IntArray, source: int, die: int, highest: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _unmove(board: IntArray, source: int, target: int, hit: int) -> None:
+    """Take back a move made by :func:`_move`."""
+    board[source] += 1
+    if target == 0:
+        board[MY_OFF] -= 1
+        return
+    board[target] -= 1
+    if hit:
+        board[target] = -1
+        board[THEIR_BAR] -= 1
+
+
+@njit(cache=True, inline="always")
 def _move(board: IntArray, source: int, target: int) -> int:
     """Move one checker in place; return 1 when it hits a blot (R8)."""
     board[source] -= 1
@@ -89,100 +102,187 @@ def _move(board: IntArray, source: int, target: int) -> int:
     return hit
 
 
+TABLE_SIZE = 1 << 14
+"""Slots of the hash table that finds repeated positions (a power of two above MAX_SEQUENCES)."""
+_WRITTEN, _BEST_RANK, _STAMP = 0, 1, 2  # the fields of the ``state`` array
+
+
+class _Scratch:
+    """Work arrays for one call, reused across the positions of a batch.
+
+    ``state`` holds how many plays are written for the current position, the
+    best rank seen so far, and a stamp that tells this position's hash table
+    entries from older ones, so the table never needs clearing.
+    """
+
+    def __init__(self) -> None:
+        self.levels = np.zeros((5, ARRAY_SIZE), dtype=np.int8)
+        self.path = np.zeros((4, 3), dtype=np.int8)
+        self.state = np.zeros(3, dtype=np.int64)
+        self.table_index = np.zeros(TABLE_SIZE, dtype=np.int32)
+        self.table_stamp = np.full(TABLE_SIZE, -1, dtype=np.int64)
+
+    def arrays(self) -> tuple[IntArray, IntArray, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+        return self.levels, self.path, self.state, self.table_index, self.table_stamp
+
+
+@njit(cache=True, inline="always")
+def _hash(board: IntArray) -> int:
+    value = 0  # int64 arithmetic wraps around, which is all a hash needs
+    for index in range(0, ARRAY_SIZE, 4):
+        word = (
+            (board[index] & 0xFF)
+            | ((board[index + 1] & 0xFF) << 8)
+            | ((board[index + 2] & 0xFF) << 16)
+            | ((board[index + 3] & 0xFF) << 24)
+        )
+        value = (value ^ word) * 1099511628211
+    return value ^ (value >> 29)
+
+
+@njit(cache=True, inline="always")
+def _same(a: IntArray, b: IntArray) -> bool:
+    for index in range(ARRAY_SIZE):
+        if a[index] != b[index]:
+            return False
+    return True
+
+
 @njit(cache=True)
-def _record(
+def _emit(
     board: IntArray,
     path: IntArray,
-    depth: int,
-    first_die: int,
-    count: int,
-    seq_boards: IntArray,
-    seq_moves: IntArray,
-    seq_depth: npt.NDArray[np.int32],
-    seq_first: npt.NDArray[np.int32],
-) -> int:
-    if count >= seq_boards.shape[0]:
-        raise ValueError("move generator buffer too small")
-    seq_boards[count, :] = board
-    seq_moves[count, :, :] = path
-    seq_depth[count] = depth
-    seq_first[count] = first_die
-    return count + 1
+    rank: int,
+    state: npt.NDArray[np.int64],
+    table_index: npt.NDArray[np.int32],
+    table_stamp: npt.NDArray[np.int64],
+    out_boards: IntArray,
+    out_moves: IntArray,
+    out_start: int,
+) -> None:
+    """Keep a finished sequence of moves if it ranks best so far and reaches a new position.
+
+    The rank says how much of the roll a sequence uses (R11, R12); one that
+    ranks higher than everything before it discards what was kept.
+    """
+    if rank < state[_BEST_RANK]:
+        return
+    if rank > state[_BEST_RANK]:
+        state[_BEST_RANK] = rank
+        state[_WRITTEN] = 0
+        state[_STAMP] += 1
+    stamp = state[_STAMP]
+    mask = TABLE_SIZE - 1
+    slot = _hash(board) & mask
+    while table_stamp[slot] == stamp:
+        if _same(out_boards[out_start + table_index[slot]], board):
+            return  # another order of moves already reached this position
+        slot = (slot + 1) & mask
+    written = state[_WRITTEN]
+    if written >= MAX_SEQUENCES:
+        raise ValueError("more plays than the move generator has room for")
+    table_stamp[slot] = stamp
+    table_index[slot] = written
+    out_boards[out_start + written, :] = board
+    out_moves[out_start + written, :, :] = path
+    state[_WRITTEN] = written + 1
 
 
 @njit(cache=True)
-def _sequences_two_dice(
+def _plays_two_dice(
     start: IntArray,
     high: int,
     low: int,
     levels: IntArray,
     path: IntArray,
-    seq_boards: IntArray,
-    seq_moves: IntArray,
-    seq_depth: npt.NDArray[np.int32],
-    seq_first: npt.NDArray[np.int32],
-) -> int:
-    """Every way to play a non-double, in both orders, down to where it stops."""
+    state: npt.NDArray[np.int64],
+    table_index: npt.NDArray[np.int32],
+    table_stamp: npt.NDArray[np.int64],
+    out_boards: IntArray,
+    out_moves: IntArray,
+    out_start: int,
+) -> None:
+    """Every way to play a non-double, in both orders.
+
+    Ranks: both dice 3, the larger alone 2, the smaller alone 1. The larger
+    die goes first, then the smaller. In the second pass (smaller first),
+    two different checkers whose larger move was already legal at the start
+    were found by the first pass, so they are skipped: the smaller move
+    cannot make the larger one illegal or change where it lands.
+    """
+    top0 = _highest(start, 25)
+    occupied = np.empty(26, dtype=np.int64)  # the mover's points at the start, highest first
     count = 0
-    top0 = _highest(start)
+    for point in range(top0, 0, -1):
+        if start[point] > 0:
+            occupied[count] = point
+            count += 1
+    board = levels[1]
     for order in range(2):
         first = high if order == 0 else low
         second = low if order == 0 else high
-        for source1 in range(top0, 24 if top0 == 25 else 0, -1):
+        for index1 in range(count):
+            source1 = occupied[index1]
             target1 = _destination(start, source1, first, top0)
             if target1 < 0:
                 continue
-            levels[1, :] = start
+            board[:] = start
             path[:, :] = _NO_MOVE
             path[0, 0], path[0, 1] = source1, target1
-            path[0, 2] = _move(levels[1], source1, target1)
-            top1 = _highest(levels[1])
+            path[0, 2] = _move(board, source1, target1)
+            top1 = _highest(board, top0)
             used_both = False
-            for source2 in range(top1, 24 if top1 == 25 else 0, -1):
-                target2 = _destination(levels[1], source2, second, top1)
+            # The second checker stands where a checker stood at the start, or where the first one landed.
+            newly = target1 if target1 > 0 and start[target1] <= 0 else 0
+            for index2 in range(-1 if newly else 0, count):
+                source2 = newly if index2 < 0 else occupied[index2]
+                target2 = _destination(board, source2, second, top1)
                 if target2 < 0:
                     continue
-                levels[2, :] = levels[1]
-                path[1, 0], path[1, 1] = source2, target2
-                path[1, 2] = _move(levels[2], source2, target2)
-                count = _record(levels[2], path, 2, first, count, seq_boards, seq_moves, seq_depth, seq_first)
                 used_both = True
+                if order == 1 and source2 != target1 and _destination(start, source2, high, top0) >= 0:
+                    continue  # the first pass played these two moves the other way round
+                hit = _move(board, source2, target2)
+                path[1, 0], path[1, 1], path[1, 2] = source2, target2, hit
+                _emit(board, path, 3, state, table_index, table_stamp, out_boards, out_moves, out_start)
+                _unmove(board, source2, target2, hit)
             if not used_both:
                 path[1, :] = _NO_MOVE
-                count = _record(levels[1], path, 1, first, count, seq_boards, seq_moves, seq_depth, seq_first)
-    return count
+                rank = 2 if first == high else 1
+                _emit(board, path, rank, state, table_index, table_stamp, out_boards, out_moves, out_start)
 
 
 @njit(cache=True)
-def _sequences_double(
+def _plays_double(
     start: IntArray,
     die: int,
     levels: IntArray,
     path: IntArray,
-    seq_boards: IntArray,
-    seq_moves: IntArray,
-    seq_depth: npt.NDArray[np.int32],
-    seq_first: npt.NDArray[np.int32],
-) -> int:
-    """Every way to play a double, taking checkers from non-increasing points.
+    state: npt.NDArray[np.int64],
+    table_index: npt.NDArray[np.int32],
+    table_stamp: npt.NDArray[np.int64],
+    out_boards: IntArray,
+    out_moves: IntArray,
+    out_start: int,
+) -> None:
+    """Every way to play a double, taking checkers from non-increasing points; the rank is the number of moves.
 
     Any legal order of the four moves can be sorted so that sources never
     rise and stay legal, so this reaches every resulting position without
     trying the same moves in every order. A depth-first search over four
     levels: ``sources[d]`` is the next point to try at level ``d``.
     """
-    count = 0
-    sources = np.zeros(5, dtype=np.int64)
-    tops = np.zeros(5, dtype=np.int64)
+    sources = np.empty(5, dtype=np.int64)
+    tops = np.empty(5, dtype=np.int64)
     moved = np.zeros(5, dtype=np.bool_)
     levels[0, :] = start
-    tops[0] = _highest(start)
+    tops[0] = _highest(start, 25)
     sources[0] = tops[0]
     path[:, :] = _NO_MOVE
     depth = 0
     while True:
         if depth == 4:
-            count = _record(levels[4], path, 4, die, count, seq_boards, seq_moves, seq_depth, seq_first)
+            _emit(levels[4], path, 4, state, table_index, table_stamp, out_boards, out_moves, out_start)
             depth = 3
             path[3, :] = _NO_MOVE
             sources[3] -= 1
@@ -190,9 +290,9 @@ def _sequences_double(
         source = sources[depth]
         if source < 1 or (tops[depth] == 25 and source < 25):
             if depth > 0 and not moved[depth]:
-                count = _record(levels[depth], path, depth, die, count, seq_boards, seq_moves, seq_depth, seq_first)
+                _emit(levels[depth], path, depth, state, table_index, table_stamp, out_boards, out_moves, out_start)
             if depth == 0:
-                return count
+                return
             depth -= 1
             path[depth, :] = _NO_MOVE
             sources[depth] -= 1
@@ -206,38 +306,9 @@ def _sequences_double(
         path[depth, 0], path[depth, 1] = source, target
         path[depth, 2] = _move(levels[depth + 1], source, target)
         depth += 1
-        tops[depth] = _highest(levels[depth])
+        tops[depth] = _highest(levels[depth], tops[depth - 1])
         sources[depth] = min(source, tops[depth])
         moved[depth] = False
-
-
-@njit(cache=True, inline="always")
-def _hash(board: IntArray) -> int:
-    value = 0  # int64 arithmetic wraps around, which is all a hash needs
-    for index in range(ARRAY_SIZE):
-        value = (value ^ (board[index] & 0xFF)) * 1099511628211
-    return value
-
-
-@njit(cache=True)
-def _same(a: IntArray, b: IntArray) -> bool:
-    for index in range(ARRAY_SIZE):
-        if a[index] != b[index]:
-            return False
-    return True
-
-
-class _Scratch:
-    """Work arrays for one call, reused across the positions of a batch."""
-
-    def __init__(self) -> None:
-        self.levels = np.zeros((5, ARRAY_SIZE), dtype=np.int8)
-        self.path = np.zeros((4, 3), dtype=np.int8)
-        self.seq_boards = np.zeros((MAX_SEQUENCES, ARRAY_SIZE), dtype=np.int8)
-        self.seq_moves = np.zeros((MAX_SEQUENCES, 4, 3), dtype=np.int8)
-        self.seq_depth = np.zeros(MAX_SEQUENCES, dtype=np.int32)
-        self.seq_first = np.zeros(MAX_SEQUENCES, dtype=np.int32)
-        self.table = np.zeros(2 * MAX_SEQUENCES, dtype=np.int32)
 
 
 @njit(cache=True)
@@ -247,53 +318,29 @@ def _plays_into(
     die2: int,
     levels: IntArray,
     path: IntArray,
-    seq_boards: IntArray,
-    seq_moves: IntArray,
-    seq_depth: npt.NDArray[np.int32],
-    seq_first: npt.NDArray[np.int32],
-    table: npt.NDArray[np.int32],
+    state: npt.NDArray[np.int64],
+    table_index: npt.NDArray[np.int32],
+    table_stamp: npt.NDArray[np.int64],
     out_boards: IntArray,
     out_moves: IntArray,
     out_start: int,
 ) -> int:
     """Write the legal plays of one position and roll at ``out_start``; return how many."""
-    high = max(die1, die2)
-    low = min(die1, die2)
-    if high == low:
-        count = _sequences_double(start, high, levels, path, seq_boards, seq_moves, seq_depth, seq_first)
+    state[_WRITTEN] = 0
+    state[_BEST_RANK] = 0
+    state[_STAMP] += 1
+    if die1 == die2:
+        _plays_double(start, die1, levels, path, state, table_index, table_stamp, out_boards, out_moves, out_start)
     else:
-        count = _sequences_two_dice(start, high, low, levels, path, seq_boards, seq_moves, seq_depth, seq_first)
-    if count == 0:  # nothing can be played: the pass (R13)
+        high, low = max(die1, die2), min(die1, die2)
+        _plays_two_dice(
+            start, high, low, levels, path, state, table_index, table_stamp, out_boards, out_moves, out_start
+        )
+    if state[_BEST_RANK] == 0:  # nothing can be played: the pass (R13)
         out_boards[out_start, :] = start
         out_moves[out_start, :, :] = _NO_MOVE
         return 1
-    most = 0  # as many dice as possible (R11)
-    high_alone = False  # when only one die of two is used, the larger one (R12)
-    for index in range(count):
-        most = max(most, seq_depth[index])
-    if high != low and most == 1:
-        for index in range(count):
-            if seq_first[index] == high:
-                high_alone = True
-    size = 2
-    while size < 2 * count:
-        size *= 2
-    mask = size - 1
-    table[:size] = -1
-    written = 0
-    for index in range(count):
-        if seq_depth[index] != most or (high_alone and seq_first[index] != high):
-            continue
-        slot = _hash(seq_boards[index]) & mask
-        while table[slot] >= 0 and not _same(out_boards[out_start + table[slot]], seq_boards[index]):
-            slot = (slot + 1) & mask
-        if table[slot] >= 0:
-            continue  # another order of moves already reached this position
-        table[slot] = written
-        out_boards[out_start + written, :] = seq_boards[index]
-        out_moves[out_start + written, :, :] = seq_moves[index]
-        written += 1
-    return written
+    return int(state[_WRITTEN])
 
 
 def generate(position: IntArray, die1: int, die2: int) -> tuple[IntArray, IntArray]:
@@ -301,14 +348,10 @@ def generate(position: IntArray, die1: int, die2: int) -> tuple[IntArray, IntArr
 
     Returns ``(results, moves)`` as described in the module docstring.
     """
-    scratch = _Scratch()
     out_boards = np.empty((MAX_SEQUENCES, ARRAY_SIZE), dtype=np.int8)
     out_moves = np.empty((MAX_SEQUENCES, 4, 3), dtype=np.int8)
     start = np.array(position, dtype=np.int8)
-    written = _plays_into(
-        start, die1, die2, scratch.levels, scratch.path, scratch.seq_boards, scratch.seq_moves,
-        scratch.seq_depth, scratch.seq_first, scratch.table, out_boards, out_moves, 0,
-    )  # fmt: skip
+    written = _plays_into(start, die1, die2, *_Scratch().arrays(), out_boards, out_moves, 0)
     return out_boards[:written].copy(), out_moves[:written].copy()
 
 
@@ -318,11 +361,9 @@ def _batch(
     dice: IntArray,
     levels: IntArray,
     path: IntArray,
-    seq_boards: IntArray,
-    seq_moves: IntArray,
-    seq_depth: npt.NDArray[np.int32],
-    seq_first: npt.NDArray[np.int32],
-    table: npt.NDArray[np.int32],
+    state: npt.NDArray[np.int64],
+    table_index: npt.NDArray[np.int32],
+    table_stamp: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:
     total = positions.shape[0]
     offsets = np.zeros(total + 1, dtype=np.int64)
@@ -339,8 +380,8 @@ def _batch(
             grown_moves[:filled] = out_moves[:filled]
             out_boards, out_moves = grown_boards, grown_moves
         filled += _plays_into(
-            positions[index], dice[index, 0], dice[index, 1], levels, path, seq_boards, seq_moves,
-            seq_depth, seq_first, table, out_boards, out_moves, filled,
+            positions[index], dice[index, 0], dice[index, 1], levels, path, state, table_index, table_stamp,
+            out_boards, out_moves, filled,
         )  # fmt: skip
         offsets[index + 1] = filled
     return offsets, out_boards[:filled], out_moves[:filled]
@@ -368,8 +409,4 @@ def generate_batch(
         raise ValueError(f"positions must have shape (N, {ARRAY_SIZE}), not {boards.shape}")
     if rolls.shape != (boards.shape[0], 2) or rolls.size and (rolls.min() < 1 or rolls.max() > 6):
         raise ValueError("dice must be an (N, 2) array of values 1 to 6, one row per position")
-    scratch = _Scratch()
-    return _batch(
-        boards, rolls, scratch.levels, scratch.path, scratch.seq_boards, scratch.seq_moves,
-        scratch.seq_depth, scratch.seq_first, scratch.table,
-    )  # fmt: skip
+    return _batch(boards, rolls, *_Scratch().arrays())

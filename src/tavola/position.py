@@ -254,8 +254,7 @@ class Position:
         >>> position.flip().flip() == position
         True
         """
-        mover, opponent = self.sides()
-        return Position.from_sides(opponent, mover, checkers=self._checkers)
+        return Position._from_trusted_array(flip_array(self.to_array()), self._checkers)
 
     def pip_counts(self) -> tuple[int, int]:
         """Pips each side needs to bear everything off: (mover, opponent)."""
@@ -355,6 +354,17 @@ class Position:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Position:
         return self
+
+
+def flip_array(array: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    """A position array seen from the other side (works on one array or a batch of them)."""
+    flipped = np.empty_like(array)
+    flipped[..., MY_OFF] = array[..., THEIR_OFF]
+    flipped[..., THEIR_OFF] = array[..., MY_OFF]
+    flipped[..., MY_BAR] = array[..., THEIR_BAR]
+    flipped[..., THEIR_BAR] = array[..., MY_BAR]
+    flipped[..., 1:25] = -array[..., 24:0:-1]
+    return flipped
 
 
 def _restore(raw: bytes, checkers: int) -> Position:
