@@ -92,11 +92,11 @@ class Position:
     from ``checkers`` when left out.
 
     >>> Position([0] * 23 + [1], off=(14, 14), bar=(0, 1))
-    Position.from_position_id('AAAAAgAAAAAAAA')
-    >>> Position([0] * 24)
+    Position.from_position_id('AAAAAQAAAgAAAA')
+    >>> Position([3] * 6 + [0] * 18)
     Traceback (most recent call last):
     ...
-    tavola.errors.InvalidPositionError: the mover has 0 checkers on the board, 0 on the bar and 0 off: 0, not 15
+    tavola.errors.InvalidPositionError: the mover has 18 checkers on the board and the bar; a side has 15
     """
 
     __slots__ = ("_raw", "_checkers")
@@ -128,11 +128,17 @@ class Position:
             ("mover", mine_on, mine_off, mine_bar),
             ("opponent", theirs_on, theirs_off, theirs_bar),
         ):
+            if on > checkers:
+                raise InvalidPositionError(
+                    f"the {side} has {on} checkers on the board and the bar; a side has {checkers}"
+                )
             if borne < 0 or on + borne != checkers:
                 raise InvalidPositionError(
                     f"the {side} has {on - barred} checkers on the board, {barred} on the bar "
                     f"and {borne} off: {on + borne}, not {checkers}"
                 )
+        if mine_off == theirs_off == checkers:
+            raise InvalidPositionError("both sides cannot have borne off all their checkers")
         array = np.zeros(ARRAY_SIZE, dtype=np.int8)
         array[1:25] = values
         array[MY_OFF], array[MY_BAR], array[THEIR_BAR], array[THEIR_OFF] = (
@@ -294,7 +300,7 @@ class Position:
     def result(self) -> GameResult | None:
         """The result once a side has borne off all its checkers (R19), else ``None``.
 
-        >>> Position([0] * 18 + [-15] + [0] * 5, off=(15, 0)).result()
+        >>> Position([-15] + [0] * 23, off=(15, 0)).result()  # all in the winner's home board
         GameResult(mover_wins=True, kind=<WinKind.BACKGAMMON: 3>)
         """
         mine_off, theirs_off = self.off
@@ -315,6 +321,7 @@ class Position:
 
         >>> from tavola.dice import Dice
         >>> Position.start().legal_plays(Dice(3, 1))[0]
+        Play(Position.from_position_id('4HPwATDgc/ABMA'), Dice(3, 1), (Move(24, 21), Move(21, 20)))
         """
         from tavola.play import legal_plays
 
@@ -337,6 +344,18 @@ class Position:
     def __repr__(self) -> str:
         extra = "" if self._checkers == CHECKERS else f", checkers={self._checkers}"
         return f"Position.from_position_id({self.position_id()!r}{extra})"
+
+    def __str__(self) -> str:
+        """A plain-text board, the mover at the bottom."""
+        from tavola.render import ascii_board
+
+        return ascii_board(self)
+
+    def _repr_svg_(self) -> str:
+        """An SVG board, which Jupyter shows in place of the repr."""
+        from tavola.render import svg_board
+
+        return svg_board(self)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):

@@ -1,0 +1,96 @@
+"""``tavola moves POSITION DICE``: the legal plays of a position and roll.
+
+POSITION is a gnubg Position ID or an XGID, DICE is ``31``, ``3-1`` or ``3 1``.
+Each play is listed with the Position ID it reaches, seen by the player who
+moved. ``--json`` prints one JSON object; ``--stdin`` answers one
+``POSITION DICE`` line after another, one JSON object each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from tavola.dice import Dice
+from tavola.errors import TavolaError
+from tavola.ids import parse_position
+from tavola.position import Position
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "moves",
+        help="list the legal plays of a position and roll",
+        description=__doc__.splitlines()[0] if __doc__ else None,
+    )
+    parser.add_argument("position", nargs="?", help="gnubg Position ID or XGID (player on roll moves)")
+    parser.add_argument("dice", nargs="*", help="the roll: 31, 3-1 or 3 1")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--stdin", action="store_true", help="read 'POSITION DICE' lines from standard input, answer each in JSON"
+    )
+    parser.set_defaults(run=run)
+
+
+def plays_report(position: Position, dice: Dice) -> dict[str, Any]:
+    """The JSON answer for one position and roll."""
+    return {
+        "position": position.position_id(),
+        "dice": [dice.high, dice.low],
+        "plays": [
+            {"play": play.notation, "position_id": play.after.position_id()}
+            for play in position.legal_plays(dice)
+        ],
+    }
+
+
+def _read_request(position_text: str, dice_text: str) -> tuple[Position, Dice]:
+    return parse_position(position_text), Dice.parse(dice_text)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.stdin:
+        if args.position or args.dice:
+            print("tavola moves: give POSITION and DICE or --stdin, not both", file=sys.stderr)
+            return 2
+        return _serve_lines()
+    if not args.position or not args.dice:
+        print("tavola moves: give a POSITION and the DICE, e.g. tavola moves 4HPwATDgc/ABMA 31", file=sys.stderr)
+        return 2
+    try:
+        position, dice = _read_request(args.position, " ".join(args.dice))
+    except TavolaError as error:
+        print(f"tavola moves: {error}", file=sys.stderr)
+        return 1
+    report = plays_report(position, dice)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    table = Table(title=f"{report['position']}  {dice.high}-{dice.low}: {len(report['plays'])} legal plays")
+    table.add_column("play")
+    table.add_column("position after (player who moved)")
+    for entry in report["plays"]:
+        table.add_row(entry["play"] or "(no legal play)", entry["position_id"])
+    Console().print(table)
+    return 0
+
+
+def _serve_lines() -> int:
+    failures = 0
+    for line in sys.stdin:
+        text = line.strip()
+        if not text:
+            continue
+        position_text, _, dice_text = text.partition(" ")
+        try:
+            answer = plays_report(*_read_request(position_text, dice_text))
+        except TavolaError as error:
+            failures += 1
+            answer = {"error": str(error), "input": text}
+        print(json.dumps(answer), flush=True)
+    return 1 if failures else 0
