@@ -33,11 +33,14 @@ def main() -> None:
     best = float("inf")
     for _ in range(args.repeat):
         began = time.perf_counter()
-        offsets, results, _moves = generate_batch(boards, dice)
+        offsets, _results, _moves = generate_batch(boards, dice)
         best = min(best, time.perf_counter() - began)
     pairs = len(boards)
     produced = int(offsets[-1])
-    print(f"positions: {len(positions):,} x {len(ALL_ROLLS)} rolls = {pairs:,} position-rolls (seed {args.seed})")
+    print(
+        f"positions: {len(positions):,} x {len(ALL_ROLLS)} rolls = {pairs:,} position-rolls "
+        f"(seed {args.seed})"
+    )
     print(f"resulting positions: {produced:,} ({produced / pairs:.1f} per position-roll)")
     print(f"best of {args.repeat}: {best:.3f} s")
     print(f"  {produced / best / 1e6:.2f} million resulting positions per second")

@@ -43,7 +43,7 @@ def test_R8_landing_on_a_blot_hits_it():
     pos = position({13: 2, 1: 13}, {10: 1, 8: 1, 20: 13})
     play = pos.parse_play(Dice(5, 3), "13/10* 13/8*")
     assert play.after.bar == (0, 2)
-    assert play.after[10] == 1 and play.after[8] == 1
+    assert (play.after[10], play.after[8]) == (1, 1)
     assert play.notation == "13/10* 13/8*"
 
 
@@ -87,7 +87,9 @@ def test_R13_no_legal_play_is_one_empty_play():
     pos = position({6: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 3}, bar=(1, 0))
     plays = pos.legal_plays(Dice(6, 4))
     assert len(plays) == 1
-    assert plays[0].is_pass and plays[0].after == pos and plays[0].notation == ""
+    assert plays[0].is_pass
+    assert plays[0].after == pos
+    assert plays[0].notation == ""
     assert pos.parse_play(Dice(6, 4), "") == plays[0]
 
 
@@ -198,7 +200,7 @@ def test_E6_moving_down_and_bearing_off_is_legal_beside_two_off():
     assert notations(pos, "42") == {"4/off 2/off", "4/off"}
     one_off = pos.parse_play(Dice(4, 2), "4/2 2/off")
     assert one_off.notation == "4/off"  # 4/2/off: the same board as 4/2 2/off
-    assert one_off.after[2] == 1 and one_off.after.off[0] == 14
+    assert (one_off.after[2], one_off.after.off[0]) == (1, 14)
 
 
 def test_E7_only_the_six_bears_off_when_the_four_is_blocked():

@@ -49,7 +49,7 @@ _NO_MOVE = -1
 
 @njit(cache=True, inline="always")
 def _highest(board: IntArray, bound: int) -> int:
-    """The mover's furthest-back checker, known to be at most ``bound``: 25 for the bar, 0 when all are off."""
+    """The mover's furthest-back checker, at most ``bound``: 25 for the bar, 0 when all are off."""
     if board[MY_BAR] > 0:
         return 25
     for point in range(min(bound, 24), 0, -1):
@@ -122,7 +122,9 @@ class _Scratch:
         self.table_index = np.zeros(TABLE_SIZE, dtype=np.int32)
         self.table_stamp = np.full(TABLE_SIZE, -1, dtype=np.int64)
 
-    def arrays(self) -> tuple[IntArray, IntArray, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+    def arrays(
+        self,
+    ) -> tuple[IntArray, IntArray, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int64]]:
         return self.levels, self.path, self.state, self.table_index, self.table_stamp
 
 
@@ -142,7 +144,7 @@ def _hash(board: IntArray) -> int:
 
 @njit(cache=True, inline="always")
 def _same(a: IntArray, b: IntArray) -> bool:
-    for index in range(ARRAY_SIZE):
+    for index in range(ARRAY_SIZE):  # noqa: SIM110 (a plain loop compiles to the fastest code)
         if a[index] != b[index]:
             return False
     return True
@@ -265,8 +267,9 @@ def _plays_double(
     out_moves: IntArray,
     out_start: int,
 ) -> None:
-    """Every way to play a double, taking checkers from non-increasing points; the rank is the number of moves.
+    """Every way to play a double, taking checkers from non-increasing points.
 
+    The rank of a sequence is its number of moves.
     Any legal order of the four moves can be sorted so that sources never
     rise and stay legal, so this reaches every resulting position without
     trying the same moves in every order. A depth-first search over four
@@ -290,7 +293,17 @@ def _plays_double(
         source = sources[depth]
         if source < 1 or (tops[depth] == 25 and source < 25):
             if depth > 0 and not moved[depth]:
-                _emit(levels[depth], path, depth, state, table_index, table_stamp, out_boards, out_moves, out_start)
+                _emit(
+                    levels[depth],
+                    path,
+                    depth,
+                    state,
+                    table_index,
+                    table_stamp,
+                    out_boards,
+                    out_moves,
+                    out_start,
+                )
             if depth == 0:
                 return
             depth -= 1
@@ -330,7 +343,9 @@ def _plays_into(
     state[_BEST_RANK] = 0
     state[_STAMP] += 1
     if die1 == die2:
-        _plays_double(start, die1, levels, path, state, table_index, table_stamp, out_boards, out_moves, out_start)
+        _plays_double(
+            start, die1, levels, path, state, table_index, table_stamp, out_boards, out_moves, out_start
+        )
     else:
         high, low = max(die1, die2), min(die1, die2)
         _plays_two_dice(
@@ -407,6 +422,6 @@ def generate_batch(
     rolls = np.ascontiguousarray(dice, dtype=np.int8)
     if boards.ndim != 2 or boards.shape[1] != ARRAY_SIZE:
         raise ValueError(f"positions must have shape (N, {ARRAY_SIZE}), not {boards.shape}")
-    if rolls.shape != (boards.shape[0], 2) or rolls.size and (rolls.min() < 1 or rolls.max() > 6):
+    if rolls.shape != (boards.shape[0], 2) or (rolls.size and (rolls.min() < 1 or rolls.max() > 6)):
         raise ValueError("dice must be an (N, 2) array of values 1 to 6, one row per position")
     return _batch(boards, rolls, *_Scratch().arrays())

@@ -24,6 +24,7 @@ tavola.errors.IllegalPlayError: 24/19: point 19 is blocked (R5)
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
 from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, Position
@@ -106,11 +108,10 @@ _PASS_WORDS = {"", "-", "pass", "none", "nothing", "cannot move", "can't move", 
 def parse_segments(text: str) -> list[Segment]:
     """Split typed notation into hops, without looking at any position.
 
-    >>> parse_segments("24/18*/15 8/5(2)")
-    [Segment(source=24, destination=18, marked_hit=True), Segment(source=18, destination=15, marked_hit=False), \
-Segment(source=8, destination=5, marked_hit=False), Segment(source=8, destination=5, marked_hit=False)]
-    >>> parse_segments("bar-22 6/0")
-    [Segment(source=25, destination=22, marked_hit=False), Segment(source=6, destination=0, marked_hit=False)]
+    >>> [str(segment) for segment in parse_segments("24/18*/15 8/5(2)")]
+    ['24/18*', '18/15', '8/5', '8/5']
+    >>> [str(segment) for segment in parse_segments("bar-22 6/0")]
+    ['bar/22', '6/off']
     """
     cleaned = text.strip().lower()
     if cleaned in _PASS_WORDS:
@@ -125,12 +126,14 @@ Segment(source=8, destination=5, marked_hit=False), Segment(source=8, destinatio
             raise NotationError(f"{token!r}: a move is repeated 1 to 4 times, not {count}")
         points = re.split(r"[/-]", match.group("path"))
         if len(points) < 2:
-            raise NotationError(f"cannot read {token!r}: a move names where a checker starts and ends, e.g. 24/18")
+            raise NotationError(
+                f"cannot read {token!r}: a move names where a checker starts and ends, e.g. 24/18"
+            )
         parsed = [_parse_point(point, token) for point in points]
         if parsed[0][1]:
             raise NotationError(f"{token!r}: '*' marks a hit where a checker lands, not where it starts")
         for _ in range(count):
-            for (source, _), (destination, hit) in zip(parsed, parsed[1:], strict=False):
+            for (source, _), (destination, hit) in itertools.pairwise(parsed):
                 if destination >= source:
                     raise NotationError(
                         f"{token!r}: checkers move from higher points to lower, not "
@@ -162,11 +165,15 @@ def parse_play(position: Position, dice: Dice, text: str) -> Play:
     >>> str(parse_play(Position.start(), Dice(3, 1), "6/5 8/5"))
     '8/5 6/5'
     """
-    return match_segments(position.legal_plays(dice), parse_segments(text))
+    return match_segments(position.legal_plays(dice), parse_segments(text), typed=text.strip())
 
 
-def match_segments(legal: LegalPlays, segments: Sequence[Segment]) -> Play:
-    """The legal play whose hops are ``segments``, or an error saying why there is none."""
+def match_segments(legal: LegalPlays, segments: Sequence[Segment], typed: str | None = None) -> Play:
+    """The legal play whose hops are ``segments``, or an error saying why there is none.
+
+    ``typed`` is the text the segments came from, quoted back in errors.
+    """
+    typed = typed or " ".join(map(str, segments))
     if not segments:
         if legal[0].is_pass:
             return legal[0]
@@ -186,8 +193,8 @@ def match_segments(legal: LegalPlays, segments: Sequence[Segment]) -> Play:
         return found[0]
     if found:
         options = " or ".join(str(play) for play in found)
-        raise AmbiguousPlayError(f"{' '.join(map(str, segments))} could be {options}: mark the hits with *")
-    raise IllegalPlayError(_why_illegal(legal, segments))
+        raise AmbiguousPlayError(f"{typed} could be {options}: mark the hits with *")
+    raise IllegalPlayError(_why_illegal(legal, segments, typed))
 
 
 def _dice_paths(segment: Segment, dice: list[int]) -> Iterator[tuple[int, ...]]:
@@ -226,7 +233,9 @@ def _assignments(segments: Sequence[Segment], dice: list[int]) -> Iterator[list[
             yield [path, *rest]
 
 
-def _outcomes(position: Position, dice: Dice, segments: Sequence[Segment]) -> Iterator[tuple[Position, frozenset[int]]]:
+def _outcomes(
+    position: Position, dice: Dice, segments: Sequence[Segment]
+) -> Iterator[tuple[Position, frozenset[int]]]:
     """The positions (and points hit) that the segments can leave, before legality."""
     start = position.to_array()
     for assignment in _assignments(segments, list(dice.moves)):
@@ -256,21 +265,20 @@ def _outcomes(position: Position, dice: Dice, segments: Sequence[Segment]) -> It
             yield after, frozenset(hits)
 
 
-def _why_illegal(legal: LegalPlays, segments: Sequence[Segment]) -> str:
-    """A player-facing reason why ``segments`` is not a legal play."""
+def _why_illegal(legal: LegalPlays, segments: Sequence[Segment], typed: str) -> str:
+    """A player-facing reason why ``segments`` is not a legal play, checked rule by rule."""
     position, dice = legal.position, legal.dice
-    typed = " ".join(map(str, segments))
+    roll = f"{dice.high}-{dice.low}"
     array = position.to_array()
     example = legal[0]
     if example.is_pass:
-        return f"no move is possible with {dice.high}-{dice.low}: the turn passes (R13)"
+        return f"no move is possible with {roll}: the turn passes (R13)"
     net = Counter[int]()
     for segment in segments:
         net[segment.source] -= 1
         net[segment.destination] += 1
     for point in sorted(net, reverse=True):
-        have = max(int(array[point]), 0)
-        if have + net[point] < 0 and point != OFF:
+        if point != OFF and max(int(array[point]), 0) + net[point] < 0:
             where = "on the bar" if point == BAR else f"on point {point}"
             return f"{typed}: you do not have enough checkers {where}"
     for segment in segments:
@@ -280,39 +288,55 @@ def _why_illegal(legal: LegalPlays, segments: Sequence[Segment]) -> str:
     if array[MY_BAR] > bar_moves and any(segment.source != BAR for segment in segments):
         return f"{typed}: enter your checker{'s' if array[MY_BAR] > 1 else ''} from the bar first (R9)"
     for segment in segments:
-        paths = list(_dice_paths(segment, list(dice.moves)))
-        if not paths:
-            return f"{segment}: no die of {dice.high}-{dice.low} moves a checker from {_point_name(segment.source)} to {_point_name(segment.destination)}"
-        landings = []
-        for path in paths:
-            point, blocked = segment.source, None
-            for die in path:
-                point = max(point - die, OFF)
-                if point != OFF and array[point] < -1:
-                    blocked = point
-                    break
-            landings.append(blocked)
-        if all(blocked is not None for blocked in landings):
-            points = sorted({blocked for blocked in landings if blocked is not None}, reverse=True)
-            names = " and ".join(str(point) for point in points)
-            return f"{segment}: point{'s' if len(points) > 1 else ''} {names} {'are' if len(points) > 1 else 'is'} blocked (R5)"
+        reason = _why_segment_fails(segment, dice, array)
+        if reason:
+            return reason
     bearing_off = [segment for segment in segments if segment.destination == OFF]
     if bearing_off and not _all_home_after(array, segments):
         return f"{bearing_off[0]}: you can bear off only when all your checkers are in your home board (R14)"
-    used = min((sum(len(path) for path in assignment) for assignment in _assignments(segments, list(dice.moves))), default=0)
+    assignments = list(_assignments(segments, list(dice.moves)))
+    if not assignments:
+        return f"{typed}: {roll} cannot make all of these moves (each die moves one checker once)"
+    used = min(sum(len(path) for path in assignment) for assignment in assignments)
     needed = len(example.moves)
-    if 0 < used < needed:
-        if dice.is_double:
-            return f"{typed}: {needed} moves of {dice.high} can be played, so all must be: {example} is legal (R11)"
-        return f"{typed}: both dice can be played, so both must be: {example} is legal (R11)"
-    if needed == 1 and not dice.is_double and used == 1 and example.moves[0].source - example.moves[0].destination != dice.low:
-        return f"{typed}: only one die can be played, so it must be the larger, {dice.high}: {example} is legal (R12)"
+    if used < needed:
+        must = f"{needed} moves of {dice.high}" if dice.is_double else "both dice"
+        return f"{typed}: {must} can be played, so {must} must be: {example} is legal (R11)"
+    larger_alone = needed == 1 and not dice.is_double
+    if larger_alone and example.moves[0].source - example.moves[0].destination != dice.low:
+        return (
+            f"{typed}: only one die can be played, so it must be the larger, {dice.high}: "
+            f"{example} is legal (R12)"
+        )
     if bearing_off:
-        return f"{typed}: a die larger than needed bears off only from the highest occupied point (R15); {example} is legal"
-    return f"{typed} is not legal with {dice.high}-{dice.low}; {example} is"
+        return f"{typed}: a larger die bears off only from the highest point (R15); {example} is legal"
+    return f"{typed} is not legal with {roll}; {example} is"
 
 
-def _all_home_after(array: np.ndarray, segments: Sequence[Segment]) -> bool:
+def _why_segment_fails(segment: Segment, dice: Dice, array: npt.NDArray[np.int8]) -> str | None:
+    """Why no die of the roll can carry a checker along ``segment``, if none can."""
+    paths = list(_dice_paths(segment, list(dice.moves)))
+    if not paths:
+        return (
+            f"{segment}: no die of {dice.high}-{dice.low} moves a checker "
+            f"from {_point_name(segment.source)} to {_point_name(segment.destination)}"
+        )
+    blocked: set[int] = set()
+    for path in paths:
+        point = segment.source
+        for die in path:
+            point = max(point - die, OFF)
+            if point != OFF and array[point] < -1:
+                blocked.add(point)
+                break
+        else:
+            return None  # this way is open
+    names = " and ".join(str(point) for point in sorted(blocked, reverse=True))
+    several = len(blocked) > 1
+    return f"{segment}: {'points' if several else 'point'} {names} {'are' if several else 'is'} blocked (R5)"
+
+
+def _all_home_after(array: npt.NDArray[np.int8], segments: Sequence[Segment]) -> bool:
     """Whether the mover would have every checker home once the non-bear-off hops are made."""
     board = array.astype(np.int16)
     for segment in segments:

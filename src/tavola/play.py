@@ -37,7 +37,9 @@ class Move:
 
     def __post_init__(self) -> None:
         if not (1 <= self.source <= BAR and OFF <= self.destination < self.source):
-            raise IllegalPlayError(f"a checker moves forward from a point 1-24 or the bar, not {self.source}/{self.destination}")
+            raise IllegalPlayError(
+                f"a checker moves forward from a point 1-24 or the bar, not {self.source}/{self.destination}"
+            )
 
     def __str__(self) -> str:
         return f"{point_name(self.source)}/{point_name(self.destination)}{'*' if self.hit else ''}"

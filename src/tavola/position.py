@@ -99,7 +99,7 @@ class Position:
     tavola.errors.InvalidPositionError: the mover has 18 checkers on the board and the bar; a side has 15
     """
 
-    __slots__ = ("_raw", "_checkers")
+    __slots__ = ("_checkers", "_raw")
 
     _raw: bytes
     _checkers: int
@@ -190,14 +190,18 @@ class Position:
         """
         for side, counts in (("mover", mover), ("opponent", opponent)):
             if len(counts) != 25:
-                raise InvalidPositionError(f"the {side}'s counts are 24 points and the bar, not {len(counts)} values")
+                raise InvalidPositionError(
+                    f"the {side}'s counts are 24 points and the bar, not {len(counts)} values"
+                )
             for value in counts:
                 _checked_count(value, f"the {side}'s points")
         board = []
         for point in range(1, 25):
             mine, theirs = mover[point - 1], opponent[24 - point]
             if mine and theirs:
-                raise InvalidPositionError(f"point {point} is held by both sides ({mine} and {theirs} checkers)")
+                raise InvalidPositionError(
+                    f"point {point} is held by both sides ({mine} and {theirs} checkers)"
+                )
             board.append(mine - theirs)
         return cls(board, bar=(mover[24], opponent[24]), checkers=checkers)
 
@@ -249,8 +253,8 @@ class Position:
     def sides(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Each side's counts from its own side, the inverse of :meth:`from_sides`."""
         array = self.to_array()
-        mover = tuple(max(int(v), 0) for v in array[1:25]) + (int(array[MY_BAR]),)
-        opponent = tuple(max(-int(v), 0) for v in array[24:0:-1]) + (int(array[THEIR_BAR]),)
+        mover = (*(max(int(v), 0) for v in array[1:25]), int(array[MY_BAR]))
+        opponent = (*(max(-int(v), 0) for v in array[24:0:-1]), int(array[THEIR_BAR]))
         return mover, opponent
 
     def flip(self) -> Position:

@@ -32,7 +32,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("dice", nargs="*", help="the roll: 31, 3-1 or 3 1")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
-        "--stdin", action="store_true", help="read 'POSITION DICE' lines from standard input, answer each in JSON"
+        "--stdin",
+        action="store_true",
+        help="read 'POSITION DICE' lines from standard input, answer each in JSON",
     )
     parser.set_defaults(run=run)
 
@@ -60,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
         return _serve_lines()
     if not args.position or not args.dice:
-        print("tavola moves: give a POSITION and the DICE, e.g. tavola moves 4HPwATDgc/ABMA 31", file=sys.stderr)
+        print(
+            "tavola moves: give a POSITION and the DICE, e.g. tavola moves 4HPwATDgc/ABMA 31", file=sys.stderr
+        )
         return 2
     try:
         position, dice = _read_request(args.position, " ".join(args.dice))
