@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from tavola import Dice, Position
@@ -17,6 +18,7 @@ def positions(draw: st.DrawFn, checkers: int = 15) -> Position:
     # The opponent's slots in the mover's numbering; a point the mover holds is not available.
     free = [OFF_SLOT, BAR_SLOT] + [point for point in range(1, 25) if point not in taken]
     theirs = draw(st.lists(st.sampled_from(free), min_size=checkers, max_size=checkers))
+    assume(set(mine) != {OFF_SLOT} or set(theirs) != {OFF_SLOT})  # one side is still playing
     board = [0] * 24
     for slot in mine:
         if 1 <= slot <= 24:

@@ -289,8 +289,8 @@ class MatchState:
     a double or a resignation has been offered and the other player must
     answer. ``resignation`` is 0 for none, 1 single game, 2 gammon, 3
     backgammon (offered by the player who is not ``turn``). ``dice`` is
-    ``(0, 0)`` before the roll, and is stored larger die first as gnubg
-    writes it. ``match_length`` is 0 for a money game; ``score`` is (player
+    ``(0, 0)`` before the roll, in the order the ID gives them (gnubg
+    writes the larger first). ``match_length`` is 0 for a money game; ``score`` is (player
     0, player 1). ``jacoby`` is whether the Jacoby rule applies to this game
     (a 67th bit that gnubg 1.07 writes but its manual does not describe:
     gnubg sets it when the Jacoby rule is *not* in use, so it is set in
@@ -332,8 +332,7 @@ class MatchState:
             object.__setattr__(self, "game_state", GameState(self.game_state))
         except ValueError:
             raise InvalidIdError(f"the game state is 0 to 4, not {self.game_state}") from None
-        high, low = sorted(_checked_dice(self.dice), reverse=True)
-        object.__setattr__(self, "dice", (high, low))
+        object.__setattr__(self, "dice", _checked_dice(self.dice))
         length = _checked_int(self.match_length, "the match length (0 for money)", 0, _MAX_FIELD_15)
         first, second = _checked_pair(self.score, "the score")
         top = length if length else _MAX_FIELD_15

@@ -18,7 +18,7 @@ from typing import overload
 
 from tavola.dice import Dice
 from tavola.errors import IllegalPlayError
-from tavola.position import BAR, OFF, Position
+from tavola.position import BAR, OFF, Position, PositionKind
 
 
 @dataclass(frozen=True, order=True)
@@ -183,6 +183,10 @@ def legal_plays(position: Position, dice: Dice) -> LegalPlays:
     """
     from tavola.movegen import generate
 
+    if position.kind is PositionKind.OVER:  # R18
+        raise IllegalPlayError(
+            "the game is over: a side has borne off all its checkers, so nothing is played"
+        )
     results, moves = generate(position.to_array(), dice.high, dice.low)
     plays = []
     for after_array, move_row in zip(results, moves, strict=True):
