@@ -76,15 +76,21 @@ class Play:
 
     def __init__(self, before: Position, dice: Dice, moves: Sequence[Move]) -> None:
         found = legal_plays(before, dice).find_moves(moves)
-        self.before, self.dice, self.moves, self.after = before, dice, tuple(moves), found.after
-        self._notation = None
+        self._set(before, dice, tuple(moves), found.after)
 
     @classmethod
     def _trusted(cls, before: Position, dice: Dice, moves: tuple[Move, ...], after: Position) -> Play:
         play = object.__new__(cls)
-        play.before, play.dice, play.moves, play.after = before, dice, moves, after
-        play._notation = None
+        play._set(before, dice, moves, after)
         return play
+
+    def _set(self, before: Position, dice: Dice, moves: tuple[Move, ...], after: Position) -> None:
+        for name, value in (("before", before), ("dice", dice), ("moves", moves), ("after", after)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_notation", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Play is immutable: {name} cannot be set")
 
     @property
     def is_pass(self) -> bool:
@@ -94,11 +100,13 @@ class Play:
     @property
     def notation(self) -> str:
         """The play in standard notation, e.g. ``24/18*/15 13/10``."""
-        if self._notation is None:
+        notation = self._notation
+        if notation is None:
             from tavola.notation import format_play
 
-            self._notation = format_play(self.moves)
-        return self._notation
+            notation = format_play(self.moves)
+            object.__setattr__(self, "_notation", notation)
+        return notation
 
     def __str__(self) -> str:
         return self.notation

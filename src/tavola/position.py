@@ -144,8 +144,8 @@ class Position:
         array[MY_OFF], array[MY_BAR], array[THEIR_BAR], array[THEIR_OFF] = (
             mine_off, mine_bar, theirs_bar, theirs_off,
         )  # fmt: skip
-        self._raw = array.tobytes()
-        self._checkers = checkers
+        object.__setattr__(self, "_raw", array.tobytes())
+        object.__setattr__(self, "_checkers", checkers)
 
     # --- other constructors ---------------------------------------------
 
@@ -172,8 +172,8 @@ class Position:
     def _from_trusted_array(cls, array: npt.NDArray[np.int8], checkers: int = CHECKERS) -> Position:
         """Wrap an array the move generator produced, skipping validation."""
         position = object.__new__(cls)
-        position._raw = array.astype(np.int8, copy=False).tobytes()
-        position._checkers = checkers
+        object.__setattr__(position, "_raw", array.astype(np.int8, copy=False).tobytes())
+        object.__setattr__(position, "_checkers", checkers)
         return position
 
     @classmethod
@@ -360,6 +360,9 @@ class Position:
         from tavola.render import svg_board
 
         return svg_board(self)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Position is immutable: {name} cannot be set")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):

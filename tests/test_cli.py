@@ -1,0 +1,83 @@
+"""The ``tavola`` command, run as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+START = "4HPwATDgc/ABMA"
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+
+
+def tavola(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tavola", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_moves_lists_the_plays_in_a_table():
+    result = tavola("moves", START, "31")
+    assert result.returncode == 0
+    assert "16 legal plays" in result.stdout
+    assert "8/5 6/5" in result.stdout
+
+
+def test_moves_json_for_every_way_of_writing_the_dice():
+    answers = [
+        json.loads(tavola("moves", START, *dice, "--json").stdout) for dice in (["31"], ["3-1"], ["3", "1"])
+    ]
+    assert answers[0] == answers[1] == answers[2]
+    answer = answers[0]
+    assert answer["position"] == START
+    assert answer["dice"] == [3, 1]
+    assert len(answer["plays"]) == 16
+    eight_five = next(entry for entry in answer["plays"] if entry["play"] == "8/5 6/5")
+    assert eight_five["position_id"] == "4HPwATCwZ/ABMA"
+
+
+def test_moves_reads_an_xgid():
+    answer = json.loads(tavola("moves", START_XGID, "66", "--json").stdout)
+    assert answer["position"] == START
+    assert len(answer["plays"]) == 11
+
+
+def test_moves_bad_input_names_the_problem_and_fails():
+    bad_dice = tavola("moves", START, "71")
+    assert bad_dice.returncode != 0
+    assert "dice" in bad_dice.stderr
+    bad_id = tavola("moves", "4HPwATDgc/ABM", "31")
+    assert bad_id.returncode != 0
+    assert "14 characters" in bad_id.stderr
+    assert tavola("moves", START).returncode != 0
+
+
+def test_moves_stdin_answers_line_by_line_and_keeps_going_after_errors():
+    lines = f"{START} 31\nnot-an-id 31\n{START} 9-9\n\n{START} 6 5\n"
+    result = tavola("moves", "--stdin", stdin=lines)
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(answers) == 4
+    assert len(answers[0]["plays"]) == 16
+    assert "error" in answers[1]
+    assert answers[1]["input"] == "not-an-id 31"
+    assert "dice" in answers[2]["error"]
+    assert answers[3]["dice"] == [6, 5]
+    assert len(answers[3]["plays"]) == 7
+    assert result.returncode == 1
+
+
+def test_moves_stdin_all_good_exits_zero():
+    result = tavola("moves", "--stdin", stdin=f"{START} 21\n{START} 11\n")
+    assert result.returncode == 0
+    assert [len(json.loads(line)["plays"]) for line in result.stdout.splitlines()] == [15, 42]
+
+
+def test_R13_a_pass_is_listed_as_the_one_empty_play():
+    closed_board = "27YBADjg/wcAQA"  # the mover on the bar against a closed board
+    answer = json.loads(tavola("moves", "--json", closed_board, "64").stdout)
+    assert answer["plays"] == [{"play": "", "position_id": closed_board}]

@@ -1,0 +1,74 @@
+"""The compiled move generator's entry points."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from builders import position
+from tavola import ALL_ROLLS, Position
+from tavola.movegen import generate, generate_batch
+
+# The distinct plays of each roll from the start, as GNU Backgammon counts them.
+START_COUNTS = {
+    "11": 42, "21": 15, "31": 16, "41": 14, "51": 8, "61": 10,
+    "22": 75, "32": 17, "42": 18, "52": 8, "62": 14,
+    "33": 73, "43": 17, "53": 9, "63": 14,
+    "44": 52, "54": 9, "64": 14,
+    "55": 4, "65": 7,
+    "66": 11,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("roll", ALL_ROLLS, ids=str)
+def test_play_counts_from_the_start(roll):
+    assert len(Position.start().legal_plays(roll)) == START_COUNTS[str(roll)]
+
+
+def test_batch_counts_match_for_all_rolls_in_one_call():
+    start = Position.start().to_array()
+    offsets, results, moves = generate_batch(np.repeat(start[None], 21, axis=0), np.array(ALL_ROLLS))
+    assert [int(n) for n in np.diff(offsets)] == [START_COUNTS[str(roll)] for roll in ALL_ROLLS]
+    assert results.shape == (sum(START_COUNTS.values()), 28)
+    assert moves.shape == (sum(START_COUNTS.values()), 4, 3)
+
+
+def test_R13_the_pass_is_the_unchanged_position_with_no_moves():
+    closed = position({6: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 1: 3}, bar=(1, 0))
+    results, moves = generate(closed.to_array(), 6, 6)
+    assert (results == closed.to_array()).all()
+    assert (moves == -1).all()
+
+
+def test_moves_record_hits():
+    pos = position({13: 1, 1: 14}, {10: 1, 20: 14})
+    _results, moves = generate(pos.to_array(), 3, 3)
+    assert (moves[:, 0] == [13, 10, 1]).all()
+
+
+def test_an_empty_batch():
+    offsets, results, moves = generate_batch(
+        np.zeros((0, 28), dtype=np.int8), np.zeros((0, 2), dtype=np.int8)
+    )
+    assert offsets.tolist() == [0]
+    assert len(results) == len(moves) == 0
+
+
+@pytest.mark.parametrize(
+    ("positions", "dice"),
+    [
+        (np.zeros((2, 27)), np.ones((2, 2))),
+        (np.zeros((2, 28)), np.ones((3, 2))),
+        (np.zeros((2, 28)), np.full((2, 2), 7)),
+    ],
+)
+def test_batch_input_is_checked(positions, dice):
+    with pytest.raises(ValueError, match="must"):
+        generate_batch(positions, dice)
+
+
+def test_the_batch_grows_past_its_first_allocation():
+    doubles = np.repeat(Position.start().to_array()[None], 3000, axis=0)
+    offsets, results, _ = generate_batch(doubles, np.full((3000, 2), 2))
+    assert int(offsets[-1]) == 75 * 3000
+    assert len(results) == 75 * 3000
