@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from tavola.dice import ALL_ROLLS
 from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, THEIR_BAR
 
 IntArray = npt.NDArray[np.int8]
@@ -425,3 +426,21 @@ def generate_batch(
     if rolls.shape != (boards.shape[0], 2) or (rolls.size and (rolls.min() < 1 or rolls.max() > 6)):
         raise ValueError("dice must be an (N, 2) array of values 1 to 6, one row per position")
     return _batch(boards, rolls, *_Scratch().arrays())
+
+
+_ROLLS = np.array(ALL_ROLLS, dtype=np.int8)
+
+
+def generate_all_rolls(position: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:
+    """The legal plays of one position for each of the 21 rolls, in one compiled call.
+
+    Rolls come in the order of :data:`tavola.dice.ALL_ROLLS`; the result is
+    laid out as :func:`generate_batch` lays it out.
+
+    >>> from tavola.position import Position
+    >>> offsets, results, moves = generate_all_rolls(Position.start().to_array())
+    >>> len(offsets), int(offsets[-1])
+    (22, 447)
+    """
+    board = np.asarray(position, dtype=np.int8)
+    return generate_batch(np.repeat(board[None], len(_ROLLS), axis=0), _ROLLS)
