@@ -34,3 +34,31 @@ class IllegalPlayError(TavolaError):
 
 class AmbiguousPlayError(IllegalPlayError):
     """Text that describes more than one legal play."""
+
+
+class IllegalActionError(TavolaError):
+    """A game action the rules do not allow now (say, a double while the opponent owns the cube)."""
+
+
+class OutOfTurnError(IllegalActionError):
+    """An action by a player whose turn it is not (R21)."""
+
+
+class InvalidRulesError(TavolaError):
+    """Settings that do not go together (beavers in a match, a negative stake)."""
+
+
+class DiceNeededError(TavolaError):
+    """A dice source that cannot give the dice asked for (none entered yet, or the wrong kind)."""
+
+
+class DiceVerificationError(TavolaError):
+    """Revealed dice that do not match their commitment; ``index`` names the first wrong die, if any."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class InvalidSecretError(TavolaError):
+    """A dice secret that is too short, or text that is not a secret in hexadecimal."""

@@ -259,6 +259,7 @@ def _plays_two_dice(
 def _plays_double(
     start: IntArray,
     die: int,
+    count: int,
     levels: IntArray,
     path: IntArray,
     state: npt.NDArray[np.int64],
@@ -268,7 +269,7 @@ def _plays_double(
     out_moves: IntArray,
     out_start: int,
 ) -> None:
-    """Every way to play a double, taking checkers from non-increasing points.
+    """Every way to play ``count`` moves of one die (4 for a double), from non-increasing points.
 
     The rank of a sequence is its number of moves.
     Any legal order of the four moves can be sorted so that sources never
@@ -285,11 +286,13 @@ def _plays_double(
     path[:, :] = _NO_MOVE
     depth = 0
     while True:
-        if depth == 4:
-            _emit(levels[4], path, 4, state, table_index, table_stamp, out_boards, out_moves, out_start)
-            depth = 3
-            path[3, :] = _NO_MOVE
-            sources[3] -= 1
+        if depth == count:
+            _emit(
+                levels[depth], path, depth, state, table_index, table_stamp, out_boards, out_moves, out_start
+            )
+            depth -= 1
+            path[depth, :] = _NO_MOVE
+            sources[depth] -= 1
             continue
         source = sources[depth]
         if source < 1 or (tops[depth] == 25 and source < 25):
@@ -330,6 +333,7 @@ def _plays_into(
     start: IntArray,
     die1: int,
     die2: int,
+    count: int,
     levels: IntArray,
     path: IntArray,
     state: npt.NDArray[np.int64],
@@ -339,13 +343,27 @@ def _plays_into(
     out_moves: IntArray,
     out_start: int,
 ) -> int:
-    """Write the legal plays of one position and roll at ``out_start``; return how many."""
+    """Write the legal plays of one position and roll at ``out_start``; return how many.
+
+    ``count`` is the number of moves a double gives (4, fewer for what is
+    left of one); two different dice always give two.
+    """
     state[_WRITTEN] = 0
     state[_BEST_RANK] = 0
     state[_STAMP] += 1
     if die1 == die2:
         _plays_double(
-            start, die1, levels, path, state, table_index, table_stamp, out_boards, out_moves, out_start
+            start,
+            die1,
+            count,
+            levels,
+            path,
+            state,
+            table_index,
+            table_stamp,
+            out_boards,
+            out_moves,
+            out_start,
         )
     else:
         high, low = max(die1, die2), min(die1, die2)
@@ -364,10 +382,27 @@ def generate(position: IntArray, die1: int, die2: int) -> tuple[IntArray, IntArr
 
     Returns ``(results, moves)`` as described in the module docstring.
     """
+    return generate_dice(position, (die1, die2) if die1 != die2 else (die1,) * 4)
+
+
+def generate_dice(position: IntArray, dice: tuple[int, ...]) -> tuple[IntArray, IntArray]:
+    """The legal ways to play what is left of a roll: one die, two different dice, or 1-4 of one.
+
+    A turn played part way uses this to see what can still follow.
+
+    >>> from tavola.position import Position
+    >>> results, moves = generate_dice(Position.start().to_array(), (6,))
+    >>> [(int(move[0, 0]), int(move[0, 1])) for move in moves]
+    [(24, 18), (13, 7), (8, 2)]
+    """
+    if not 1 <= len(dice) <= 4 or any(not 1 <= die <= 6 for die in dice):
+        raise ValueError(f"dice are one to four values 1-6, not {dice}")
+    if len(set(dice)) > 1 and len(dice) != 2:
+        raise ValueError(f"more than two dice are all the same value, not {dice}")
     out_boards = np.empty((MAX_SEQUENCES, ARRAY_SIZE), dtype=np.int8)
     out_moves = np.empty((MAX_SEQUENCES, 4, 3), dtype=np.int8)
     start = np.array(position, dtype=np.int8)
-    written = _plays_into(start, die1, die2, *_Scratch().arrays(), out_boards, out_moves, 0)
+    written = _plays_into(start, dice[0], dice[-1], len(dice), *_Scratch().arrays(), out_boards, out_moves, 0)
     return out_boards[:written].copy(), out_moves[:written].copy()
 
 
@@ -396,8 +431,8 @@ def _batch(
             grown_moves[:filled] = out_moves[:filled]
             out_boards, out_moves = grown_boards, grown_moves
         filled += _plays_into(
-            positions[index], dice[index, 0], dice[index, 1], levels, path, state, table_index, table_stamp,
-            out_boards, out_moves, filled,
+            positions[index], dice[index, 0], dice[index, 1], 4, levels, path, state, table_index,
+            table_stamp, out_boards, out_moves, filled,
         )  # fmt: skip
         offsets[index + 1] = filled
     return offsets, out_boards[:filled], out_moves[:filled]

@@ -1,0 +1,80 @@
+"""The rule settings of a game: the cube and the optional money rules (C, M, P).
+
+Every optional rule is a switch, off by default (M1-M6). Matches refuse the
+money-only ones (P4).
+
+>>> Rules()
+Rules()
+>>> Rules(jacoby=True, beavers=1)
+Rules(jacoby=True, beavers=1)
+>>> Rules(beavers=1).check_for_match()
+Traceback (most recent call last):
+...
+tavola.errors.InvalidRulesError: beavers are for money play, not matches (P4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from tavola.errors import InvalidRulesError
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a game is played and scored.
+
+    - ``cube``: the doubling cube is used (C1-C5).
+    - ``jacoby``: gammons and backgammons count single unless the cube was
+      turned (M5).
+    - ``beavers``: how many immediate redoubles may follow a double: 0 none,
+      1 a beaver, 2 also a raccoon, 3 also an otter, and so on (M3, M4).
+    - ``automatic_beavers``: every take is a beaver (M6).
+    - ``automatic_doubles``: the most times per game a tie on the opening
+      roll doubles the stake; 0 turns them off (M2).
+    - ``gammons``: gammons and backgammons count; ``False`` makes every win
+      single (M6, V3).
+    - ``crawford``: the Crawford rule in matches (P2).
+    - ``holland``: the Holland rule in post-Crawford games (P3).
+    """
+
+    cube: bool = True
+    jacoby: bool = False
+    beavers: int = 0
+    automatic_beavers: bool = False
+    automatic_doubles: int = 0
+    gammons: bool = True
+    crawford: bool = True
+    holland: bool = False
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.type in ("bool", bool) and not isinstance(value, bool):
+                raise InvalidRulesError(f"{field.name} is True or False, not {value!r}")
+            if field.type in ("int", int) and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
+                raise InvalidRulesError(f"{field.name} is a whole number from 0 up, not {value!r}")
+        if self.automatic_beavers and not self.beavers:
+            raise InvalidRulesError("automatic beavers need beavers allowed (beavers=1 or more)")
+        if not self.cube and (self.beavers or self.automatic_doubles or self.jacoby):
+            raise InvalidRulesError("beavers, automatic doubles and the Jacoby rule need the cube")
+
+    def check_for_match(self) -> None:
+        """Refuse the money-only options in a match (P4)."""
+        for what, used in (
+            ("automatic doubles are", self.automatic_doubles),
+            ("beavers are", self.beavers),
+            ("the Jacoby rule is", self.jacoby),
+        ):
+            if used:
+                raise InvalidRulesError(f"{what} for money play, not matches (P4)")
+
+    def __repr__(self) -> str:
+        changed = [
+            f"{field.name}={getattr(self, field.name)!r}"
+            for field in fields(self)
+            if getattr(self, field.name) != field.default
+        ]
+        return f"Rules({', '.join(changed)})"
