@@ -197,7 +197,7 @@ def match_segments(legal: LegalPlays, segments: Sequence[Segment], typed: str | 
     raise IllegalPlayError(_why_illegal(legal, segments, typed))
 
 
-def _dice_paths(segment: Segment, dice: list[int]) -> Iterator[tuple[int, ...]]:
+def dice_paths(segment: Segment, dice: list[int]) -> Iterator[tuple[int, ...]]:
     """Orders of some of ``dice`` that carry a checker along ``segment``.
 
     Every landing point but the last is on the board; the last die may be
@@ -220,16 +220,16 @@ def _dice_paths(segment: Segment, dice: list[int]) -> Iterator[tuple[int, ...]]:
     yield from extend((), dice, 0)
 
 
-def _assignments(segments: Sequence[Segment], dice: list[int]) -> Iterator[list[tuple[int, ...]]]:
+def assignments(segments: Sequence[Segment], dice: list[int]) -> Iterator[list[tuple[int, ...]]]:
     """Every way to give each segment its own dice."""
     if not segments:
         yield []
         return
-    for path in _dice_paths(segments[0], dice):
+    for path in dice_paths(segments[0], dice):
         remaining = list(dice)
         for die in path:
             remaining.remove(die)
-        for rest in _assignments(segments[1:], remaining):
+        for rest in assignments(segments[1:], remaining):
             yield [path, *rest]
 
 
@@ -238,7 +238,7 @@ def _outcomes(
 ) -> Iterator[tuple[Position, frozenset[int]]]:
     """The positions (and points hit) that the segments can leave, before legality."""
     start = position.to_array()
-    for assignment in _assignments(segments, list(dice.moves)):
+    for assignment in assignments(segments, list(dice.moves)):
         board = start.astype(np.int16)
         hits: set[int] = set()
         possible = True
@@ -268,11 +268,42 @@ def _outcomes(
 def _why_illegal(legal: LegalPlays, segments: Sequence[Segment], typed: str) -> str:
     """A player-facing reason why ``segments`` is not a legal play, checked rule by rule."""
     position, dice = legal.position, legal.dice
-    roll = f"{dice.high}-{dice.low}"
-    array = position.to_array()
     example = legal[0]
     if example.is_pass:
-        return f"no move is possible with {roll}: the turn passes (R13)"
+        return f"no move is possible with {dice.high}-{dice.low}: the turn passes (R13)"
+    reason = explain_segments(position, list(dice.moves), segments, typed)
+    if reason:
+        return reason
+    used = min(
+        sum(len(path) for path in assignment) for assignment in assignments(segments, list(dice.moves))
+    )
+    needed = len(example.moves)
+    if used < needed:
+        must = f"{needed} moves of {dice.high}" if dice.is_double else "both dice"
+        return f"{typed}: {must} can be played, so {must} must be: {example} is legal (R11)"
+    larger_alone = needed == 1 and not dice.is_double
+    if larger_alone and example.moves[0].source - example.moves[0].destination != dice.low:
+        return (
+            f"{typed}: only one die can be played, so it must be the larger, {dice.high}: "
+            f"{example} is legal (R12)"
+        )
+    if any(segment.destination == OFF for segment in segments):
+        return f"{typed}: a larger die bears off only from the highest point (R15); {example} is legal"
+    return f"{typed} is not legal with {dice.high}-{dice.low}; {example} is"
+
+
+def explain_segments(
+    position: Position, dice: list[int], segments: Sequence[Segment], typed: str
+) -> str | None:
+    """Why ``segments`` cannot be played with ``dice`` move by move, if a simple rule says so.
+
+    Checks the checkers are there, hits are where marked, the bar comes
+    first (R9), each hop has dice that fit and open points (R5, R6), bearing
+    off waits for all checkers to be home (R14), and the dice suffice.
+    ``None`` means the moves are possible one by one; the forced-play rules
+    may still forbid them.
+    """
+    array = position.to_array()
     net = Counter[int]()
     for segment in segments:
         net[segment.source] -= 1
@@ -294,31 +325,19 @@ def _why_illegal(legal: LegalPlays, segments: Sequence[Segment], typed: str) -> 
     bearing_off = [segment for segment in segments if segment.destination == OFF]
     if bearing_off and not _all_home_after(array, segments):
         return f"{bearing_off[0]}: you can bear off only when all your checkers are in your home board (R14)"
-    assignments = list(_assignments(segments, list(dice.moves)))
-    if not assignments:
-        return f"{typed}: {roll} cannot make all of these moves (each die moves one checker once)"
-    used = min(sum(len(path) for path in assignment) for assignment in assignments)
-    needed = len(example.moves)
-    if used < needed:
-        must = f"{needed} moves of {dice.high}" if dice.is_double else "both dice"
-        return f"{typed}: {must} can be played, so {must} must be: {example} is legal (R11)"
-    larger_alone = needed == 1 and not dice.is_double
-    if larger_alone and example.moves[0].source - example.moves[0].destination != dice.low:
-        return (
-            f"{typed}: only one die can be played, so it must be the larger, {dice.high}: "
-            f"{example} is legal (R12)"
-        )
-    if bearing_off:
-        return f"{typed}: a larger die bears off only from the highest point (R15); {example} is legal"
-    return f"{typed} is not legal with {roll}; {example} is"
+    if next(assignments(segments, dice), None) is None:
+        shown = "-".join(map(str, dice))
+        return f"{typed}: {shown} cannot make all of these moves (each die moves one checker once)"
+    return None
 
 
-def _why_segment_fails(segment: Segment, dice: Dice, array: npt.NDArray[np.int8]) -> str | None:
-    """Why no die of the roll can carry a checker along ``segment``, if none can."""
-    paths = list(_dice_paths(segment, list(dice.moves)))
+def _why_segment_fails(segment: Segment, dice: list[int], array: npt.NDArray[np.int8]) -> str | None:
+    """Why no die left can carry a checker along ``segment``, if none can."""
+    paths = list(dice_paths(segment, dice))
     if not paths:
+        shown = "-".join(map(str, sorted(set(dice), reverse=True)))
         return (
-            f"{segment}: no die of {dice.high}-{dice.low} moves a checker "
+            f"{segment}: no die of {shown} moves a checker "
             f"from {_point_name(segment.source)} to {_point_name(segment.destination)}"
         )
     blocked: set[int] = set()

@@ -1,0 +1,492 @@
+"""One game of backgammon from the opening roll to its end, with the cube (R1-R21, C1-C6, M2-M6).
+
+:class:`Game` is the mutable object on top of the immutable values: it keeps
+whose turn it is, the cube, the dice and the turn being played, refuses
+anything out of turn or against the rules with a clear error (leaving its
+state as it was), and logs every action. Players are 0 and 1.
+
+>>> from tavola.dicesource import RandomDice
+>>> game = Game(dice=RandomDice(seed=3))
+>>> game.phase, game.legal_actions()
+(<Phase.OPENING: 'opening'>, [Roll()])
+>>> game.roll()
+Dice(5, 2)
+>>> game.player_on_roll, game.phase
+(1, <Phase.MOVE: 'move'>)
+>>> game.move("13/8")
+>>> game.undo()
+>>> game.move("13/11 13/8")
+>>> game.commit()
+>>> game.player_on_roll, game.phase
+(0, <Phase.ROLL: 'roll'>)
+>>> game.double(player=1)
+Traceback (most recent call last):
+...
+tavola.errors.OutOfTurnError: it is player 0's turn to act, not player 1's (R21)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tavola.actions import (
+    AcceptResignation,
+    Action,
+    Beaver,
+    Commit,
+    DeclineResignation,
+    Double,
+    Drop,
+    Entry,
+    MoveCheckers,
+    OpeningRoll,
+    Played,
+    Resign,
+    Roll,
+    Take,
+    Undo,
+)
+from tavola.cube import Cube
+from tavola.dice import Dice
+from tavola.dicesource import DiceSource, default_dice
+from tavola.errors import IllegalActionError, IllegalPlayError, OutOfTurnError
+from tavola.play import Move, Play
+from tavola.position import Position, WinKind
+from tavola.rules import Rules
+from tavola.turn import Turn
+
+
+class Phase(enum.Enum):
+    """What the game is waiting for."""
+
+    OPENING = "opening"  # the opening roll (R4)
+    ROLL = "roll"  # the player on roll doubles or rolls
+    DOUBLED = "doubled"  # an answer to a double or an immediate redouble
+    MOVE = "move"  # the player on roll moves checkers and commits
+    RESIGNATION = "resignation"  # an answer to a resignation
+    OVER = "over"
+
+
+class Ending(enum.Enum):
+    """How a game ended."""
+
+    BEAR_OFF = "bear-off"
+    DROP = "drop"
+    RESIGNATION = "resignation"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won, how big a win it counted as, at what cube, for how many points (C5)."""
+
+    winner: int
+    kind: WinKind
+    cube: int
+    ending: Ending
+
+    @property
+    def points(self) -> int:
+        return int(self.kind) * self.cube
+
+
+@dataclass(frozen=True)
+class _Offer:
+    """A double waiting for an answer: the value if taken, who doubled first, immediate redoubles since."""
+
+    value: int
+    doubler: int
+    redoubles: int = 0
+
+    @property
+    def doubled(self) -> int:
+        return 1 - self.doubler
+
+    @property
+    def answering(self) -> int:
+        """Who answers now: the doubled player, then turn about for each redouble."""
+        return self.doubled if self.redoubles % 2 == 0 else self.doubler
+
+
+class Game:
+    """A game between players 0 and 1.
+
+    ``rules`` sets the cube and the optional rules; ``dice`` is where the
+    rolls come from (OS entropy by default). ``crawford`` forbids doubling
+    (the Crawford game of a match, P2); ``holland`` names the trailer who may
+    not double before their third turn (P3). A game normally starts with the
+    opening roll; give ``position`` (seen from ``player_on_roll``) and the
+    ``cube`` to start from a set-up position instead.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        dice: DiceSource | None = None,
+        *,
+        crawford: bool = False,
+        holland: int | None = None,
+        position: Position | None = None,
+        player_on_roll: int | None = None,
+        cube: Cube | None = None,
+    ) -> None:
+        if (position is None) != (player_on_roll is None):
+            raise IllegalActionError("a set-up game needs both the position and the player on roll")
+        if player_on_roll not in (None, 0, 1) or holland not in (None, 0, 1):
+            raise IllegalActionError("players are 0 and 1")
+        self.rules = rules or Rules()
+        self.crawford = crawford
+        self.holland = holland
+        self._dice = dice or default_dice()
+        self._position = position or Position.start()
+        self._on_roll = player_on_roll if player_on_roll is not None else 0
+        self._phase = Phase.OPENING if position is None else Phase.ROLL
+        self._cube = cube or Cube()
+        self._cube_turned = self._cube.value > 1 and self._cube.owner is not None
+        self._automatic_doubles = 0
+        self._offer: _Offer | None = None
+        self._resignation: tuple[int, WinKind] | None = None
+        self._before_resignation = Phase.ROLL
+        self._turns: list[Turn] = []  # the turn being played, one entry per checker action, for undo
+        self._turns_started = [0, 0]
+        self._log: list[Entry] = []
+        self.outcome: Outcome | None = None
+
+    # --- reading the state ----------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def player_on_roll(self) -> int:
+        """The player whose turn it is (before the opening roll: 0)."""
+        return self._on_roll
+
+    @property
+    def player_to_act(self) -> int | None:
+        """The player who must act now: the one on roll, or the one answering a double or resignation."""
+        if self._phase is Phase.OVER:
+            return None
+        if self._phase is Phase.DOUBLED:
+            assert self._offer is not None
+            return self._offer.answering
+        if self._phase is Phase.RESIGNATION:
+            assert self._resignation is not None
+            return 1 - self._resignation[0]
+        return self._on_roll
+
+    @property
+    def position(self) -> Position:
+        """The board seen from the player on roll, with the checkers moved so far this turn."""
+        return self._turns[-1].current if self._turns else self._position
+
+    def position_for(self, player: int) -> Position:
+        """The board seen from ``player``."""
+        return self.position if player == self._on_roll else self.position.flip()
+
+    @property
+    def cube(self) -> Cube:
+        return self._cube
+
+    @property
+    def dice(self) -> Dice | None:
+        """The dice of the turn being played, if rolled."""
+        return self._turns[-1].dice if self._turns else None
+
+    @property
+    def turn(self) -> Turn | None:
+        """The turn being played (dice rolled, checkers moved so far), if any."""
+        return self._turns[-1] if self._turns else None
+
+    @property
+    def offer(self) -> tuple[int, int] | None:
+        """A double waiting for an answer: (the value if taken, the player who must answer)."""
+        return (self._offer.value, self._offer.answering) if self._offer else None
+
+    @property
+    def resignation(self) -> tuple[int, WinKind] | None:
+        """A resignation waiting for an answer: (the player resigning, the result offered)."""
+        return self._resignation
+
+    @property
+    def log(self) -> tuple[Entry, ...]:
+        """Everything done so far, in order; a turn's checker moves appear once, as the committed play."""
+        return tuple(self._log)
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def may_double(self, player: int | None = None) -> bool:
+        """Whether ``player`` (by default the player on roll) may double now (C2, P2, P3)."""
+        player = self._on_roll if player is None else player
+        return (
+            self._phase is Phase.ROLL
+            and player == self._on_roll
+            and self.rules.cube
+            and not self.crawford
+            and self._cube.may_double(player)
+            and not (self.holland == player and self._turns_started[player] < 2)
+        )
+
+    # --- what may be done ----------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Everything the player to act may do now."""
+        phase = self._phase
+        if phase is Phase.OPENING:
+            return [Roll()]
+        if phase is Phase.ROLL:
+            return [Roll(), *([Double()] if self.may_double() else []), *self._resignations()]
+        if phase is Phase.DOUBLED:
+            assert self._offer is not None
+            beaver = [Beaver()] if self._offer.redoubles < self.rules.beavers else []
+            return [Take(), Drop(), *beaver]
+        if phase is Phase.RESIGNATION:
+            return [AcceptResignation(), DeclineResignation()]
+        if phase is Phase.MOVE:
+            turn = self._turns[-1]
+            actions: list[Action] = []
+            if not turn.moves:
+                actions += [Played(play) for play in turn.legal]
+            actions += [MoveCheckers((move,)) for move in turn.next_moves()]
+            if turn.moves:
+                actions.append(Undo())
+            if turn.is_complete:
+                actions.append(Commit())
+            return actions + self._resignations()
+        return []
+
+    def _resignations(self) -> list[Action]:
+        return [Resign(kind) for kind in WinKind]
+
+    def apply(self, action: Action, player: int | None = None) -> None:
+        """Do ``action`` as ``player`` (by default the player to act)."""
+        match action:
+            case Roll():
+                self.roll(player)
+            case Double():
+                self.double(player)
+            case Take():
+                self.take(player)
+            case Drop():
+                self.drop(player)
+            case Beaver():
+                self.beaver(player)
+            case Resign(kind):
+                self.resign(kind, player)
+            case AcceptResignation():
+                self.accept_resignation(player)
+            case DeclineResignation():
+                self.decline_resignation(player)
+            case MoveCheckers(moves):
+                self.move(moves, player)
+            case Undo():
+                self.undo(player)
+            case Commit():
+                self.commit(player)
+            case Played(play):
+                self.play(play, player)
+            case _:
+                raise IllegalActionError(f"{action!r} is not something a player does")
+
+    # --- the actions -------------------------------------------------------------------
+
+    def _check(self, player: int | None, *phases: Phase, what: str) -> int:
+        """The player acting, after checking it is their turn and the game is in one of ``phases``."""
+        if self._phase is Phase.OVER:
+            raise IllegalActionError(f"the game is over: nobody can {what}")
+        acting = self.player_to_act
+        assert acting is not None
+        if player is not None and player != acting:
+            raise OutOfTurnError(f"it is player {acting}'s turn to act, not player {player}'s (R21)")
+        if self._phase not in phases:
+            raise IllegalActionError(f"player {acting} cannot {what} now: {self._waiting_for()}")
+        return acting
+
+    def _waiting_for(self) -> str:
+        return {
+            Phase.OPENING: "the opening roll comes first (R4)",
+            Phase.ROLL: "the player on roll has to roll (or double)",
+            Phase.DOUBLED: "a double waits for an answer: take or drop",
+            Phase.MOVE: "the dice are rolled: move checkers and commit",
+            Phase.RESIGNATION: "a resignation waits for an answer: accept or decline",
+            Phase.OVER: "the game is over",
+        }[self._phase]
+
+    def roll(self, player: int | None = None) -> Dice | None:
+        """Roll: the opening roll (R4), or the player on roll's dice. Returns the dice of the turn.
+
+        A tie on the opening roll is rolled again (returning ``None``), and
+        doubles the stake under automatic doubles (M2).
+        """
+        acting = self._check(player, Phase.OPENING, Phase.ROLL, what="roll")
+        if self._phase is Phase.OPENING:
+            return self._opening_roll()
+        dice = self._dice.roll()
+        self._log.append(Entry(acting, Roll(dice)))
+        self._start_turn(dice)
+        return dice
+
+    def _opening_roll(self) -> Dice | None:
+        first, second = self._dice.roll_opening()
+        self._log.append(Entry(self._on_roll, OpeningRoll((first, second))))
+        if first == second:
+            if self.rules.cube and self._automatic_doubles < self.rules.automatic_doubles:
+                self._automatic_doubles += 1
+                self._cube = Cube(self._cube.value * 2)  # stays in the middle, not turned
+            return None
+        self._on_roll = 0 if first > second else 1
+        dice = Dice(first, second)
+        self._start_turn(dice)
+        return dice
+
+    def _start_turn(self, dice: Dice) -> None:
+        self._turns_started[self._on_roll] += 1
+        self._turns = [Turn(self._position, dice)]
+        self._phase = Phase.MOVE
+
+    def double(self, player: int | None = None) -> None:
+        """Offer the cube at twice its value (C2)."""
+        acting = self._check(player, Phase.ROLL, what="double")
+        if not self.may_double(acting):
+            raise IllegalActionError(f"player {acting} cannot double: {self._why_no_double(acting)}")
+        self._offer = _Offer(self._cube.value * 2, acting)
+        self._phase = Phase.DOUBLED
+        self._log.append(Entry(acting, Double()))
+
+    def _why_no_double(self, player: int) -> str:
+        if not self.rules.cube:
+            return "these rules have no doubling cube"
+        if self.crawford:
+            return "nobody doubles in the Crawford game (P2)"
+        if not self._cube.may_double(player):
+            return f"the cube belongs to player {self._cube.owner} (C2)"
+        return "the Holland rule: the trailer doubles from their third turn on (P3)"
+
+    def take(self, player: int | None = None) -> None:
+        """Accept the double: the game goes on at its value, the cube to the taker (C3)."""
+        acting = self._check(player, Phase.DOUBLED, what="take")
+        offer = self._offer
+        assert offer is not None
+        self._log.append(Entry(acting, Take()))
+        if self.rules.automatic_beavers and offer.redoubles == 0:
+            self._log.append(Entry(acting, Beaver()))
+            self._offer = _Offer(offer.value * 2, offer.doubler, 1)
+            return
+        # Immediate redoubles never move the cube: it goes to the player doubled first (M4).
+        self._cube = Cube(offer.value, offer.doubled)
+        self._cube_turned = True
+        self._offer = None
+        self._phase = Phase.ROLL
+
+    def drop(self, player: int | None = None) -> None:
+        """Refuse the double: the game ends at the value before it (C3, M3)."""
+        acting = self._check(player, Phase.DOUBLED, what="drop")
+        offer = self._offer
+        assert offer is not None
+        self._log.append(Entry(acting, Drop()))
+        self._offer = None
+        self._finish(Outcome(1 - acting, WinKind.SINGLE, offer.value // 2, Ending.DROP))
+
+    def beaver(self, player: int | None = None) -> None:
+        """Redouble at once, before answering: a beaver, then a raccoon, an otter... (M3, M4)."""
+        acting = self._check(player, Phase.DOUBLED, what="beaver")
+        offer = self._offer
+        assert offer is not None
+        if offer.redoubles >= self.rules.beavers:
+            allowed = ["no beavers", "a beaver", "a beaver and a raccoon"]
+            rule = (
+                allowed[self.rules.beavers] if self.rules.beavers < 3 else f"{self.rules.beavers} redoubles"
+            )
+            raise IllegalActionError(
+                f"player {acting} cannot redouble now: these rules allow {rule} (M3, M4)"
+            )
+        self._log.append(Entry(acting, Beaver()))
+        self._offer = _Offer(offer.value * 2, offer.doubler, offer.redoubles + 1)
+
+    def resign(self, kind: WinKind = WinKind.SINGLE, player: int | None = None) -> None:
+        """Offer to give up the game as a single, gammon or backgammon (C6)."""
+        acting = self._check(player, Phase.ROLL, Phase.MOVE, what="resign")
+        kind = WinKind(kind)
+        self._before_resignation = self._phase
+        self._resignation = (acting, kind)
+        self._phase = Phase.RESIGNATION
+        self._log.append(Entry(acting, Resign(kind)))
+
+    def accept_resignation(self, player: int | None = None) -> None:
+        """Accept the resignation: the game ends at the result offered (C6)."""
+        acting = self._check(player, Phase.RESIGNATION, what="accept a resignation")
+        assert self._resignation is not None
+        _resigner, kind = self._resignation
+        self._log.append(Entry(acting, AcceptResignation()))
+        self._resignation = None
+        self._finish(Outcome(acting, self._counted(kind), self._cube.value, Ending.RESIGNATION))
+
+    def decline_resignation(self, player: int | None = None) -> None:
+        """Decline the resignation: play goes on where it stopped (C6)."""
+        acting = self._check(player, Phase.RESIGNATION, what="decline a resignation")
+        self._log.append(Entry(acting, DeclineResignation()))
+        self._resignation = None
+        self._phase = self._before_resignation
+
+    def move(self, moves: str | Move | Sequence[Move], player: int | None = None) -> None:
+        """Move checkers as part of this turn's play (``"24/18"``, ``"bar/22 13/11"``); undoable (R20)."""
+        self._check(player, Phase.MOVE, what="move checkers")
+        self._turns.append(self._turns[-1].add(moves))
+
+    def undo(self, player: int | None = None) -> None:
+        """Take back the last checkers moved this turn (R20)."""
+        acting = self._check(player, Phase.MOVE, what="undo")
+        if len(self._turns) == 1:
+            raise IllegalActionError(f"player {acting} has moved nothing this turn to undo")
+        self._turns.pop()
+
+    def commit(self, player: int | None = None) -> None:
+        """End the turn with the play made so far; it must be a whole legal play (R11, R20)."""
+        acting = self._check(player, Phase.MOVE, what="commit a play")
+        self._end_turn(acting, self._turns[-1].play)
+
+    def play(self, play: Play | str, player: int | None = None) -> None:
+        """Make a whole play and commit it: a :class:`Play` from :meth:`legal_actions` or typed text."""
+        acting = self._check(player, Phase.MOVE, what="play")
+        turn = self._turns[0]
+        if isinstance(play, str):
+            chosen = turn.start.parse_play(turn.dice, play)
+        elif play in turn.legal:
+            chosen = play
+        else:
+            raise IllegalPlayError(f"{play} is not one of this turn's legal plays with {turn.dice}")
+        self._end_turn(acting, chosen)
+
+    def _end_turn(self, player: int, play: Play) -> None:
+        self._log.append(Entry(player, Played(play)))
+        self._turns = []
+        result = play.after.result()
+        if result is not None:  # R18, R19
+            self._finish(Outcome(player, self._counted(result.kind), self._cube.value, Ending.BEAR_OFF))
+            return
+        self._position = play.after.flip()
+        self._on_roll = 1 - player
+        self._phase = Phase.ROLL
+
+    def _counted(self, kind: WinKind) -> WinKind:
+        """A win as the rules count it: no gammons (M6), or Jacoby with the cube never turned (M5)."""
+        if not self.rules.gammons or (self.rules.jacoby and not self._cube_turned):
+            return WinKind.SINGLE
+        return kind
+
+    def _finish(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self._phase = Phase.OVER
+        self._turns = []
+
+    def __repr__(self) -> str:
+        state = (
+            f"over, player {self.outcome.winner} won {self.outcome.points}"
+            if self.outcome
+            else self._phase.value
+        )
+        return f"<Game {state}, player {self._on_roll} on roll, {self._cube!r}, {len(self._log)} actions>"

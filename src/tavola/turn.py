@@ -1,0 +1,183 @@
+"""A turn in progress: the checkers moved so far, undoable until the player commits (R20).
+
+A :class:`Turn` is immutable; each move gives a new one. Every move is
+checked at once: it must be legal by itself and leave a way to finish the
+roll as the rules require (R11, R12), so a player can never build a play
+that cannot be committed.
+
+>>> from tavola import Dice, Position
+>>> turn = Turn(Position.start(), Dice(3, 1))
+>>> turn = turn.add("8/5")
+>>> turn.remaining, turn.is_complete
+((1,), False)
+>>> turn = turn.add("6/5")
+>>> turn.is_complete, str(turn.play)
+(True, '8/5 6/5')
+>>> Turn(Position.start(), Dice(6, 5)).add("24/19")
+Traceback (most recent call last):
+...
+tavola.errors.IllegalPlayError: 24/19: point 19 is blocked (R5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from tavola.dice import Dice
+from tavola.errors import AmbiguousPlayError, IllegalPlayError
+from tavola.movegen import _destination, _highest, _move, generate_dice
+from tavola.notation import Segment, assignments, explain_segments, format_play, parse_segments
+from tavola.play import LegalPlays, Move, Play
+from tavola.position import BAR, OFF, Position
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The position and dice a turn started with, and the single-die moves made so far."""
+
+    start: Position
+    dice: Dice
+    moves: tuple[Move, ...] = ()
+    used: tuple[int, ...] = field(default=(), repr=False)  # the die each move used
+
+    @cached_property
+    def legal(self) -> LegalPlays:
+        """The legal plays of the whole roll."""
+        return self.start.legal_plays(self.dice)
+
+    @cached_property
+    def current(self) -> Position:
+        """The board after the moves so far, still seen from the mover."""
+        board = self.start.to_array().copy()
+        for move in self.moves:
+            _move(board, move.source, move.destination)
+        return Position._from_trusted_array(board, self.start.checkers)
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        """The dice not used yet."""
+        left = list(self.dice.moves)
+        for die in self.used:
+            left.remove(die)
+        return tuple(left)
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether the moves so far make a whole legal play, ready to commit."""
+        return self.legal.by_result(self.current) is not None
+
+    @property
+    def play(self) -> Play:
+        """The legal play the moves make, once they are complete."""
+        play = self.legal.by_result(self.current)
+        if play is None:
+            left = "-".join(map(str, self.remaining))
+            raise IllegalPlayError(
+                f"the play is not finished: {left} still to play ({self.legal[0]} is legal)"
+            )
+        return play
+
+    @property
+    def notation(self) -> str:
+        """The moves so far in standard notation."""
+        return format_play(self.moves)
+
+    def add(self, moves: str | Move | Sequence[Move]) -> Turn:
+        """The turn after one or more moves, typed (``"24/18"``, ``"bar/22 6/off"``) or as :class:`Move`.
+
+        Raises :class:`IllegalPlayError` saying why the moves are not
+        allowed, :class:`AmbiguousPlayError` when they could be made in
+        different ways, and :class:`~tavola.errors.NotationError` for text
+        that is not notation.
+        """
+        if isinstance(moves, str):
+            segments, typed = parse_segments(moves), moves.strip()
+        else:
+            steps = [moves] if isinstance(moves, Move) else list(moves)
+            segments = [Segment(move.source, move.destination, move.hit) for move in steps]
+            typed = " ".join(map(str, segments))
+        if not segments:
+            raise IllegalPlayError("no move given: name a checker's move such as 24/18, or commit the play")
+        marked = {segment.destination for segment in segments if segment.marked_hit}
+        exact: dict[Position, Turn] = {}
+        loose: dict[Position, Turn] = {}
+        playable_alone = False
+        for assignment in assignments(segments, list(self.remaining)):
+            found = self._follow(segments, assignment)
+            if found is None:
+                continue
+            playable_alone = True
+            after, hits = found
+            if not marked <= hits or not after._can_finish():
+                continue
+            chosen = exact if hits == marked else loose
+            best = chosen.get(after.current)
+            if best is None or sorted(after.remaining) > sorted(best.remaining):
+                chosen[after.current] = after  # keep the larger dice for later (a bear-off by the exact die)
+        found_turns = list((exact or loose).values())
+        if len(found_turns) == 1:
+            return found_turns[0]
+        if found_turns:
+            options = " or ".join(turn.notation for turn in found_turns)
+            raise AmbiguousPlayError(f"{typed} could be {options}: mark the hits with *")
+        reason = explain_segments(self.current, list(self.remaining), segments, typed)
+        if reason is None and playable_alone:
+            reason = (
+                f"{typed}: after that the rest of the roll cannot be played as the rules require "
+                f"(R11, R12); {self.legal[0]} is legal"
+            )
+        raise IllegalPlayError(reason or f"{typed} is not legal now; {self.legal[0]} is")
+
+    def _follow(
+        self, segments: Sequence[Segment], dice: list[tuple[int, ...]]
+    ) -> tuple[Turn, set[int]] | None:
+        """Play each segment with its dice, one legal single-die move at a time, or ``None``."""
+        board = self.current.to_array().copy()
+        moves, used, hits = list(self.moves), list(self.used), set()
+        for segment, path in zip(segments, dice, strict=True):
+            point = segment.source
+            for die in path:
+                target = _destination(board, point, die, _highest(board, BAR))
+                if target < 0 or target != max(point - die, OFF):
+                    return None
+                hit = bool(_move(board, point, target))
+                if hit:
+                    hits.add(target)
+                moves.append(Move(point, target, hit))
+                used.append(die)
+                point = target
+        return Turn(self.start, self.dice, tuple(moves), tuple(used)), hits
+
+    def _can_finish(self) -> bool:
+        """Whether some way to play the dice left ends in a legal play."""
+        if not self.remaining:
+            return self.is_complete
+        results, _ = generate_dice(self.current.to_array(), self.remaining)
+        return any(
+            self.legal.by_result(Position._from_trusted_array(row, self.start.checkers)) for row in results
+        )
+
+    def next_moves(self) -> list[Move]:
+        """The single-die moves that may come next, each leaving a way to finish the roll."""
+        found = []
+        board = self.current.to_array()
+        for die in sorted(set(self.remaining), reverse=True):
+            top = _highest(board, BAR)
+            for source in range(BAR, 0, -1):
+                target = _destination(board, source, die, top)
+                if target < 0:
+                    continue
+                move = Move(source, target, bool(board[target] == -1) if target else False)
+                if move in found:
+                    continue
+                try:
+                    self.add(move)
+                except IllegalPlayError:
+                    continue
+                found.append(move)
+        return found
+
+    def __str__(self) -> str:
+        return f"{self.dice}: {self.notation or '(no moves yet)'}"
