@@ -1,0 +1,231 @@
+"""Series of games: a match to N points (P1-P5) and a money session (M1).
+
+Both keep their games in order; the scores and the Crawford state are worked
+out from the finished games, so they can never disagree with them.
+
+>>> from tavola.dicesource import RandomDice
+>>> match = Match(3, dice=RandomDice(seed=3))
+>>> game = match.new_game()
+>>> game.roll(), game.player_on_roll
+(Dice(5, 2), 1)
+>>> game.play("13/11 13/8")
+>>> game.double()
+>>> game.drop()
+>>> match.score, match.is_over
+((1, 0), False)
+>>> match.match_id()
+'MAxgABAAAAAE'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavola.dicesource import DiceSource, default_dice
+from tavola.errors import IllegalActionError, InvalidRulesError
+from tavola.game import Ending, Game, Phase
+from tavola.ids import GameState, MatchState, encode_match_id
+from tavola.rules import Rules
+
+
+class _Series:
+    """Games played one after another by the same two players, with one dice source."""
+
+    def __init__(self, rules: Rules | None, dice: DiceSource | None, players: tuple[str, str]) -> None:
+        if len(players) != 2 or not all(isinstance(name, str) and name.strip() for name in players):
+            raise InvalidRulesError(f"two players with names, not {players!r}")
+        self.rules = rules or Rules()
+        self.dice = dice or default_dice()
+        self.players = players
+        self.games: list[Game] = []
+
+    @property
+    def game(self) -> Game | None:
+        """The game in progress, or the last one played."""
+        return self.games[-1] if self.games else None
+
+    def new_game(self) -> Game:
+        """Start the next game; the one before must be over."""
+        if self.games and not self.games[-1].is_over:
+            raise IllegalActionError("the game in progress must end before the next one starts")
+        if self.is_over:
+            raise IllegalActionError("the match is over")
+        game = self._create_game()
+        self.games.append(game)
+        return game
+
+    def _create_game(self) -> Game:
+        return Game(self.rules, self.dice)
+
+    @property
+    def is_over(self) -> bool:
+        return False
+
+
+class Match(_Series):
+    """A match to ``length`` points (P1) with the Crawford rule (P2) and, as a setting, the Holland rule (P3).
+
+    Money-only rules are refused (P4).
+    """
+
+    def __init__(
+        self,
+        length: int,
+        rules: Rules | None = None,
+        dice: DiceSource | None = None,
+        players: tuple[str, str] = ("Player 0", "Player 1"),
+    ) -> None:
+        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
+            raise InvalidRulesError(f"a match is to 1 to 32767 points, not {length!r}")
+        rules = rules or Rules()
+        rules.check_for_match()
+        super().__init__(rules, dice, players)
+        self.length = length
+
+    def _scores_before(self, index: int) -> tuple[int, int]:
+        """The score before game ``index`` (points past the length count for nothing, P1)."""
+        score = [0, 0]
+        for game in self.games[:index]:
+            if game.outcome is not None:
+                score[game.outcome.winner] = min(
+                    self.length, score[game.outcome.winner] + game.outcome.points
+                )
+        return score[0], score[1]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of players 0 and 1 from the finished games."""
+        return self._scores_before(len(self.games))
+
+    @property
+    def is_over(self) -> bool:
+        return self.length in self.score
+
+    @property
+    def winner(self) -> int | None:
+        return self.score.index(self.length) if self.is_over else None
+
+    def is_crawford_game(self, index: int) -> bool:
+        """Whether game ``index`` is the Crawford game: the first after a player reached length - 1 (P2)."""
+        if not self.rules.crawford or self.length == 1:
+            return False
+        first = next(
+            (
+                number
+                for number in range(len(self.games) + 1)
+                if self.length - 1 in self._scores_before(number)
+            ),
+            None,
+        )
+        return first == index
+
+    def _post_crawford(self, index: int) -> bool:
+        return any(self.is_crawford_game(number) for number in range(index))
+
+    def _create_game(self) -> Game:
+        index = len(self.games)
+        score = self._scores_before(index)
+        holland = None
+        if self.rules.holland and self._post_crawford(index):
+            holland = 0 if score[0] < score[1] else 1  # the trailer
+        return Game(self.rules, self.dice, crawford=self.is_crawford_game(index), holland=holland)
+
+    def match_id(self) -> str:
+        """The gnubg Match ID of the match as it stands (P5)."""
+        return encode_match_id(self.match_state())
+
+    def match_state(self) -> MatchState:
+        """The match as gnubg's Match ID holds it."""
+        game = self.game
+        if game is None:
+            return MatchState(game_state=GameState.NONE, match_length=self.length, jacoby=False)
+        # gnubg counts a finished game in the score it writes with it.
+        score = self.score if game.is_over else self._scores_before(len(self.games) - 1)
+        return _state_of(game, self.length, score)
+
+
+def _state_of(game: Game, length: int, score: tuple[int, int]) -> MatchState:
+    """A game's state, written as gnubg's Match ID describes it."""
+    if game.outcome is not None:
+        game_state = {
+            Ending.BEAR_OFF: GameState.OVER,
+            Ending.RESIGNATION: GameState.RESIGNED,
+            Ending.DROP: GameState.DROPPED,
+        }[game.outcome.ending]
+    else:
+        game_state = GameState.PLAYING
+    resignation = game.resignation
+    dice = game.dice
+    acting = game.player_to_act
+    if acting is None:  # over: gnubg keeps the last player who acted
+        acting = game.log[-1].player
+    return MatchState(
+        cube_value=game.cube.value,
+        cube_owner=game.cube.owner,
+        player_on_roll=game.player_on_roll,
+        crawford=game.crawford,
+        game_state=game_state,
+        turn=acting,
+        double_offered=game.phase is Phase.DOUBLED,
+        resignation=int(resignation[1]) if resignation else 0,
+        dice=(dice.high, dice.low) if dice else (0, 0),
+        match_length=length,
+        score=score,
+        jacoby=game.rules.jacoby,
+    )
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A money session's standing: net points per player and what they are worth at the stake."""
+
+    points: tuple[int, int]
+    stake: float
+
+    @property
+    def money(self) -> tuple[float, float]:
+        return self.points[0] * self.stake, self.points[1] * self.stake
+
+
+class MoneySession(_Series):
+    """Independent money games with a running score at a stake per point (M1).
+
+    >>> from tavola.dicesource import RandomDice
+    >>> session = MoneySession(Rules(jacoby=True, beavers=1), RandomDice(seed=3), stake=2.5)
+    >>> game = session.new_game()
+    >>> game.roll() and game.play("13/11 13/8")
+    >>> game.resign()
+    >>> game.accept_resignation()
+    >>> session.score.points, session.score.money  # player 1 moved, player 0 resigned
+    ((-1, 1), (-2.5, 2.5))
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        dice: DiceSource | None = None,
+        *,
+        stake: float = 1.0,
+        players: tuple[str, str] = ("Player 0", "Player 1"),
+    ) -> None:
+        if isinstance(stake, bool) or not isinstance(stake, int | float) or stake <= 0:
+            raise InvalidRulesError(f"the stake is a positive amount per point, not {stake!r}")
+        super().__init__(rules, dice, players)
+        self.stake = stake
+
+    @property
+    def score(self) -> Settlement:
+        """Net points of players 0 and 1 over the finished games, and their worth (zero-sum)."""
+        points = [0, 0]
+        for game in self.games:
+            if game.outcome is not None:
+                points[game.outcome.winner] += game.outcome.points
+                points[1 - game.outcome.winner] -= game.outcome.points
+        return Settlement((points[0], points[1]), self.stake)
+
+    def match_state(self) -> MatchState:
+        """The session's current game as gnubg's Match ID holds it (a money game: length 0)."""
+        game = self.game
+        if game is None:
+            return MatchState(game_state=GameState.NONE, jacoby=self.rules.jacoby)
+        return _state_of(game, 0, (0, 0))
