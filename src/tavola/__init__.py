@@ -9,7 +9,9 @@
 '8/5 6/5'
 """
 
+from tavola.cube import Cube
 from tavola.dice import ALL_ROLLS, Dice
+from tavola.dicesource import DiceSource, ManualDice, RandomDice, VerifiableDice
 from tavola.errors import (
     AmbiguousPlayError,
     IllegalPlayError,
@@ -19,26 +21,41 @@ from tavola.errors import (
     NotationError,
     TavolaError,
 )
+from tavola.game import Ending, Game, Outcome, Phase
+from tavola.match import Match, MoneySession
 from tavola.play import LegalPlays, Move, Play
 from tavola.position import BAR, OFF, GameResult, Position, PositionKind, WinKind
+from tavola.rules import Rules
 
 __all__ = [
     "ALL_ROLLS",
     "BAR",
     "OFF",
     "AmbiguousPlayError",
+    "Cube",
     "Dice",
+    "DiceSource",
+    "Ending",
+    "Game",
     "GameResult",
     "IllegalPlayError",
     "InvalidDiceError",
     "InvalidIdError",
     "InvalidPositionError",
     "LegalPlays",
+    "ManualDice",
+    "Match",
+    "MoneySession",
     "Move",
     "NotationError",
+    "Outcome",
+    "Phase",
     "Play",
     "Position",
     "PositionKind",
+    "RandomDice",
+    "Rules",
     "TavolaError",
+    "VerifiableDice",
     "WinKind",
 ]
