@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from tavola import Dice, Position
 
+# The distinct plays of each roll from the starting position, as GNU Backgammon
+# 1.07 counts them (resulting positions, not orders of moves).
+START_COUNTS = {
+    "11": 42, "21": 15, "31": 16, "41": 14, "51": 8, "61": 10,
+    "22": 75, "32": 17, "42": 18, "52": 8, "62": 14,
+    "33": 73, "43": 17, "53": 9, "63": 14,
+    "44": 52, "54": 9, "64": 14,
+    "55": 4, "65": 7,
+    "66": 11,
+}  # fmt: skip
+
 
 def position(
     mine: dict[int, int],

@@ -5,19 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from builders import position
+from builders import START_COUNTS, position
 from tavola import ALL_ROLLS, Position
 from tavola.movegen import generate, generate_batch
-
-# The distinct plays of each roll from the start, as GNU Backgammon counts them.
-START_COUNTS = {
-    "11": 42, "21": 15, "31": 16, "41": 14, "51": 8, "61": 10,
-    "22": 75, "32": 17, "42": 18, "52": 8, "62": 14,
-    "33": 73, "43": 17, "53": 9, "63": 14,
-    "44": 52, "54": 9, "64": 14,
-    "55": 4, "65": 7,
-    "66": 11,
-}  # fmt: skip
 
 
 @pytest.mark.parametrize("roll", ALL_ROLLS, ids=str)
