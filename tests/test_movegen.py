@@ -19,7 +19,7 @@ def test_batch_counts_match_for_all_rolls_in_one_call():
     start = Position.start().to_array()
     offsets, results, moves = generate_batch(np.repeat(start[None], 21, axis=0), np.array(ALL_ROLLS))
     assert [int(n) for n in np.diff(offsets)] == [START_COUNTS[str(roll)] for roll in ALL_ROLLS]
-    assert results.shape == (sum(START_COUNTS.values()), 28)
+    assert results.shape == (sum(START_COUNTS.values()), 30)
     assert moves.shape == (sum(START_COUNTS.values()), 4, 3)
 
 
@@ -38,7 +38,7 @@ def test_moves_record_hits():
 
 def test_an_empty_batch():
     offsets, results, moves = generate_batch(
-        np.zeros((0, 28), dtype=np.int8), np.zeros((0, 2), dtype=np.int8)
+        np.zeros((0, 30), dtype=np.int8), np.zeros((0, 2), dtype=np.int8)
     )
     assert offsets.tolist() == [0]
     assert len(results) == len(moves) == 0
@@ -48,8 +48,8 @@ def test_an_empty_batch():
     ("positions", "dice"),
     [
         (np.zeros((2, 27)), np.ones((2, 2))),
-        (np.zeros((2, 28)), np.ones((3, 2))),
-        (np.zeros((2, 28)), np.full((2, 2), 7)),
+        (np.zeros((2, 30)), np.ones((3, 2))),
+        (np.zeros((2, 30)), np.full((2, 2), 7)),
     ],
 )
 def test_batch_input_is_checked(positions, dice):

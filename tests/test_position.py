@@ -24,7 +24,7 @@ def test_R2_start_position():
 @pytest.mark.parametrize(
     ("build", "message"),
     [
-        (lambda: Position([1] * 24), "has 24 checkers on the board"),
+        (lambda: Position([1] * 24), "has 24 checkers in play"),
         (lambda: Position([0] * 23), "24 points, not 23"),
         (lambda: Position(START_BOARD, bar=(-1, 0)), "negative"),
         (lambda: Position(START_BOARD, off=(1, 0)), "16, not 15"),
@@ -36,7 +36,7 @@ def test_R2_start_position():
             "point 1 is held by both",
         ),
         (lambda: Position.from_sides([0] * 24, [0] * 25), "24 points and the bar"),
-        (lambda: Position.from_array([0] * 27), "28 values"),
+        (lambda: Position.from_array([0] * 27), "30 values"),
     ],
 )
 def test_building_an_impossible_position_raises(build, message):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tavola.errors import InvalidIdError, InvalidPositionError
@@ -37,9 +38,11 @@ __all__ = [
     "XgidState",
     "decode_match_id",
     "decode_position_id",
+    "decode_tavola_id",
     "decode_xgid",
     "encode_match_id",
     "encode_position_id",
+    "encode_tavola_id",
     "encode_xgid",
     "parse_position",
 ]
@@ -166,6 +169,7 @@ def encode_position_id(position: Position) -> str:
     """
     if not isinstance(position, Position):
         raise InvalidIdError(f"only a Position has a position ID, not {type(position).__name__}")
+    _refuse_waiting(position, "a gnubg Position ID")
     mover, opponent = position.sides()
     key = 0
     bit = 0
@@ -548,6 +552,24 @@ def _xgid_letter(count: int, bottom: bool) -> str:
     return chr((ord("A") if bottom else ord("a")) + count - 1)
 
 
+def _board_letters(bottom: Sequence[int], top: Sequence[int]) -> str:
+    """The 26-letter board of an XGID: index 0 the top player's bar, 1-24 the points numbered
+    from the bottom player's side, 25 the bottom player's bar; capitals are the bottom player's."""
+    letters = [_xgid_letter(top[24], bottom=False)]
+    for point in range(1, 25):
+        mine, theirs = bottom[point - 1], top[24 - point]
+        letters.append(_xgid_letter(mine, bottom=True) if mine else _xgid_letter(theirs, bottom=False))
+    letters.append(_xgid_letter(bottom[24], bottom=True))
+    return "".join(letters)
+
+
+def _refuse_waiting(position: Position, what: str) -> None:
+    if position.waiting != (0, 0):
+        raise InvalidIdError(
+            f"{what} cannot hold checkers waiting to enter (Acey-Deucey); use the Tavola ID (tavola_id())"
+        )
+
+
 def encode_xgid(state: XgidState) -> str:
     """The XGID of ``state``, with its ``XGID=`` prefix.
 
@@ -556,19 +578,13 @@ def encode_xgid(state: XgidState) -> str:
     """
     if not isinstance(state, XgidState):
         raise InvalidIdError(f"only an XgidState has an XGID, not {type(state).__name__}")
+    _refuse_waiting(state.position, "an XGID")
     mover, opponent = state.position.sides()
     bottom, top = (mover, opponent) if state.turn is XgidSide.BOTTOM else (opponent, mover)
-    # Index 0 is the top player's bar, 1-24 the points numbered from the bottom
-    # player's side, 25 the bottom player's bar.
-    letters = [_xgid_letter(top[24], bottom=False)]
-    for point in range(1, 25):
-        mine, theirs = bottom[point - 1], top[24 - point]
-        letters.append(_xgid_letter(mine, bottom=True) if mine else _xgid_letter(theirs, bottom=False))
-    letters.append(_xgid_letter(bottom[24], bottom=True))
     rolled = state.stage is XgidStage.ROLLED
     dice = f"{state.dice[0]}{state.dice[1]}" if rolled else state.stage.value
     fields = [
-        "".join(letters),
+        _board_letters(bottom, top),
         str(state.cube_value.bit_length() - 1),
         "0" if state.cube_owner is None else str(int(state.cube_owner)),
         str(int(state.turn)),
@@ -591,10 +607,10 @@ def _xgid_number(text: str, field: str, what: str, low: int, high: int) -> int:
     return value
 
 
-def _xgid_sides(text: str, board: str) -> tuple[list[int], list[int]]:
+def _xgid_sides(text: str, board: str, what: str = "XGID") -> tuple[list[int], list[int]]:
     """Each side's counts from its own side, (bottom, top), from the 26-letter position field."""
     if len(board) != 26:
-        raise InvalidIdError(f"XGID {_shown(text)}: its position field has 26 characters, not {len(board)}")
+        raise InvalidIdError(f"{what} {_shown(text)}: its position field has 26 characters, not {len(board)}")
     bottom = [0] * 25
     top = [0] * 25
     for index, char in enumerate(board):
@@ -603,20 +619,20 @@ def _xgid_sides(text: str, board: str) -> tuple[list[int], list[int]]:
         if "A" <= char <= "P":
             if index == 0:
                 raise InvalidIdError(
-                    f"XGID {_shown(text)}: the first character is the top player's bar, "
+                    f"{what} {_shown(text)}: the first character is the top player's bar, "
                     f"so it cannot hold the bottom player's {char!r}"
                 )
             bottom[index - 1] = ord(char) - ord("A") + 1  # index 25 is bottom[24], its bar
         elif "a" <= char <= "p":
             if index == 25:
                 raise InvalidIdError(
-                    f"XGID {_shown(text)}: the last character is the bottom player's bar, "
+                    f"{what} {_shown(text)}: the last character is the bottom player's bar, "
                     f"so it cannot hold the top player's {char!r}"
                 )
             top[24 if index == 0 else 24 - index] = ord(char) - ord("a") + 1
         else:
             raise InvalidIdError(
-                f"XGID {_shown(text)}: {char!r} (character {index + 1} of the position) is not "
+                f"{what} {_shown(text)}: {char!r} (character {index + 1} of the position) is not "
                 "'-', A-P or a-p"
             )
     return bottom, top
@@ -709,7 +725,7 @@ _GNUBG_ID = re.compile(r"([A-Za-z0-9+/]{14}):([A-Za-z0-9+/]{12})")
 
 
 def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
-    """The position in a gnubg Position ID or an XGID, seen from the player on roll.
+    """The position in a gnubg Position ID, an XGID or a Tavola ID, seen from the player on roll.
 
     A gnubg ID (``POSITIONID:MATCHID``, as ``show gnubgid`` writes it) is
     also read; its match ID is checked but otherwise ignored. For an XGID the
@@ -725,6 +741,8 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
     tavola.errors.InvalidIdError: 'start' is neither a gnubg Position ID (14 characters) nor an XGID
     """
     text = _checked_text(text, "a position ID or XGID")
+    if text[: len(_TAVOLA_PREFIX)].upper() == _TAVOLA_PREFIX:
+        return decode_tavola_id(text)
     if text[: len(_XGID_PREFIX)].upper() == _XGID_PREFIX or text.count(":") >= 2:
         return decode_xgid(text, checkers=checkers).position
     gnubg_id = _GNUBG_ID.fullmatch(text)
@@ -736,3 +754,52 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
     raise InvalidIdError(
         f"{_shown(text)} is neither a gnubg Position ID ({POSITION_ID_LENGTH} characters) nor an XGID"
     )
+
+
+# --- the Tavola ID -------------------------------------------------------------------
+
+_TAVOLA_PREFIX = "TVL="
+_TAVOLA_ID = re.compile(r"(?P<board>[^:]*):(?P<mine>\d{1,3}):(?P<theirs>\d{1,3}):(?P<checkers>\d{1,3})")
+
+
+def encode_tavola_id(position: Position) -> str:
+    """Tavola's own ID, which holds every position of every variant.
+
+    ``TVL=`` then the 26-letter board of an XGID with the mover as the
+    bottom player (capitals), then the mover's and the opponent's checkers
+    waiting to enter (Acey-Deucey), then the checkers per side; the
+    checkers borne off are the rest.
+
+    >>> encode_tavola_id(Position.start())
+    'TVL=-b----E-C---eE---c-e----B-:0:0:15'
+    >>> encode_tavola_id(Position([0] * 24, waiting=(15, 15)))
+    'TVL=--------------------------:15:15:15'
+    """
+    if not isinstance(position, Position):
+        raise InvalidIdError(f"only a Position has a Tavola ID, not {type(position).__name__}")
+    mover, opponent = position.sides()
+    mine, theirs = position.waiting
+    return f"{_TAVOLA_PREFIX}{_board_letters(mover, opponent)}:{mine}:{theirs}:{position.checkers}"
+
+
+def decode_tavola_id(text: str) -> Position:
+    """The position a Tavola ID describes, seen from the mover.
+
+    >>> decode_tavola_id('TVL=-b----E-C---eE---c-e----B-:0:0:15') == Position.start()
+    True
+    """
+    text = _checked_text(text, "a Tavola ID")
+    body = text[len(_TAVOLA_PREFIX) :] if text[: len(_TAVOLA_PREFIX)].upper() == _TAVOLA_PREFIX else text
+    match = _TAVOLA_ID.fullmatch(body)
+    if match is None:
+        raise InvalidIdError(
+            f"Tavola ID {_shown(text)}: write TVL= then 26 board letters and three numbers, "
+            "such as TVL=-b----E-C---eE---c-e----B-:0:0:15"
+        )
+    mover, opponent = _xgid_sides(text, match.group("board"), "Tavola ID")
+    checkers = _checked_int(int(match.group("checkers")), "the number of checkers per side", 1, 127)
+    waiting = (int(match.group("mine")), int(match.group("theirs")))
+    try:
+        return Position.from_sides(mover, opponent, waiting=waiting, checkers=checkers)
+    except InvalidPositionError as error:
+        raise InvalidIdError(f"Tavola ID {_shown(text)}: {error}") from error

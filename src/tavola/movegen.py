@@ -1,8 +1,9 @@
 """Legal play generation (R5-R17): the one place where the movement rules live.
 
-Everything runs on the int8 layout of :meth:`Position.to_array` (28 values seen
+Everything runs on the int8 layout of :meth:`Position.to_array` (30 values seen
 from the mover: 0 = mover's off, 1-24 = points, 25 = mover's bar, 26 =
-opponent's bar, 27 = opponent's off) and is compiled with Numba.
+mover's checkers waiting to enter, then the opponent's bar, off and waiting)
+and is compiled with Numba.
 
 :func:`generate` gives the plays of one position and roll; :func:`generate_batch`
 does many position-roll pairs in one call so that a bot pays no Python
@@ -11,7 +12,8 @@ position, with the single-die moves that reach it::
 
     results[k]  the position after play k, still seen from the mover
     moves[k, i] the i-th single-die move of play k as (source, destination, hit),
-                (-1, -1, 0) after the last move; source 25 is the bar, destination 0 is off
+                (-1, -1, -1) after the last move; source 25 is the bar, 26 a checker
+                not yet entered, destination 0 is off
 
 The rules, as the generator applies them:
 
@@ -19,6 +21,10 @@ The rules, as the generator applies them:
   move one checker, each landing point open (R6), doubles give four moves (R7);
 * landing on a single opposing checker hits it (R8);
 * nothing moves while the mover has a checker on the bar (R9, R10);
+* checkers not yet entered (Acey-Deucey) enter like bar checkers, whenever
+  the mover likes, and keep the mover from bearing off;
+* with ``HIT_NEEDS_HOME`` (Dutch backgammon) a checker may hit only once one
+  of the mover's checkers is in its home board or borne off;
 * as many dice as possible are used (R11), the larger die when only one of
   two can be (R12), and a roll that cannot be used at all is one empty play,
   the pass (R13);
@@ -29,7 +35,7 @@ The rules, as the generator applies them:
 >>> from tavola.position import Position
 >>> results, moves = generate(Position.start().to_array(), 3, 1)
 >>> results.shape, moves.shape
-((16, 28), (16, 4, 3))
+((16, 30), (16, 4, 3))
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ import numpy.typing as npt
 from numba import njit
 
 from tavola.dice import ALL_ROLLS
-from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, THEIR_BAR
+from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, MY_WAITING, THEIR_BAR
 
 IntArray = npt.NDArray[np.int8]
 
@@ -47,12 +53,20 @@ MAX_SEQUENCES = 4096
 """Room for the plays of one position and roll, far above the real maximum."""
 _NO_MOVE = -1
 
+HIT_NEEDS_HOME = 1
+"""Flag: no hitting until one of the mover's checkers is home or off (Dutch backgammon, V1)."""
+
 
 @njit(cache=True, inline="always")
 def _highest(board: IntArray, bound: int) -> int:
-    """The mover's furthest-back checker, at most ``bound``: 25 for the bar, 0 when all are off."""
+    """The mover's furthest-back checker: 25 for the bar, then 26 for one waiting to enter, else its point.
+
+    A checker on a point is at most at ``bound``; 0 when all are off.
+    """
     if board[MY_BAR] > 0:
         return 25
+    if board[MY_WAITING] > 0:
+        return 26
     for point in range(min(bound, 24), 0, -1):
         if board[point] > 0:
             return point
@@ -60,18 +74,33 @@ def _highest(board: IntArray, bound: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _destination(board: IntArray, source: int, die: int, highest: int) -> int:
+def _destination(board: IntArray, source: int, die: int, highest: int, flags: int) -> int:
     """Where a checker from ``source`` lands with ``die``, or -1 if it may not move."""
     if board[source] <= 0 or (highest == 25 and source != 25):
         return -1  # no checker there, or one on the bar has to enter first (R9)
-    target = source - die
+    target = min(source, 25) - die  # waiting checkers enter like bar checkers
     if target >= 1:
-        return target if board[target] >= -1 else -1  # blocked by two or more (R5)
+        if board[target] < -1:
+            return -1  # blocked by two or more (R5)
+        if board[target] == -1 and flags & HIT_NEEDS_HOME and not _has_home(board):
+            return -1  # no hitting yet (V1)
+        return target
     if highest > 6:
         return -1  # bearing off needs every checker home (R14)
     if target == 0 or source == highest:
         return 0  # exact, or a larger die from the highest point (R15)
     return -1
+
+
+@njit(cache=True)
+def _has_home(board: IntArray) -> bool:
+    """Whether one of the mover's checkers is in its home board or borne off."""
+    if board[MY_OFF] > 0:
+        return True
+    for point in range(1, 7):  # noqa: SIM110 (a plain loop compiles to the fastest code)
+        if board[point] > 0:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -105,21 +134,22 @@ def _move(board: IntArray, source: int, target: int) -> int:
 
 TABLE_SIZE = 1 << 14
 """Slots of the hash table that finds repeated positions (a power of two above MAX_SEQUENCES)."""
-_WRITTEN, _BEST_RANK, _STAMP = 0, 1, 2  # the fields of the ``state`` array
+_WRITTEN, _BEST_RANK, _STAMP, _FLAGS = 0, 1, 2, 3  # the fields of the ``state`` array
 
 
 class _Scratch:
     """Work arrays for one call, reused across the positions of a batch.
 
     ``state`` holds how many plays are written for the current position, the
-    best rank seen so far, and a stamp that tells this position's hash table
-    entries from older ones, so the table never needs clearing.
+    best rank seen so far, a stamp that tells this position's hash table
+    entries from older ones (so the table never needs clearing), and the
+    rule flags.
     """
 
     def __init__(self) -> None:
         self.levels = np.zeros((5, ARRAY_SIZE), dtype=np.int8)
         self.path = np.zeros((4, 3), dtype=np.int8)
-        self.state = np.zeros(3, dtype=np.int64)
+        self.state = np.zeros(4, dtype=np.int64)
         self.table_index = np.zeros(TABLE_SIZE, dtype=np.int32)
         self.table_stamp = np.full(TABLE_SIZE, -1, dtype=np.int64)
 
@@ -132,7 +162,8 @@ class _Scratch:
 @njit(cache=True, inline="always")
 def _hash(board: IntArray) -> int:
     value = 0  # int64 arithmetic wraps around, which is all a hash needs
-    for index in range(0, ARRAY_SIZE, 4):
+    whole = ARRAY_SIZE - ARRAY_SIZE % 4
+    for index in range(0, whole, 4):
         word = (
             (board[index] & 0xFF)
             | ((board[index + 1] & 0xFF) << 8)
@@ -140,6 +171,8 @@ def _hash(board: IntArray) -> int:
             | ((board[index + 3] & 0xFF) << 24)
         )
         value = (value ^ word) * 1099511628211
+    for index in range(whole, ARRAY_SIZE):
+        value = (value ^ (board[index] & 0xFF)) * 1099511628211
     return value ^ (value >> 29)
 
 
@@ -213,10 +246,11 @@ def _plays_two_dice(
     were found by the first pass, so they are skipped: the smaller move
     cannot make the larger one illegal or change where it lands.
     """
+    flags = state[_FLAGS]
     top0 = _highest(start, 25)
     occupied = np.empty(26, dtype=np.int64)  # the mover's points at the start, highest first
     count = 0
-    for point in range(top0, 0, -1):
+    for point in range(MY_WAITING if start[MY_WAITING] > 0 else top0, 0, -1):
         if start[point] > 0:
             occupied[count] = point
             count += 1
@@ -226,7 +260,7 @@ def _plays_two_dice(
         second = low if order == 0 else high
         for index1 in range(count):
             source1 = occupied[index1]
-            target1 = _destination(start, source1, first, top0)
+            target1 = _destination(start, source1, first, top0, flags)
             if target1 < 0:
                 continue
             board[:] = start
@@ -239,11 +273,11 @@ def _plays_two_dice(
             newly = target1 if target1 > 0 and start[target1] <= 0 else 0
             for index2 in range(-1 if newly else 0, count):
                 source2 = newly if index2 < 0 else occupied[index2]
-                target2 = _destination(board, source2, second, top1)
+                target2 = _destination(board, source2, second, top1, flags)
                 if target2 < 0:
                     continue
                 used_both = True
-                if order == 1 and source2 != target1 and _destination(start, source2, high, top0) >= 0:
+                if order == 1 and source2 != target1 and _destination(start, source2, high, top0, flags) >= 0:
                     continue  # the first pass played these two moves the other way round
                 hit = _move(board, source2, target2)
                 path[1, 0], path[1, 1], path[1, 2] = source2, target2, hit
@@ -314,7 +348,7 @@ def _plays_double(
             path[depth, :] = _NO_MOVE
             sources[depth] -= 1
             continue
-        target = _destination(levels[depth], source, die, tops[depth])
+        target = _destination(levels[depth], source, die, tops[depth], state[_FLAGS])
         if target < 0:
             sources[depth] -= 1
             continue
@@ -324,7 +358,8 @@ def _plays_double(
         path[depth, 2] = _move(levels[depth + 1], source, target)
         depth += 1
         tops[depth] = _highest(levels[depth], tops[depth - 1])
-        sources[depth] = min(source, tops[depth])
+        # Bar checkers go first (R9), then checkers waiting to enter, then points from the back.
+        sources[depth] = tops[depth] if source == MY_BAR else min(source, tops[depth])
         moved[depth] = False
 
 
@@ -334,6 +369,7 @@ def _plays_into(
     die1: int,
     die2: int,
     count: int,
+    flags: int,
     levels: IntArray,
     path: IntArray,
     state: npt.NDArray[np.int64],
@@ -346,8 +382,10 @@ def _plays_into(
     """Write the legal plays of one position and roll at ``out_start``; return how many.
 
     ``count`` is the number of moves a double gives (4, fewer for what is
-    left of one); two different dice always give two.
+    left of one); two different dice always give two. ``flags`` are rule
+    flags such as :data:`HIT_NEEDS_HOME`.
     """
+    state[_FLAGS] = flags
     state[_WRITTEN] = 0
     state[_BEST_RANK] = 0
     state[_STAMP] += 1
@@ -377,15 +415,15 @@ def _plays_into(
     return int(state[_WRITTEN])
 
 
-def generate(position: IntArray, die1: int, die2: int) -> tuple[IntArray, IntArray]:
-    """The legal plays of one position (28-value array) and roll.
+def generate(position: IntArray, die1: int, die2: int, flags: int = 0) -> tuple[IntArray, IntArray]:
+    """The legal plays of one position (an array in :meth:`Position.to_array`'s layout) and roll.
 
     Returns ``(results, moves)`` as described in the module docstring.
     """
-    return generate_dice(position, (die1, die2) if die1 != die2 else (die1,) * 4)
+    return generate_dice(position, (die1, die2) if die1 != die2 else (die1,) * 4, flags)
 
 
-def generate_dice(position: IntArray, dice: tuple[int, ...]) -> tuple[IntArray, IntArray]:
+def generate_dice(position: IntArray, dice: tuple[int, ...], flags: int = 0) -> tuple[IntArray, IntArray]:
     """The legal ways to play what is left of a roll: one die, two different dice, or 1-4 of one.
 
     A turn played part way uses this to see what can still follow.
@@ -402,7 +440,9 @@ def generate_dice(position: IntArray, dice: tuple[int, ...]) -> tuple[IntArray, 
     out_boards = np.empty((MAX_SEQUENCES, ARRAY_SIZE), dtype=np.int8)
     out_moves = np.empty((MAX_SEQUENCES, 4, 3), dtype=np.int8)
     start = np.array(position, dtype=np.int8)
-    written = _plays_into(start, dice[0], dice[-1], len(dice), *_Scratch().arrays(), out_boards, out_moves, 0)
+    written = _plays_into(
+        start, dice[0], dice[-1], len(dice), flags, *_Scratch().arrays(), out_boards, out_moves, 0
+    )
     return out_boards[:written].copy(), out_moves[:written].copy()
 
 
@@ -410,6 +450,7 @@ def generate_dice(position: IntArray, dice: tuple[int, ...]) -> tuple[IntArray, 
 def _batch(
     positions: IntArray,
     dice: IntArray,
+    flags: int,
     levels: IntArray,
     path: IntArray,
     state: npt.NDArray[np.int64],
@@ -431,20 +472,20 @@ def _batch(
             grown_moves[:filled] = out_moves[:filled]
             out_boards, out_moves = grown_boards, grown_moves
         filled += _plays_into(
-            positions[index], dice[index, 0], dice[index, 1], 4, levels, path, state, table_index,
-            table_stamp, out_boards, out_moves, filled,
+            positions[index], dice[index, 0], dice[index, 1], 4, flags, levels, path, state,
+            table_index, table_stamp, out_boards, out_moves, filled,
         )  # fmt: skip
         offsets[index + 1] = filled
     return offsets, out_boards[:filled], out_moves[:filled]
 
 
 def generate_batch(
-    positions: npt.ArrayLike, dice: npt.ArrayLike
+    positions: npt.ArrayLike, dice: npt.ArrayLike, flags: int = 0
 ) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:
     """The legal plays of many position-roll pairs in one compiled call.
 
-    ``positions`` is an (N, 28) int8 array, ``dice`` an (N, 2) array of die
-    values. Returns ``(offsets, results, moves)``: the plays of pair ``i``
+    ``positions`` is an (N, 30) int8 array, ``dice`` an (N, 2) array of die
+    values, ``flags`` the variant's rule flags. Returns ``(offsets, results, moves)``: the plays of pair ``i``
     are rows ``offsets[i]:offsets[i + 1]`` of ``results`` and ``moves``.
 
     >>> from tavola.position import Position
@@ -460,13 +501,15 @@ def generate_batch(
         raise ValueError(f"positions must have shape (N, {ARRAY_SIZE}), not {boards.shape}")
     if rolls.shape != (boards.shape[0], 2) or (rolls.size and (rolls.min() < 1 or rolls.max() > 6)):
         raise ValueError("dice must be an (N, 2) array of values 1 to 6, one row per position")
-    return _batch(boards, rolls, *_Scratch().arrays())
+    return _batch(boards, rolls, flags, *_Scratch().arrays())
 
 
 _ROLLS = np.array(ALL_ROLLS, dtype=np.int8)
 
 
-def generate_all_rolls(position: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:
+def generate_all_rolls(
+    position: npt.ArrayLike, flags: int = 0
+) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:
     """The legal plays of one position for each of the 21 rolls, in one compiled call.
 
     Rolls come in the order of :data:`tavola.dice.ALL_ROLLS`; the result is
@@ -478,4 +521,4 @@ def generate_all_rolls(position: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], 
     (22, 447)
     """
     board = np.asarray(position, dtype=np.int8)
-    return generate_batch(np.repeat(board[None], len(_ROLLS), axis=0), _ROLLS)
+    return generate_batch(np.repeat(board[None], len(_ROLLS), axis=0), _ROLLS, flags)

@@ -35,18 +35,19 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
-from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, Position
+from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, WAITING, Position
 
 if TYPE_CHECKING:
     from tavola.dice import Dice
     from tavola.play import LegalPlays, Move, Play
+    from tavola.variants import Variant
 
 
 # --- writing -----------------------------------------------------------------
 
 
 def _point_name(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
+    return {BAR: "bar", WAITING: "in", OFF: "off"}.get(point, str(point))
 
 
 def format_play(moves: Sequence[Move]) -> str:
@@ -101,7 +102,7 @@ class Segment:
 
 
 _TOKEN = re.compile(r"^(?P<path>[^()]+?)(?:\((?P<count>\d)\))?$")
-_POINT = re.compile(r"^(?P<point>bar|b|off|o|\d{1,2})(?P<hit>\*?)$")
+_POINT = re.compile(r"^(?P<point>bar|b|off|o|in|\d{1,2})(?P<hit>\*?)$")
 _PASS_WORDS = {"", "-", "pass", "none", "nothing", "cannot move", "can't move", "no move"}
 
 
@@ -148,13 +149,14 @@ def _parse_point(text: str, token: str) -> tuple[int, bool]:
     if match is None:
         raise NotationError(f"cannot read point {text!r} in {token!r}: use 1-24, bar or off")
     name = match.group("point")
-    point = BAR if name in ("bar", "b") else OFF if name in ("off", "o") else int(name)
-    if point > BAR:
+    named = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF, "in": WAITING}
+    point = named[name] if name in named else int(name)
+    if point > WAITING:
         raise NotationError(f"{token!r}: there is no point {point}; points are 1-24, the bar 25 and off 0")
     return point, bool(match.group("hit"))
 
 
-def parse_play(position: Position, dice: Dice, text: str) -> Play:
+def parse_play(position: Position, dice: Dice, text: str, variant: Variant | str | None = None) -> Play:
     """The one legal play that ``text`` describes.
 
     Raises :class:`NotationError` for text that is not notation,
@@ -165,7 +167,7 @@ def parse_play(position: Position, dice: Dice, text: str) -> Play:
     >>> str(parse_play(Position.start(), Dice(3, 1), "6/5 8/5"))
     '8/5 6/5'
     """
-    return match_segments(position.legal_plays(dice), parse_segments(text), typed=text.strip())
+    return match_segments(position.legal_plays(dice, variant), parse_segments(text), typed=text.strip())
 
 
 def match_segments(legal: LegalPlays, segments: Sequence[Segment], typed: str | None = None) -> Play:
@@ -203,7 +205,7 @@ def dice_paths(segment: Segment, dice: list[int]) -> Iterator[tuple[int, ...]]:
     Every landing point but the last is on the board; the last die may be
     larger than needed only when bearing off.
     """
-    distance = segment.source - segment.destination
+    distance = min(segment.source, BAR) - segment.destination  # a waiting checker enters like one on the bar
 
     def extend(used: tuple[int, ...], remaining: list[int], travelled: int) -> Iterator[tuple[int, ...]]:
         tried = set()
@@ -244,7 +246,7 @@ def _outcomes(
         possible = True
         for segment, path in zip(segments, assignment, strict=True):
             board[segment.source] -= 1
-            point = segment.source
+            point = min(segment.source, BAR)
             for die in path:
                 point = max(point - die, OFF)
                 if point == OFF:
@@ -310,7 +312,7 @@ def explain_segments(
         net[segment.destination] += 1
     for point in sorted(net, reverse=True):
         if point != OFF and max(int(array[point]), 0) + net[point] < 0:
-            where = "on the bar" if point == BAR else f"on point {point}"
+            where = {BAR: "on the bar", WAITING: "waiting to enter"}.get(point, f"on point {point}")
             return f"{typed}: you do not have enough checkers {where}"
     for segment in segments:
         if segment.marked_hit and array[segment.destination] != -1:
@@ -342,7 +344,7 @@ def _why_segment_fails(segment: Segment, dice: list[int], array: npt.NDArray[np.
         )
     blocked: set[int] = set()
     for path in paths:
-        point = segment.source
+        point = min(segment.source, BAR)
         for die in path:
             point = max(point - die, OFF)
             if point != OFF and array[point] < -1:

@@ -14,21 +14,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from tavola.dice import Dice
 from tavola.errors import IllegalPlayError
-from tavola.position import BAR, OFF, Position, PositionKind
+from tavola.position import BAR, OFF, WAITING, Position, PositionKind
+
+if TYPE_CHECKING:
+    from tavola.variants import Variant
 
 
 @dataclass(frozen=True, order=True)
 class Move:
     """One checker moved by one die, from ``source`` to ``destination``.
 
-    The bar is point 25 and off is point 0, both from the mover's side.
+    The bar is point 25 and off is point 0, both from the mover's side; a
+    checker not yet entered (Acey-Deucey) starts from point 26, ``in``.
 
-    >>> str(Move(25, 22, hit=True)), str(Move(6, 0))
-    ('bar/22*', '6/off')
+    >>> str(Move(25, 22, hit=True)), str(Move(6, 0)), str(Move(26, 20))
+    ('bar/22*', '6/off', 'in/20')
     """
 
     source: int
@@ -36,9 +40,10 @@ class Move:
     hit: bool = False
 
     def __post_init__(self) -> None:
-        if not (1 <= self.source <= BAR and OFF <= self.destination < self.source):
+        if not (1 <= self.source <= WAITING and OFF <= self.destination < min(self.source, BAR)):
             raise IllegalPlayError(
-                f"a checker moves forward from a point 1-24 or the bar, not {self.source}/{self.destination}"
+                "a checker moves forward from a point 1-24, the bar or in, "
+                f"not {self.source}/{self.destination}"
             )
 
     def __str__(self) -> str:
@@ -50,8 +55,8 @@ class Move:
 
 
 def point_name(point: int) -> str:
-    """A point as notation writes it: ``bar``, ``off`` or its number."""
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
+    """A point as notation writes it: ``bar``, ``in``, ``off`` or its number."""
+    return {BAR: "bar", WAITING: "in", OFF: "off"}.get(point, str(point))
 
 
 class Play:
@@ -66,26 +71,40 @@ class Play:
     Play(Position.from_position_id('4HPwATDgc/ABMA'), Dice(3, 1), (Move(8, 5), Move(6, 5)))
     """
 
-    __slots__ = ("_notation", "after", "before", "dice", "moves")
+    __slots__ = ("_notation", "after", "before", "dice", "moves", "variant")
 
     before: Position
     dice: Dice
     moves: tuple[Move, ...]
     after: Position
+    variant: Variant
     _notation: str | None
 
-    def __init__(self, before: Position, dice: Dice, moves: Sequence[Move]) -> None:
-        found = legal_plays(before, dice).find_moves(moves)
-        self._set(before, dice, tuple(moves), found.after)
+    def __init__(
+        self, before: Position, dice: Dice, moves: Sequence[Move], variant: Variant | str | None = None
+    ) -> None:
+        found = legal_plays(before, dice, variant).find_moves(moves)
+        self._set(before, dice, tuple(moves), found.after, found.variant)
 
     @classmethod
-    def _trusted(cls, before: Position, dice: Dice, moves: tuple[Move, ...], after: Position) -> Play:
+    def _trusted(
+        cls, before: Position, dice: Dice, moves: tuple[Move, ...], after: Position, variant: Variant
+    ) -> Play:
         play = object.__new__(cls)
-        play._set(before, dice, moves, after)
+        play._set(before, dice, moves, after, variant)
         return play
 
-    def _set(self, before: Position, dice: Dice, moves: tuple[Move, ...], after: Position) -> None:
-        for name, value in (("before", before), ("dice", dice), ("moves", moves), ("after", after)):
+    def _set(
+        self, before: Position, dice: Dice, moves: tuple[Move, ...], after: Position, variant: Variant
+    ) -> None:
+        fields = (
+            ("before", before),
+            ("dice", dice),
+            ("moves", moves),
+            ("after", after),
+            ("variant", variant),
+        )
+        for name, value in fields:
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_notation", None)
 
@@ -112,12 +131,14 @@ class Play:
         return self.notation
 
     def __repr__(self) -> str:
-        return f"Play({self.before!r}, {self.dice!r}, {self.moves!r})"
+        variant = "" if self.variant.name == "standard" else f", {self.variant.name!r}"
+        return f"Play({self.before!r}, {self.dice!r}, {self.moves!r}{variant})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
-        return (self.before, self.dice, self.after) == (other.before, other.dice, other.after)
+        mine = (self.before, self.dice, self.after, self.variant.name)
+        return mine == (other.before, other.dice, other.after, other.variant.name)
 
     def __hash__(self) -> int:
         return hash((self.before, self.dice, self.after))
@@ -130,10 +151,10 @@ class LegalPlays(Sequence[Play]):
     A roll that cannot be played gives exactly one play, the pass (R13).
     """
 
-    __slots__ = ("_by_after", "_plays", "dice", "position")
+    __slots__ = ("_by_after", "_plays", "dice", "position", "variant")
 
-    def __init__(self, position: Position, dice: Dice, plays: tuple[Play, ...]) -> None:
-        self.position, self.dice, self._plays = position, dice, plays
+    def __init__(self, position: Position, dice: Dice, plays: tuple[Play, ...], variant: Variant) -> None:
+        self.position, self.dice, self._plays, self.variant = position, dice, plays, variant
         self._by_after = {play.after: play for play in plays}
 
     @overload
@@ -156,7 +177,7 @@ class LegalPlays(Sequence[Play]):
             from tavola.errors import TavolaError
 
             try:
-                self.position.parse_play(self.dice, item)
+                self.position.parse_play(self.dice, item, self.variant)
             except TavolaError:
                 return False
             return True
@@ -182,20 +203,26 @@ class LegalPlays(Sequence[Play]):
         return f"<LegalPlays {self.dice} ({len(self._plays)}): {shown}{more}>"
 
 
-def legal_plays(position: Position, dice: Dice) -> LegalPlays:
+def legal_plays(position: Position, dice: Dice, variant: Variant | str | None = None) -> LegalPlays:
     """Every legal play of ``dice`` in ``position`` (R5-R17), each resulting position once.
+
+    ``variant`` (a :class:`~tavola.variants.Variant` or its name) adds its
+    movement rules, such as Dutch backgammon's hitting rule; the standard
+    game by default.
 
     >>> from tavola import Position
     >>> [play.notation for play in legal_plays(Position.start(), Dice(2, 1))][:3]
     ['24/21', '24/23 24/22', '24/22 8/7']
     """
     from tavola.movegen import generate
+    from tavola.variants import STANDARD, find_variant
 
+    rules = STANDARD if variant is None else find_variant(variant) if isinstance(variant, str) else variant
     if position.kind is PositionKind.OVER:  # R18
         raise IllegalPlayError(
             "the game is over: a side has borne off all its checkers, so nothing is played"
         )
-    results, moves = generate(position.to_array(), dice.high, dice.low)
+    results, moves = generate(position.to_array(), dice.high, dice.low, rules.flags)
     plays = []
     for after_array, move_row in zip(results, moves, strict=True):
         steps = tuple(
@@ -204,5 +231,5 @@ def legal_plays(position: Position, dice: Dice) -> LegalPlays:
             if source >= 0
         )
         after = Position._from_trusted_array(after_array, position.checkers)
-        plays.append(Play._trusted(position, dice, steps, after))
-    return LegalPlays(position, dice, tuple(plays))
+        plays.append(Play._trusted(position, dice, steps, after, rules))
+    return LegalPlays(position, dice, tuple(plays), rules)

@@ -30,6 +30,7 @@ from tavola.errors import InvalidPositionError
 if TYPE_CHECKING:
     from tavola.dice import Dice
     from tavola.play import LegalPlays, Play
+    from tavola.variants import Variant
 
 CHECKERS = 15
 """Checkers per side in the standard game."""
@@ -39,12 +40,16 @@ CHECKERS = 15
 MY_OFF = 0  # the mover's borne-off checkers
 # indices 1..24: the points; > 0 the mover's checkers, < 0 the opponent's
 MY_BAR = 25  # the mover's checkers on the bar
-THEIR_BAR = 26  # the opponent's checkers on the bar
-THEIR_OFF = 27  # the opponent's borne-off checkers
-ARRAY_SIZE = 28
+MY_WAITING = 26  # the mover's checkers not yet entered (Acey-Deucey)
+THEIR_BAR = 27  # the opponent's checkers on the bar
+THEIR_OFF = 28  # the opponent's borne-off checkers
+THEIR_WAITING = 29  # the opponent's checkers not yet entered
+ARRAY_SIZE = 30
 
 BAR = 25
 """The bar as a point number, in notation and moves."""
+WAITING = 26
+"""Where checkers not yet entered start from, as a point number in moves (Acey-Deucey)."""
 OFF = 0
 """Off the board as a point number, in notation and moves."""
 
@@ -88,15 +93,17 @@ class Position:
 
     ``board`` gives the 24 points, point 1 first, from the mover's side:
     positive numbers are the mover's checkers, negative the opponent's.
-    ``bar`` and ``off`` are pairs (mover, opponent); ``off`` is worked out
-    from ``checkers`` when left out.
+    ``bar``, ``off`` and ``waiting`` are pairs (mover, opponent); ``off`` is
+    worked out from ``checkers`` when left out. ``waiting`` counts checkers
+    that have not entered the board yet and are not on the bar (Acey-Deucey,
+    V2); gnubg's and XG's IDs cannot hold them, Tavola's own ID can.
 
     >>> Position([0] * 23 + [1], off=(14, 14), bar=(0, 1))
     Position.from_position_id('AAAAAQAAAgAAAA')
-    >>> Position([3] * 6 + [0] * 18)
+    >>> Position([3] * 6 + [0] * 18)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tavola.errors.InvalidPositionError: the mover has 18 checkers on the board and the bar; a side has 15
+    tavola.errors.InvalidPositionError: the mover has 18 checkers in play (...); a side has 15
     """
 
     __slots__ = ("_checkers", "_raw")
@@ -110,39 +117,42 @@ class Position:
         bar: tuple[int, int] = (0, 0),
         off: tuple[int, int] | None = None,
         *,
+        waiting: tuple[int, int] = (0, 0),
         checkers: int = CHECKERS,
     ) -> None:
         if len(board) != 24:
             raise InvalidPositionError(f"a board has 24 points, not {len(board)}")
         values = [_checked_int(value, "a point") for value in board]
-        for name, pair in (("bar", bar), ("off", off)):
+        for name, pair in (("bar", bar), ("off", off), ("waiting", waiting)):
             if pair is not None and len(pair) != 2:
                 raise InvalidPositionError(f"{name} is a pair (mover, opponent), not {pair!r}")
         mine_bar, theirs_bar = (_checked_count(value, "the bar") for value in bar)
-        mine_on = sum(value for value in values if value > 0) + mine_bar
-        theirs_on = -sum(value for value in values if value < 0) + theirs_bar
+        mine_wait, theirs_wait = (_checked_count(value, "the checkers waiting to enter") for value in waiting)
+        mine_on = sum(value for value in values if value > 0) + mine_bar + mine_wait
+        theirs_on = -sum(value for value in values if value < 0) + theirs_bar + theirs_wait
         if off is None:
             off = (checkers - mine_on, checkers - theirs_on)
         mine_off, theirs_off = (_checked_int(value, "off") for value in off)
         for side, on, borne, barred in (
-            ("mover", mine_on, mine_off, mine_bar),
-            ("opponent", theirs_on, theirs_off, theirs_bar),
+            ("mover", mine_on, mine_off, mine_bar + mine_wait),
+            ("opponent", theirs_on, theirs_off, theirs_bar + theirs_wait),
         ):
             if on > checkers:
                 raise InvalidPositionError(
-                    f"the {side} has {on} checkers on the board and the bar; a side has {checkers}"
+                    f"the {side} has {on} checkers in play (on the board, the bar or waiting to enter); "
+                    f"a side has {checkers}"
                 )
             if borne < 0 or on + borne != checkers:
                 raise InvalidPositionError(
-                    f"the {side} has {on - barred} checkers on the board, {barred} on the bar "
-                    f"and {borne} off: {on + borne}, not {checkers}"
+                    f"the {side} has {on - barred} checkers on the board, {barred} on the bar or "
+                    f"waiting and {borne} off: {on + borne}, not {checkers}"
                 )
         if mine_off == theirs_off == checkers:
             raise InvalidPositionError("both sides cannot have borne off all their checkers")
         array = np.zeros(ARRAY_SIZE, dtype=np.int8)
         array[1:25] = values
-        array[MY_OFF], array[MY_BAR], array[THEIR_BAR], array[THEIR_OFF] = (
-            mine_off, mine_bar, theirs_bar, theirs_off,
+        array[[MY_OFF, MY_BAR, MY_WAITING, THEIR_BAR, THEIR_OFF, THEIR_WAITING]] = (
+            mine_off, mine_bar, mine_wait, theirs_bar, theirs_off, theirs_wait,
         )  # fmt: skip
         object.__setattr__(self, "_raw", array.tobytes())
         object.__setattr__(self, "_checkers", checkers)
@@ -156,7 +166,7 @@ class Position:
 
     @classmethod
     def from_array(cls, array: npt.ArrayLike, *, checkers: int = CHECKERS) -> Position:
-        """Build from the 28-value int8 layout that :meth:`to_array` returns, validating it."""
+        """Build from the int8 layout that :meth:`to_array` returns, validating it."""
         values = np.asarray(array)
         if values.shape != (ARRAY_SIZE,):
             raise InvalidPositionError(f"a position array has {ARRAY_SIZE} values, not shape {values.shape}")
@@ -165,6 +175,7 @@ class Position:
             ints[1:25],
             bar=(ints[MY_BAR], ints[THEIR_BAR]),
             off=(ints[MY_OFF], ints[THEIR_OFF]),
+            waiting=(ints[MY_WAITING], ints[THEIR_WAITING]),
             checkers=checkers,
         )
 
@@ -178,7 +189,12 @@ class Position:
 
     @classmethod
     def from_sides(
-        cls, mover: Sequence[int], opponent: Sequence[int], *, checkers: int = CHECKERS
+        cls,
+        mover: Sequence[int],
+        opponent: Sequence[int],
+        *,
+        waiting: tuple[int, int] = (0, 0),
+        checkers: int = CHECKERS,
     ) -> Position:
         """Build from each side's checker counts, each seen from its own side.
 
@@ -203,7 +219,7 @@ class Position:
                     f"point {point} is held by both sides ({mine} and {theirs} checkers)"
                 )
             board.append(mine - theirs)
-        return cls(board, bar=(mover[24], opponent[24]), checkers=checkers)
+        return cls(board, bar=(mover[24], opponent[24]), waiting=waiting, checkers=checkers)
 
     @classmethod
     def from_position_id(cls, position_id: str, *, checkers: int = CHECKERS) -> Position:
@@ -267,20 +283,27 @@ class Position:
         return Position._from_trusted_array(flip_array(self.to_array()), self._checkers)
 
     def pip_counts(self) -> tuple[int, int]:
-        """Pips each side needs to bear everything off: (mover, opponent)."""
+        """Pips each side needs to bear everything off: (mover, opponent); bar and waiting count 25."""
         mover, opponent = self.sides()
+        mine_wait, theirs_wait = self.waiting
         return (
-            sum(count * (index + 1) for index, count in enumerate(mover)),
-            sum(count * (index + 1) for index, count in enumerate(opponent)),
+            sum(count * (index + 1) for index, count in enumerate(mover)) + 25 * mine_wait,
+            sum(count * (index + 1) for index, count in enumerate(opponent)) + 25 * theirs_wait,
         )
+
+    @property
+    def waiting(self) -> tuple[int, int]:
+        """Checkers not yet entered and not on the bar: (mover, opponent); Acey-Deucey only."""
+        array = self.to_array()
+        return int(array[MY_WAITING]), int(array[THEIR_WAITING])
 
     def _extremes(self) -> tuple[int, int]:
         """The mover's highest occupied point and the opponent's lowest (bar 25 and 0)."""
         array = self.to_array()
         mine = [p for p in range(1, 25) if array[p] > 0]
         theirs = [p for p in range(1, 25) if array[p] < 0]
-        highest = 25 if array[MY_BAR] else max(mine, default=0)
-        lowest = 0 if array[THEIR_BAR] else min(theirs, default=25)
+        highest = 25 if array[MY_BAR] or array[MY_WAITING] else max(mine, default=0)
+        lowest = 0 if array[THEIR_BAR] or array[THEIR_WAITING] else min(theirs, default=25)
         return highest, lowest
 
     @property
@@ -320,8 +343,10 @@ class Position:
 
     # --- plays -------------------------------------------------------------
 
-    def legal_plays(self, dice: Dice) -> LegalPlays:
+    def legal_plays(self, dice: Dice, variant: Variant | str | None = None) -> LegalPlays:
         """Every legal play for ``dice`` (R5-R17), one per resulting position.
+
+        ``variant`` adds a variant's movement rules (the standard game by default).
 
         >>> from tavola.dice import Dice
         >>> Position.start().legal_plays(Dice(3, 1))[0]
@@ -329,13 +354,13 @@ class Position:
         """
         from tavola.play import legal_plays
 
-        return legal_plays(self, dice)
+        return legal_plays(self, dice, variant)
 
-    def parse_play(self, dice: Dice, text: str) -> Play:
+    def parse_play(self, dice: Dice, text: str, variant: Variant | str | None = None) -> Play:
         """The legal play that ``text`` describes, or an error saying why there is none."""
         from tavola.notation import parse_play
 
-        return parse_play(self, dice, text)
+        return parse_play(self, dice, text, variant)
 
     # --- text forms ----------------------------------------------------------
 
@@ -345,7 +370,26 @@ class Position:
 
         return encode_position_id(self)
 
+    def tavola_id(self) -> str:
+        """Tavola's own ID, which holds any position of any variant (see :mod:`tavola.ids`)."""
+        from tavola.ids import encode_tavola_id
+
+        return encode_tavola_id(self)
+
+    @classmethod
+    def from_tavola_id(cls, tavola_id: str) -> Position:
+        """Decode a Tavola ID.
+
+        >>> Position.from_tavola_id(Position.start().tavola_id()) == Position.start()
+        True
+        """
+        from tavola.ids import decode_tavola_id
+
+        return decode_tavola_id(tavola_id)
+
     def __repr__(self) -> str:
+        if self.waiting != (0, 0):
+            return f"Position.from_tavola_id({self.tavola_id()!r})"
         extra = "" if self._checkers == CHECKERS else f", checkers={self._checkers}"
         return f"Position.from_position_id({self.position_id()!r}{extra})"
 
@@ -389,6 +433,8 @@ def flip_array(array: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     flipped[..., THEIR_OFF] = array[..., MY_OFF]
     flipped[..., MY_BAR] = array[..., THEIR_BAR]
     flipped[..., THEIR_BAR] = array[..., MY_BAR]
+    flipped[..., MY_WAITING] = array[..., THEIR_WAITING]
+    flipped[..., THEIR_WAITING] = array[..., MY_WAITING]
     flipped[..., 1:25] = -array[..., 24:0:-1]
     return flipped
 
@@ -404,7 +450,7 @@ def _loss_kind(loser: Position) -> WinKind:
         return WinKind.SINGLE
     array = loser.to_array()
     # The winner's home board is the loser's points 19-24.
-    if array[MY_BAR] > 0 or (array[19:25] > 0).any():
+    if array[MY_BAR] > 0 or array[MY_WAITING] > 0 or (array[19:25] > 0).any():
         return WinKind.BACKGAMMON
     return WinKind.GAMMON
 

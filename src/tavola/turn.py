@@ -30,7 +30,8 @@ from tavola.errors import AmbiguousPlayError, IllegalPlayError
 from tavola.movegen import _destination, _highest, _move, generate_dice
 from tavola.notation import Segment, assignments, explain_segments, format_play, parse_segments
 from tavola.play import LegalPlays, Move, Play
-from tavola.position import BAR, OFF, Position
+from tavola.position import BAR, OFF, WAITING, Position
+from tavola.variants import STANDARD, Variant
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,12 @@ class Turn:
     dice: Dice
     moves: tuple[Move, ...] = ()
     used: tuple[int, ...] = field(default=(), repr=False)  # the die each move used
+    variant: Variant = STANDARD
 
     @cached_property
     def legal(self) -> LegalPlays:
         """The legal plays of the whole roll."""
-        return self.start.legal_plays(self.dice)
+        return self.start.legal_plays(self.dice, self.variant)
 
     @cached_property
     def current(self) -> Position:
@@ -139,8 +141,8 @@ class Turn:
         for segment, path in zip(segments, dice, strict=True):
             point = segment.source
             for die in path:
-                target = _destination(board, point, die, _highest(board, BAR))
-                if target < 0 or target != max(point - die, OFF):
+                target = _destination(board, point, die, _highest(board, BAR), self.variant.flags)
+                if target < 0 or target != max(min(point, BAR) - die, OFF):
                     return None
                 hit = bool(_move(board, point, target))
                 if hit:
@@ -148,13 +150,13 @@ class Turn:
                 moves.append(Move(point, target, hit))
                 used.append(die)
                 point = target
-        return Turn(self.start, self.dice, tuple(moves), tuple(used)), hits
+        return Turn(self.start, self.dice, tuple(moves), tuple(used), self.variant), hits
 
     def _can_finish(self) -> bool:
         """Whether some way to play the dice left ends in a legal play."""
         if not self.remaining:
             return self.is_complete
-        results, _ = generate_dice(self.current.to_array(), self.remaining)
+        results, _ = generate_dice(self.current.to_array(), self.remaining, self.variant.flags)
         return any(
             self.legal.by_result(Position._from_trusted_array(row, self.start.checkers)) for row in results
         )
@@ -165,8 +167,8 @@ class Turn:
         board = self.current.to_array()
         for die in sorted(set(self.remaining), reverse=True):
             top = _highest(board, BAR)
-            for source in range(BAR, 0, -1):
-                target = _destination(board, source, die, top)
+            for source in range(WAITING, 0, -1):
+                target = _destination(board, source, die, top, self.variant.flags)
                 if target < 0:
                     continue
                 move = Move(source, target, bool(board[target] == -1) if target else False)
