@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 from tavola import Dice, Position
+from tavola.game import Game
 
 # The distinct plays of each roll from the starting position, as GNU Backgammon
 # 1.07 counts them (resulting positions, not orders of moves).
@@ -21,6 +24,7 @@ def position(
     theirs: dict[int, int] | None = None,
     *,
     bar: tuple[int, int] = (0, 0),
+    waiting: tuple[int, int] = (0, 0),
     checkers: int = 15,
 ) -> Position:
     """A position from the mover's side: ``mine`` and ``theirs`` map the mover's point numbers to counts.
@@ -32,9 +36,24 @@ def position(
         board[point - 1] += count
     for point, count in (theirs or {}).items():
         board[point - 1] -= count
-    return Position(board, bar=bar, checkers=checkers)
+    return Position(board, bar=bar, waiting=waiting, checkers=checkers)
 
 
 def notations(pos: Position, dice: str) -> set[str]:
     """The canonical notation of every legal play of ``dice``."""
     return {play.notation for play in pos.legal_plays(Dice.parse(dice))}
+
+
+def play_randomly(game: Game, rng: random.Random, limit: int = 3000) -> None:
+    """Choose uniformly among the legal actions until the game ends, checking every board."""
+    for _ in range(limit):
+        if game.is_over:
+            return
+        actions = game.legal_actions()
+        assert actions, f"no legal action in phase {game.phase}"
+        # Resigning at random would end most games at once; keep it rare.
+        weights = [0.02 if type(action).__name__ == "Resign" else 1.0 for action in actions]
+        game.apply(rng.choices(actions, weights)[0])
+        board = game.position
+        assert Position.from_array(board.to_array(), checkers=board.checkers) == board
+    raise AssertionError("the game did not end")

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tavola import Position
+from builders import play_randomly
 from tavola.actions import MoveCheckers, OpeningRoll, Roll, Undo
 from tavola.dicesource import RandomDice, VerifiableDice, verify
 from tavola.game import Game, Phase
@@ -20,21 +20,6 @@ rules = st.builds(
     automatic_doubles=st.integers(0, 2),
     gammons=st.booleans(),
 )
-
-
-def play_randomly(game: Game, rng: random.Random, limit: int = 3000) -> None:
-    """Choose uniformly among the legal actions until the game ends."""
-    for _ in range(limit):
-        if game.is_over:
-            return
-        actions = game.legal_actions()
-        assert actions, f"no legal action in phase {game.phase}"
-        # Resigning at random would end most games at once; keep it rare.
-        weights = [0.02 if type(action).__name__ == "Resign" else 1.0 for action in actions]
-        game.apply(rng.choices(actions, weights)[0])
-        board = game.position
-        assert Position.from_array(board.to_array()) == board  # 15 checkers a side, nothing shared
-    raise AssertionError("the game did not end")
 
 
 @settings(max_examples=15, deadline=None)

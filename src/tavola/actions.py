@@ -82,6 +82,13 @@ class DeclineResignation:
 
 
 @dataclass(frozen=True)
+class ChooseDouble:
+    """After an Acey-Deucey 1-2, the double to play next: 1-1 to 6-6 (V2)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
 class MoveCheckers:
     """Move one or more checkers as part of the turn's play; undoable until committed (R20)."""
 
@@ -115,6 +122,7 @@ Action = (
     | Resign
     | AcceptResignation
     | DeclineResignation
+    | ChooseDouble
     | MoveCheckers
     | Undo
     | Commit

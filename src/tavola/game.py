@@ -35,6 +35,7 @@ from tavola.actions import (
     AcceptResignation,
     Action,
     Beaver,
+    ChooseDouble,
     Commit,
     DeclineResignation,
     Double,
@@ -56,6 +57,7 @@ from tavola.play import Move, Play
 from tavola.position import Position, WinKind
 from tavola.rules import Rules
 from tavola.turn import Turn
+from tavola.variants import STANDARD, Scoring, Variant
 
 
 class Phase(enum.Enum):
@@ -65,6 +67,7 @@ class Phase(enum.Enum):
     ROLL = "roll"  # the player on roll doubles or rolls
     DOUBLED = "doubled"  # an answer to a double or an immediate redouble
     MOVE = "move"  # the player on roll moves checkers and commits
+    CHOOSE_DOUBLE = "choose-double"  # after an Acey-Deucey 1-2, the double to play (V2)
     RESIGNATION = "resignation"  # an answer to a resignation
     OVER = "over"
 
@@ -79,16 +82,22 @@ class Ending(enum.Enum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: who won, how big a win it counted as, at what cube, for how many points (C5)."""
+    """The end of a game: who won, how big a win it counted as, at what cube, for how many points (C5).
+
+    ``checkers_left`` is set where the loser pays per checker not borne off
+    (Acey-Deucey, V2), and then the points are that many.
+    """
 
     winner: int
     kind: WinKind
     cube: int
     ending: Ending
+    checkers_left: int | None = None
 
     @property
     def points(self) -> int:
-        return int(self.kind) * self.cube
+        per_stake = int(self.kind) if self.checkers_left is None else self.checkers_left
+        return per_stake * self.cube
 
 
 @dataclass(frozen=True)
@@ -113,7 +122,9 @@ class Game:
     """A game between players 0 and 1.
 
     ``rules`` sets the cube and the optional rules; ``dice`` is where the
-    rolls come from (OS entropy by default). ``crawford`` forbids doubling
+    rolls come from (OS entropy by default); ``variant`` is the variant
+    played (the standard game by default), which sets the starting
+    position, the movement rules, the cube and the scoring. ``crawford`` forbids doubling
     (the Crawford game of a match, P2); ``holland`` names the trailer who may
     not double before their third turn (P3). A game normally starts with the
     opening roll; give ``position`` (seen from ``player_on_roll``) and the
@@ -130,16 +141,23 @@ class Game:
         position: Position | None = None,
         player_on_roll: int | None = None,
         cube: Cube | None = None,
+        variant: Variant = STANDARD,
     ) -> None:
         if (position is None) != (player_on_roll is None):
             raise IllegalActionError("a set-up game needs both the position and the player on roll")
         if player_on_roll not in (None, 0, 1) or holland not in (None, 0, 1):
             raise IllegalActionError("players are 0 and 1")
         self.rules = rules or Rules()
+        self.variant = variant
         self.crawford = crawford
         self.holland = holland
         self._dice = dice or default_dice()
-        self._position = position or Position.start()
+        self._position = position or variant.start
+        if self._position.checkers != variant.checkers:
+            raise IllegalActionError(
+                f"{variant.name} is played with {variant.checkers} checkers a side, "
+                f"not {self._position.checkers}"
+            )
         self._on_roll = player_on_roll if player_on_roll is not None else 0
         self._phase = Phase.OPENING if position is None else Phase.ROLL
         self._cube = cube or Cube()
@@ -150,6 +168,7 @@ class Game:
         self._before_resignation = Phase.ROLL
         self._turns: list[Turn] = []  # the turn being played, one entry per checker action, for undo
         self._turns_started = [0, 0]
+        self._playing_chosen_double = False  # the second part of an Acey-Deucey 1-2 (V2)
         self._log: list[Entry] = []
         self.outcome: Outcome | None = None
 
@@ -226,6 +245,7 @@ class Game:
             self._phase is Phase.ROLL
             and player == self._on_roll
             and self.rules.cube
+            and self.variant.cube
             and not self.crawford
             and self._cube.may_double(player)
             and not (self.holland == player and self._turns_started[player] < 2)
@@ -246,6 +266,8 @@ class Game:
             return [Take(), Drop(), *beaver]
         if phase is Phase.RESIGNATION:
             return [AcceptResignation(), DeclineResignation()]
+        if phase is Phase.CHOOSE_DOUBLE:
+            return [ChooseDouble(number) for number in range(1, 7)]
         if phase is Phase.MOVE:
             turn = self._turns[-1]
             actions: list[Action] = []
@@ -260,6 +282,8 @@ class Game:
         return []
 
     def _resignations(self) -> list[Action]:
+        if self.variant.scoring is Scoring.CHECKERS_LEFT:
+            return [Resign(WinKind.SINGLE)]  # the loser pays per checker whatever is offered
         return [Resign(kind) for kind in WinKind]
 
     def apply(self, action: Action, player: int | None = None) -> None:
@@ -277,6 +301,8 @@ class Game:
                 self.beaver(player)
             case Resign(kind):
                 self.resign(kind, player)
+            case ChooseDouble(number):
+                self.choose_double(number, player)
             case AcceptResignation():
                 self.accept_resignation(player)
             case DeclineResignation():
@@ -312,6 +338,7 @@ class Game:
             Phase.ROLL: "the player on roll has to roll (or double)",
             Phase.DOUBLED: "a double waits for an answer: take or drop",
             Phase.MOVE: "the dice are rolled: move checkers and commit",
+            Phase.CHOOSE_DOUBLE: "after the 1-2, choose the double to play (V2)",
             Phase.RESIGNATION: "a resignation waits for an answer: accept or decline",
             Phase.OVER: "the game is over",
         }[self._phase]
@@ -345,7 +372,17 @@ class Game:
 
     def _start_turn(self, dice: Dice) -> None:
         self._turns_started[self._on_roll] += 1
-        self._turns = [Turn(self._position, dice)]
+        self._turns = [Turn(self._position, dice, variant=self.variant)]
+        self._phase = Phase.MOVE
+
+    def choose_double(self, number: int, player: int | None = None) -> None:
+        """After playing an Acey-Deucey 1-2, choose the double to play four times (V2)."""
+        acting = self._check(player, Phase.CHOOSE_DOUBLE, what="choose a double")
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 6:
+            raise IllegalActionError(f"the double to play is 1 to 6, not {number!r}")
+        self._log.append(Entry(acting, ChooseDouble(number)))
+        self._playing_chosen_double = True
+        self._turns = [Turn(self._position, Dice(number, number), variant=self.variant)]
         self._phase = Phase.MOVE
 
     def double(self, player: int | None = None) -> None:
@@ -360,6 +397,8 @@ class Game:
     def _why_no_double(self, player: int) -> str:
         if not self.rules.cube:
             return "these rules have no doubling cube"
+        if not self.variant.cube:
+            return f"{self.variant.name} is played without the doubling cube"
         if self.crawford:
             return "nobody doubles in the Crawford game (P2)"
         if not self._cube.may_double(player):
@@ -409,8 +448,12 @@ class Game:
 
     def resign(self, kind: WinKind = WinKind.SINGLE, player: int | None = None) -> None:
         """Offer to give up the game as a single, gammon or backgammon (C6)."""
-        acting = self._check(player, Phase.ROLL, Phase.MOVE, what="resign")
+        acting = self._check(player, Phase.ROLL, Phase.MOVE, Phase.CHOOSE_DOUBLE, what="resign")
         kind = WinKind(kind)
+        if self.variant.scoring is Scoring.CHECKERS_LEFT and kind is not WinKind.SINGLE:
+            raise IllegalActionError(
+                f"in {self.variant.name} the loser pays per checker left: resign a single game"
+            )
         self._before_resignation = self._phase
         self._resignation = (acting, kind)
         self._phase = Phase.RESIGNATION
@@ -423,7 +466,8 @@ class Game:
         _resigner, kind = self._resignation
         self._log.append(Entry(acting, AcceptResignation()))
         self._resignation = None
-        self._finish(Outcome(acting, self._counted(kind), self._cube.value, Ending.RESIGNATION))
+        left = self._checkers_left(self.position_for(1 - acting))
+        self._finish(Outcome(acting, self._counted(kind), self._cube.value, Ending.RESIGNATION, left))
 
     def decline_resignation(self, player: int | None = None) -> None:
         """Decline the resignation: play goes on where it stopped (C6)."""
@@ -466,11 +510,32 @@ class Game:
         self._turns = []
         result = play.after.result()
         if result is not None:  # R18, R19
-            self._finish(Outcome(player, self._counted(result.kind), self._cube.value, Ending.BEAR_OFF))
+            left = self._checkers_left(play.after.flip())
+            self._finish(Outcome(player, self._counted(result.kind), self._cube.value, Ending.BEAR_OFF, left))
+            return
+        chosen_double, self._playing_chosen_double = self._playing_chosen_double, False
+        if (
+            self.variant.acey_deucey_roll
+            and not chosen_double
+            and play.dice == Dice(2, 1)
+            and len(play.moves) == 2
+        ):
+            self._position = play.after  # the 1 and the 2 played: now a double of the player's choice (V2)
+            self._phase = Phase.CHOOSE_DOUBLE
+            return
+        if chosen_double and len(play.moves) == 4:
+            self._position = play.after  # all four played: the same player rolls again (V2)
+            self._phase = Phase.ROLL
             return
         self._position = play.after.flip()
         self._on_roll = 1 - player
         self._phase = Phase.ROLL
+
+    def _checkers_left(self, loser: Position) -> int | None:
+        """What the loser pays per checker not borne off where the variant scores so (V2)."""
+        if self.variant.scoring is not Scoring.CHECKERS_LEFT:
+            return None
+        return loser.checkers - loser.off[0]
 
     def _counted(self, kind: WinKind) -> WinKind:
         """A win as the rules count it: no gammons (M6), or Jacoby with the cube never turned (M5)."""

@@ -26,14 +26,18 @@ from tavola.errors import IllegalActionError, InvalidRulesError
 from tavola.game import Ending, Game, Phase
 from tavola.ids import GameState, MatchState, encode_match_id
 from tavola.rules import Rules
+from tavola.variants import STANDARD, Variant
 
 
 class _Series:
     """Games played one after another by the same two players, with one dice source."""
 
-    def __init__(self, rules: Rules | None, dice: DiceSource | None, players: tuple[str, str]) -> None:
+    def __init__(
+        self, rules: Rules | None, dice: DiceSource | None, players: tuple[str, str], variant: Variant
+    ) -> None:
         if len(players) != 2 or not all(isinstance(name, str) and name.strip() for name in players):
             raise InvalidRulesError(f"two players with names, not {players!r}")
+        self.variant = variant
         self.rules = rules or Rules()
         self.dice = dice or default_dice()
         self.players = players
@@ -55,7 +59,7 @@ class _Series:
         return game
 
     def _create_game(self) -> Game:
-        return Game(self.rules, self.dice)
+        return Game(self.rules, self.dice, variant=self.variant)
 
     @property
     def is_over(self) -> bool:
@@ -74,12 +78,13 @@ class Match(_Series):
         rules: Rules | None = None,
         dice: DiceSource | None = None,
         players: tuple[str, str] = ("Player 0", "Player 1"),
+        variant: Variant = STANDARD,
     ) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
             raise InvalidRulesError(f"a match is to 1 to 32767 points, not {length!r}")
         rules = rules or Rules()
         rules.check_for_match()
-        super().__init__(rules, dice, players)
+        super().__init__(rules, dice, players, variant)
         self.length = length
 
     def _scores_before(self, index: int) -> tuple[int, int]:
@@ -128,7 +133,8 @@ class Match(_Series):
         holland = None
         if self.rules.holland and self._post_crawford(index):
             holland = 0 if score[0] < score[1] else 1  # the trailer
-        return Game(self.rules, self.dice, crawford=self.is_crawford_game(index), holland=holland)
+        crawford = self.is_crawford_game(index)
+        return Game(self.rules, self.dice, crawford=crawford, holland=holland, variant=self.variant)
 
     def match_id(self) -> str:
         """The gnubg Match ID of the match as it stands (P5)."""
@@ -207,10 +213,11 @@ class MoneySession(_Series):
         *,
         stake: float = 1.0,
         players: tuple[str, str] = ("Player 0", "Player 1"),
+        variant: Variant = STANDARD,
     ) -> None:
         if isinstance(stake, bool) or not isinstance(stake, int | float) or stake <= 0:
             raise InvalidRulesError(f"the stake is a positive amount per point, not {stake!r}")
-        super().__init__(rules, dice, players)
+        super().__init__(rules, dice, players, variant)
         self.stake = stake
 
     @property

@@ -1,9 +1,11 @@
 """``tavola moves POSITION DICE``: the legal plays of a position and roll.
 
-POSITION is a gnubg Position ID or an XGID, DICE is ``31``, ``3-1`` or ``3 1``.
-Each play is listed with the Position ID it reaches, seen by the player who
-moved. ``--json`` prints one JSON object; ``--stdin`` answers one
-``POSITION DICE`` line after another, one JSON object each.
+POSITION is a gnubg Position ID, an XGID or a Tavola ID (``TVL=...``, for
+positions other IDs cannot hold), DICE is ``31``, ``3-1`` or ``3 1``. Each
+play is listed with the ID of the position it reaches, seen by the player who
+moved. ``--variant`` plays by a variant's rules. ``--json`` prints one JSON
+object; ``--stdin`` answers one ``POSITION DICE`` line after another, one
+JSON object each.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tavola.dice import Dice
 from tavola.errors import TavolaError
 from tavola.ids import parse_position
 from tavola.position import Position
+from tavola.variants import STANDARD, VARIANTS, Variant, find_variant
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,6 +33,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("position", nargs="?", help="gnubg Position ID or XGID (player on roll moves)")
     parser.add_argument("dice", nargs="*", help="the roll: 31, 3-1 or 3 1")
+    parser.add_argument(
+        "--variant",
+        default="standard",
+        choices=[variant.name for variant in VARIANTS],
+        help="the rules to play by (default: standard)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
         "--stdin",
@@ -39,20 +48,25 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.set_defaults(run=run)
 
 
-def plays_report(position: Position, dice: Dice) -> dict[str, Any]:
+def position_text(position: Position) -> str:
+    """The gnubg Position ID, or the Tavola ID for a position that has none (checkers waiting to enter)."""
+    return position.position_id() if position.waiting == (0, 0) else position.tavola_id()
+
+
+def plays_report(position: Position, dice: Dice, variant: Variant = STANDARD) -> dict[str, Any]:
     """The JSON answer for one position and roll."""
     return {
-        "position": position.position_id(),
+        "position": position_text(position),
         "dice": [dice.high, dice.low],
         "plays": [
-            {"play": play.notation, "position_id": play.after.position_id()}
-            for play in position.legal_plays(dice)
+            {"play": play.notation, "position_id": position_text(play.after)}
+            for play in position.legal_plays(dice, variant)
         ],
     }
 
 
-def _read_request(position_text: str, dice_text: str) -> tuple[Position, Dice]:
-    return parse_position(position_text), Dice.parse(dice_text)
+def _read_request(position: str, dice: str, variant: Variant) -> tuple[Position, Dice, Variant]:
+    return parse_position(position, checkers=variant.checkers), Dice.parse(dice), variant
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,18 +74,20 @@ def run(args: argparse.Namespace) -> int:
         if args.position or args.dice:
             print("tavola moves: give POSITION and DICE or --stdin, not both", file=sys.stderr)
             return 2
-        return _serve_lines()
+        return _serve_lines(find_variant(args.variant))
     if not args.position or not args.dice:
         print(
             "tavola moves: give a POSITION and the DICE, e.g. tavola moves 4HPwATDgc/ABMA 31", file=sys.stderr
         )
         return 2
     try:
-        position, dice = _read_request(args.position, " ".join(args.dice))
+        position, dice, variant = _read_request(
+            args.position, " ".join(args.dice), find_variant(args.variant)
+        )
+        report = plays_report(position, dice, variant)
     except TavolaError as error:
         print(f"tavola moves: {error}", file=sys.stderr)
         return 1
-    report = plays_report(position, dice)
     if args.json:
         print(json.dumps(report))
         return 0
@@ -84,15 +100,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve_lines() -> int:
+def _serve_lines(variant: Variant) -> int:
     failures = 0
     for line in sys.stdin:
         text = line.strip()
         if not text:
             continue
-        position_text, _, dice_text = text.partition(" ")
+        position, _, dice = text.partition(" ")
         try:
-            answer = plays_report(*_read_request(position_text, dice_text))
+            answer = plays_report(*_read_request(position, dice, variant))
         except TavolaError as error:
             failures += 1
             answer = {"error": str(error), "input": text}

@@ -24,7 +24,8 @@ class BoardView:
     """A position as the viewer sees it.
 
     ``board`` holds points 1-24 numbered from the near player's side, its
-    checkers positive; ``bar``, ``off`` and ``pips`` are (near, far) pairs.
+    checkers positive; ``bar``, ``off``, ``pips`` and ``waiting`` (checkers
+    not yet entered, Acey-Deucey) are (near, far) pairs.
 
     >>> view = BoardView.of(Position.start(), viewer_is_mover=False)
     >>> view.board[5], view.pips, view.near, view.far
@@ -35,6 +36,7 @@ class BoardView:
     bar: tuple[int, int]
     off: tuple[int, int]
     pips: tuple[int, int]
+    waiting: tuple[int, int]
     near: Side
     far: Side
 
@@ -44,7 +46,7 @@ class BoardView:
         seen = position if viewer_is_mover else position.flip()
         near: Side = "mover" if viewer_is_mover else "opponent"
         far: Side = "opponent" if viewer_is_mover else "mover"
-        return cls(seen.board, seen.bar, seen.off, seen.pip_counts(), near, far)
+        return cls(seen.board, seen.bar, seen.off, seen.pip_counts(), seen.waiting, near, far)
 
     def owner(self, count: int) -> Side:
         """Whose checkers a signed count on :attr:`board` is."""

@@ -159,7 +159,11 @@ def _trays(view: BoardView, x: float, paint: dict[Side, tuple[str, str]]) -> lis
 
 def _captions(view: BoardView, paint: dict[Side, tuple[str, str]]) -> list[str]:
     """Each side's pip count beside a checker of its colour, the mover's below the board."""
-    lines = ((HEIGHT - 0.45, view.pips[0], view.near, " \u2022 to move"), (0.45, view.pips[1], view.far, ""))
+    waiting = [f" \u2022 {count} to enter" if count else "" for count in view.waiting]
+    lines = (
+        (HEIGHT - 0.45, view.pips[0], view.near, f"{waiting[0]} \u2022 to move"),
+        (0.45, view.pips[1], view.far, waiting[1]),
+    )
     parts = []
     for y, pips, side, extra in lines:
         fill, _ = paint[side]

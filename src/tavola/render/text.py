@@ -206,6 +206,9 @@ def _notes(view: BoardView, labels: dict[Side, str], dice: Dice | None, cube: Cu
     notes: list[Row] = [()] * 13
     notes[2] = _note(f"{labels[view.far]}  pips {view.pips[1]}", view.far)
     notes[10] = _note(f"{labels[view.near]}  pips {view.pips[0]}", view.near)
+    for row, waiting, side in ((1, view.waiting[1], view.far), (11, view.waiting[0], view.near)):
+        if waiting:
+            notes[row] = _note(f"{labels[side]}  {waiting} to enter", side)
     rolled = f", rolled {dice.high}-{dice.low}" if dice is not None else ""
     notes[6] = _note(f"{labels['mover']} to move{rolled}", "mover")
     if cube is not None:
