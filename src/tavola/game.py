@@ -57,7 +57,7 @@ from tavola.play import Move, Play
 from tavola.position import Position, WinKind
 from tavola.rules import Rules
 from tavola.turn import Turn
-from tavola.variants import STANDARD, Scoring, Variant
+from tavola.variants import STANDARD, Scoring, Variant, checkers_left
 
 
 class Phase(enum.Enum):
@@ -535,7 +535,7 @@ class Game:
         """What the loser pays per checker not borne off where the variant scores so (V2)."""
         if self.variant.scoring is not Scoring.CHECKERS_LEFT:
             return None
-        return loser.checkers - loser.off[0]
+        return checkers_left(loser)
 
     def _counted(self, kind: WinKind) -> WinKind:
         """A win as the rules count it: no gammons (M6), or Jacoby with the cube never turned (M5)."""

@@ -50,6 +50,24 @@ class Variant:
         """Checkers per side."""
         return self.start.checkers
 
+    def points(self, position: Position) -> int | None:
+        """What a finished game is worth to ``position``'s mover at a stake of 1, ``None`` while it goes on.
+
+        Positive when the mover has won: single, gammon or backgammon (R19),
+        or the loser's checkers not borne off (V2).
+
+        >>> finished = Position([-15] + [0] * 23, off=(15, 0))
+        >>> STANDARD.points(finished), ACEY_DEUCEY.points(finished)
+        (3, 15)
+        """
+        result = position.result()
+        if result is None:
+            return None
+        if self.scoring is Scoring.STANDARD:
+            return result.points
+        left = checkers_left(position.flip() if result.mover_wins else position)
+        return left if result.mover_wins else -left
+
     def with_options(self, *, acey_deucey_roll: bool | None = None) -> Variant:
         """The variant with a setting changed, e.g. Acey-Deucey without its 1-2 roll."""
         if acey_deucey_roll is not None and self.scoring is not Scoring.CHECKERS_LEFT:
@@ -65,6 +83,11 @@ class Variant:
             else f".with_options(acey_deucey_roll={self.acey_deucey_roll})"
         )
         return f"find_variant({self.name!r}){extra}"
+
+
+def checkers_left(side: Position) -> int:
+    """The checkers ``side``'s mover has not borne off: what it pays per stake when it loses (V2)."""
+    return side.checkers - side.off[0]
 
 
 def _mirrored(mine: dict[int, int], checkers: int = 15) -> Position:
