@@ -62,3 +62,15 @@ class DiceVerificationError(TavolaError):
 
 class InvalidSecretError(TavolaError):
     """A dice secret that is too short, or text that is not a secret in hexadecimal."""
+
+
+class RecordError(TavolaError):
+    """A saved match or session (.mat, JSON) that cannot be read, or a series a format cannot hold.
+
+    The message names the line (or the JSON field) and what is wrong; ``line`` is
+    the line number, where there is one.
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line

@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tavola.cli import moves
+from tavola.cli import match, moves
 
-COMMANDS = (moves,)
+COMMANDS = (moves, match)
 
 
 def build_parser() -> argparse.ArgumentParser:

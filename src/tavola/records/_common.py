@@ -1,0 +1,98 @@
+"""What the record formats share: atomic writing, replay dice and scores.
+
+>>> from tavola.dicesource import RandomDice
+>>> dice = ReplayDice(ManualDice(["31"]), RandomDice(seed=7))
+>>> dice.roll(), dice.roll()  # the entered roll, then the fallback's
+(Dice(3, 1), Dice(3, 2))
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from tavola.dice import Dice
+from tavola.dicesource import DiceSource, ManualDice, default_dice
+from tavola.game import Game
+from tavola.match import Match, MoneySession
+
+__all__ = ["ReplayDice", "Series", "play_text", "scores_before", "write_atomically"]
+
+Series = Match | MoneySession
+"""What a record holds: a match to N points or a money session."""
+
+
+class ReplayDice:
+    """Dice for replaying a record: the dice entered in ``manual`` first, then ``then``'s.
+
+    A record is replayed by entering each roll just before the game asks for
+    it; once the record is done, play goes on with ``then`` (OS entropy by
+    default).
+    """
+
+    def __init__(self, manual: ManualDice, then: DiceSource | None = None) -> None:
+        self.manual = manual
+        self.then = then or default_dice()
+
+    def _source(self) -> DiceSource:
+        return self.manual if self.manual.pending else self.then
+
+    def roll_die(self) -> int:
+        return self._source().roll_die()
+
+    def roll(self) -> Dice:
+        return self._source().roll()
+
+    def roll_opening(self) -> tuple[int, int]:
+        return self._source().roll_opening()
+
+
+def play_text(game: Game, text: str, player: int) -> None:
+    """Make the play ``text`` describes, read under the game's variant.
+
+    (``Game.play`` with text reads it as the standard game's play, so a
+    variant's play is parsed here and handed over as a :class:`Play`.)
+    """
+    turn = game.turn
+    if turn is None:
+        game.play(text, player)  # not the time to play: the game says why
+        return
+    game.play(turn.start.parse_play(turn.dice, text, game.variant), player)
+
+
+def scores_before(series: Series, index: int) -> tuple[int, int]:
+    """The score line a record shows before game ``index``.
+
+    For a match, the match score (P1); for a money session, the points each
+    player has won so far (not the net).
+
+    >>> scores_before(MoneySession(), 0)
+    (0, 0)
+    """
+    score = [0, 0]
+    for game in series.games[:index]:
+        if game.outcome is not None:
+            score[game.outcome.winner] += game.outcome.points
+            if isinstance(series, Match):
+                score[game.outcome.winner] = min(series.length, score[game.outcome.winner])
+    return score[0], score[1]
+
+
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename it.
+
+    Either the whole new file is there or the old one is untouched: a failure
+    part way removes the temporary file and leaves ``path`` as it was.
+    """
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
