@@ -244,3 +244,24 @@ def test_V5_hypergammon_three_checkers_each():
     assert Position.from_position_id(start.position_id(), checkers=3) == start
     with pytest.raises(IllegalActionError, match="3 checkers"):
         Game(variant=HYPERGAMMON, position=Position.start(), player_on_roll=0)
+
+
+def test_V1_dutch_a_typed_or_given_play_is_checked_by_the_variants_rules():
+    pos = position({20: 2}, {22: 1, 3: 1}, bar=(13, 13))
+    game = Game(dice=ManualDice(["31"]), variant=DUTCH, position=pos, player_on_roll=0)
+    game.roll()
+    with pytest.raises(IllegalPlayError):
+        game.play("bar/24 bar/22*")
+    standard_play = pos.parse_play(Dice(3, 1), "bar/24 bar/22*")
+    with pytest.raises(IllegalPlayError):
+        game.play(standard_play)
+    game.play(pos.parse_play(Dice(3, 1), "bar/24", DUTCH))
+    assert game.log[-1].action.play.variant is DUTCH
+
+
+def test_V2_points_a_bot_reads_from_a_finished_position():
+    finished = position({}, {10: 5}, waiting=(0, 2))
+    assert ACEY_DEUCEY.points(finished) == 7
+    assert ACEY_DEUCEY.points(finished.flip()) == -7
+    assert STANDARD.points(finished) == 1
+    assert ACEY_DEUCEY.points(ACEY_DEUCEY.start) is None

@@ -498,11 +498,16 @@ class Game:
         acting = self._check(player, Phase.MOVE, what="play")
         turn = self._turns[0]
         if isinstance(play, str):
-            chosen = turn.start.parse_play(turn.dice, play)
-        elif play in turn.legal:
-            chosen = play
+            chosen = turn.start.parse_play(turn.dice, play, self.variant)
         else:
-            raise IllegalPlayError(f"{play} is not one of this turn's legal plays with {turn.dice}")
+            found = (
+                turn.legal.by_result(play.after)
+                if (play.before, play.dice) == (turn.start, turn.dice)
+                else None
+            )
+            if found is None:
+                raise IllegalPlayError(f"{play} is not one of this turn's legal plays with {turn.dice}")
+            chosen = found  # the turn's own play, under the game's variant
         self._end_turn(acting, chosen)
 
     def _end_turn(self, player: int, play: Play) -> None:
