@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -13,6 +14,7 @@ from tavola.dicesource import ManualDice, RandomDice
 from tavola.errors import IllegalActionError, InvalidRulesError
 from tavola.game import Game, Phase
 from tavola.match import Match, MoneySession
+from tavola.records import from_json, to_json
 from tavola.rules import Rules
 from tavola.variants import ACEY_DEUCEY, DUTCH, HYPERGAMMON, NACKGAMMON, STANDARD, VARIANTS, find_variant
 
@@ -71,6 +73,17 @@ def test_matches_and_sessions_play_every_variant(variant):
         play_randomly(game, random.Random(2))
         assert game.variant is variant
         assert game.outcome is not None
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda variant: variant.name)
+def test_records_round_trip_every_variant(variant):
+    session = MoneySession(dice=RandomDice(seed=5), variant=variant)
+    for seed in range(2):
+        play_randomly(session.new_game(), random.Random(seed))
+    again = from_json(json.loads(json.dumps(to_json(session))))
+    assert again.variant == variant
+    assert [game.log for game in again.games] == [game.log for game in session.games]
+    assert again.score == session.score
 
 
 # --- V1 Dutch backgammon ---------------------------------------------------------------------
