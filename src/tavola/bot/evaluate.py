@@ -1,0 +1,89 @@
+"""Cubeless evaluation of whole batches of positions, and the 0-ply choice of a play.
+
+:class:`Evaluator` routes each position by its class, in one pass over the
+batch: a finished game gets its exact result (R19), a race the race network,
+everything else the contact network. Probabilities are for the player on roll
+(see :mod:`tavola.bot.network`).
+
+>>> from tavola.position import Position
+>>> evaluator = Evaluator.untrained(seed=1)
+>>> finished = Position([0] * 18 + [-15] + [0] * 5, off=(15, 0)).flip()  # on roll, gammoned
+>>> [float(p) for p in evaluator.evaluate(finished.to_array()[None])[0]]
+[0.0, 0.0, 0.0, 1.0, 0.0]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from tavola.bot.encode import INPUTS, encode
+from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, Network, equity
+from tavola.position import CHECKERS, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, flip_array
+
+Boards = npt.NDArray[np.int8]
+
+
+def contact(boards: Boards) -> npt.NDArray[np.bool_]:
+    """Whether each position still has contact: some checker must pass an opposing one."""
+    points = boards[:, 1:25]
+    numbers = np.arange(1, 25)
+    mine = np.where(points > 0, numbers, 0).max(axis=1)
+    mine = np.where(boards[:, MY_BAR] > 0, 25, mine)
+    theirs = np.where(points < 0, numbers, 25).min(axis=1)
+    theirs = np.where(boards[:, THEIR_BAR] > 0, 0, theirs)
+    return mine > theirs
+
+
+def finished(boards: Boards, checkers: int = CHECKERS) -> npt.NDArray[np.float32] | None:
+    """Exact probabilities where the player on roll has lost (the opponent bore off all); NaN elsewhere."""
+    lost = boards[:, THEIR_OFF] == checkers
+    if not lost.any():
+        return None
+    out = np.full((len(boards), OUTPUTS), np.nan, dtype=np.float32)
+    gammoned = boards[:, MY_OFF] == 0
+    caught = (boards[:, MY_BAR] > 0) | (boards[:, 19:25] > 0).any(axis=1)  # in the winner's home board
+    out[lost] = 0.0
+    out[lost, LOSE_GAMMON] = gammoned[lost]
+    out[lost, LOSE_BACKGAMMON] = (gammoned & caught)[lost]
+    return out
+
+
+class Evaluator:
+    """A contact network and a race network behind one batched ``evaluate``."""
+
+    def __init__(self, contact_net: Network, race_net: Network) -> None:
+        for name, net in (("contact", contact_net), ("race", race_net)):
+            if net.sizes[0] != INPUTS:
+                raise ValueError(
+                    f"the {name} network takes {net.sizes[0]} inputs, not the encoder's {INPUTS}"
+                )
+        self.contact_net = contact_net
+        self.race_net = race_net
+
+    @classmethod
+    def untrained(cls, hidden: int = 64, seed: int | None = None) -> Evaluator:
+        """Random networks: a starting point for training, and for tests."""
+        return cls(
+            Network.random([INPUTS, hidden, OUTPUTS], seed), Network.random([INPUTS, hidden, OUTPUTS], seed)
+        )
+
+    def evaluate(self, boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """(N, 5) probabilities for each position's player on roll."""
+        array = np.asarray(boards, dtype=np.int8)
+        out = np.empty((len(array), OUTPUTS), dtype=np.float32)
+        exact = finished(array)
+        done = ~np.isnan(exact[:, WIN]) if exact is not None else np.zeros(len(array), dtype=bool)
+        if exact is not None:
+            out[done] = exact[done]
+        touching = contact(array)
+        for mask, net in ((~done & touching, self.contact_net), (~done & ~touching, self.race_net)):
+            if mask.any():
+                out[mask] = net.probabilities(encode(array[mask]))
+        return out
+
+    def choose(self, before: Boards, results: Boards) -> int:
+        """The 0-ply choice: the play whose result is best for the mover (the arena's chooser protocol)."""
+        del before  # the results say everything
+        opponent_view = self.evaluate(flip_array(results))
+        return int(np.argmax(-equity(opponent_view)))

@@ -1,0 +1,140 @@
+"""The bot's neural networks, run with NumPy alone.
+
+A :class:`Network` is a multilayer perceptron: the 198 inputs of
+:mod:`tavola.bot.encode`, hidden layers of sigmoid units, and five sigmoid
+outputs, the probabilities for the player on roll of winning, winning a
+gammon, winning a backgammon, losing a gammon and losing a backgammon
+(gammons include backgammons). Weights are saved as ``.npz`` files; training
+(:mod:`tavola.bot.train`) writes them, the bot only reads them.
+
+>>> net = Network.random([198, 8, 5], seed=1)
+>>> from tavola.position import Position
+>>> from tavola.bot.encode import encode
+>>> probabilities = net.probabilities(encode(Position.start().to_array()[None]))
+>>> probabilities.shape
+(1, 5)
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from tavola.errors import TavolaError
+
+FloatArray = npt.NDArray[np.float32]
+OUTPUTS = 5
+WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
+
+
+class NetworkError(TavolaError):
+    """A weights file that is missing, malformed or does not fit the network."""
+
+
+def _sigmoid(values: FloatArray) -> FloatArray:
+    result: FloatArray = (1.0 / (1.0 + np.exp(-np.clip(values, -40.0, 40.0)))).astype(np.float32)
+    return result
+
+
+class Network:
+    """Layers of weights ``(W, b)``: inputs @ W + b, then the sigmoid, layer after layer."""
+
+    def __init__(self, layers: Sequence[tuple[FloatArray, FloatArray]]) -> None:
+        if not layers:
+            raise NetworkError("a network has at least one layer")
+        for index, (weights, bias) in enumerate(layers):
+            if weights.ndim != 2 or bias.shape != (weights.shape[1],):
+                raise NetworkError(f"layer {index}: weights {weights.shape} and bias {bias.shape} do not fit")
+            if index and weights.shape[0] != layers[index - 1][0].shape[1]:
+                raise NetworkError(
+                    f"layer {index} takes {weights.shape[0]} inputs, the one before gives more or fewer"
+                )
+        if layers[-1][0].shape[1] != OUTPUTS:
+            raise NetworkError(f"the last layer gives {OUTPUTS} outputs, not {layers[-1][0].shape[1]}")
+        self.layers = [(weights.astype(np.float32), bias.astype(np.float32)) for weights, bias in layers]
+
+    @property
+    def sizes(self) -> list[int]:
+        """Units per layer, inputs first."""
+        return [self.layers[0][0].shape[0]] + [weights.shape[1] for weights, _ in self.layers]
+
+    @classmethod
+    def random(cls, sizes: Sequence[int], seed: int | None = None) -> Network:
+        """Small random weights, for tests and the start of training."""
+        rng = np.random.default_rng(seed)
+        layers = []
+        for fan_in, fan_out in itertools.pairwise(sizes):
+            scale = 1.0 / np.sqrt(fan_in)
+            layers.append(
+                (rng.normal(0, scale, (fan_in, fan_out)).astype(np.float32), np.zeros(fan_out, np.float32))
+            )
+        return cls(layers)
+
+    def probabilities(self, inputs: FloatArray) -> FloatArray:
+        """(N, 5) probabilities for the player on roll, made consistent (a gammon is a win, and so on)."""
+        values = np.asarray(inputs, dtype=np.float32)
+        for weights, bias in self.layers:
+            values = _sigmoid(values @ weights + bias)
+        return consistent(values)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the weights as an ``.npz`` file (atomically: a temporary file, then a rename)."""
+        target = Path(path)
+        temporary = target.with_name(f".{target.name}.tmp")
+        arrays = {f"w{index}": weights for index, (weights, _) in enumerate(self.layers)}
+        arrays |= {f"b{index}": bias for index, (_, bias) in enumerate(self.layers)}
+        with temporary.open("wb") as file:
+            np.savez_compressed(file, allow_pickle=False, **arrays)
+        os.replace(temporary, target)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Network:
+        """Read weights written by :meth:`save`."""
+        try:
+            with np.load(path) as data:
+                count = len([name for name in data.files if name.startswith("w")])
+                return cls([(data[f"w{index}"], data[f"b{index}"]) for index in range(count)])
+        except (OSError, KeyError, ValueError) as error:
+            raise NetworkError(f"cannot read network weights from {path}: {error}") from error
+
+
+def consistent(probabilities: FloatArray) -> FloatArray:
+    """Clip raw outputs so that backgammons <= gammons <= wins (and the same for losses)."""
+    out = probabilities.copy()
+    win = out[:, WIN]
+    out[:, WIN_GAMMON] = np.minimum(out[:, WIN_GAMMON], win)
+    out[:, WIN_BACKGAMMON] = np.minimum(out[:, WIN_BACKGAMMON], out[:, WIN_GAMMON])
+    out[:, LOSE_GAMMON] = np.minimum(out[:, LOSE_GAMMON], 1 - win)
+    out[:, LOSE_BACKGAMMON] = np.minimum(out[:, LOSE_BACKGAMMON], out[:, LOSE_GAMMON])
+    return out
+
+
+def equity(probabilities: FloatArray) -> npt.NDArray[np.float32]:
+    """Cubeless money equity for the player on roll: points won per game at a stake of 1.
+
+    >>> float(equity(np.array([[0.5, 0.1, 0.0, 0.1, 0.0]], np.float32))[0])
+    0.0
+    """
+    p = probabilities
+    return (
+        2 * p[:, WIN]
+        - 1
+        + p[:, WIN_GAMMON]
+        - p[:, LOSE_GAMMON]
+        + p[:, WIN_BACKGAMMON]
+        - p[:, LOSE_BACKGAMMON]
+    ).astype(np.float32)
+
+
+def flip_probabilities(probabilities: FloatArray) -> FloatArray:
+    """The same probabilities seen by the other player."""
+    p = probabilities
+    return np.stack(
+        [1 - p[:, WIN], p[:, LOSE_GAMMON], p[:, LOSE_BACKGAMMON], p[:, WIN_GAMMON], p[:, WIN_BACKGAMMON]],
+        axis=1,
+    ).astype(np.float32)

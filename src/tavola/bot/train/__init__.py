@@ -1,0 +1,1 @@
+"""Training Tavola's networks (needs PyTorch: ``pip install 'tavola[train]'``)."""

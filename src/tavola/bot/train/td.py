@@ -1,0 +1,319 @@
+"""Self-play training with TD(lambda), resumable from checkpoints.
+
+Many games are played at once by the networks being trained: each step rolls
+for every game in progress, generates every legal play in one call
+(:func:`~tavola.movegen.generate_batch`), evaluates all the results in one
+pass and plays the best for each game (0-ply, greedy). When a game ends, the
+lambda-return of every position in it is worked out backwards from its result
+(for a position ``s_t`` with the mover on roll and ``V'`` the value the net gave
+the position its play led to, seen by the same player)::
+
+    G_t = (1 - lambda) * V'_t + lambda * G_{t+1}    (G of the last play = the result)
+
+and the networks are fitted to those targets (cross-entropy on the five
+outputs), the contact network on contact positions and the race network on
+races. This is TD(lambda) in its forward view, which batches well on a CPU
+and on a GPU alike.
+
+Run (PyTorch needed: ``pip install 'tavola[train]'``; ``pip install
+torch==2.13.0`` on machines with a local CPU wheel)::
+
+    python -m tavola.bot.train.td --games 200000 --checkpoint checkpoints/td.pt \\
+        --export src/tavola/bot/data/tavola.npz
+
+The checkpoint is written every ``--save-every`` games (atomically), and a
+run given an existing checkpoint carries on from it. ``--export`` writes the
+networks as the NumPy weights the bot ships.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tavola.bot.encode import INPUTS, encode
+from tavola.bot.evaluate import contact, finished
+from tavola.bot.network import OUTPUTS, Network, equity, flip_probabilities
+from tavola.movegen import generate_batch
+from tavola.position import CHECKERS, MY_OFF, Position, flip_array
+
+try:
+    import torch
+    from torch import nn
+except ImportError as error:  # pragma: no cover - the message is the point
+    raise SystemExit("training needs PyTorch: pip install 'tavola[train]' (or torch==2.13.0)") from error
+
+
+def build_net(hidden: int) -> nn.Sequential:
+    """The trained form of a :class:`Network`: inputs, one hidden sigmoid layer, five logits."""
+    return nn.Sequential(nn.Linear(INPUTS, hidden), nn.Sigmoid(), nn.Linear(hidden, OUTPUTS))
+
+
+def to_numpy(net: nn.Sequential) -> Network:
+    """The NumPy network with ``net``'s weights (the sigmoid on the logits is the Network's own)."""
+    linears = [module for module in net if isinstance(module, nn.Linear)]
+    return Network(
+        [(layer.weight.detach().cpu().numpy().T, layer.bias.detach().cpu().numpy()) for layer in linears]
+    )
+
+
+@dataclass
+class Settings:
+    games: int = 100_000
+    parallel: int = 128
+    hidden: int = 96
+    lam: float = 0.7
+    learning_rate: float = 1e-3
+    batch_size: int = 512
+    epochs: int = 1
+    seed: int = 1
+    save_every: int = 5_000
+    threads: int = 1
+    warmup_positions: int = 20_000
+
+
+@dataclass
+class _Trajectory:
+    """One game in progress: each position before a play, and the value its play was judged at."""
+
+    inputs: list[npt.NDArray[np.float32]] = field(default_factory=list)
+    contact: list[bool] = field(default_factory=list)
+    next_values: list[npt.NDArray[np.float32]] = field(default_factory=list)
+
+
+class Trainer:
+    """The networks, the optimiser and the count of games played: everything a checkpoint holds."""
+
+    def __init__(self, settings: Settings, device: str | None = None) -> None:
+        self.settings = settings
+        self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        torch.manual_seed(settings.seed)
+        torch.set_num_threads(settings.threads)
+        self.nets = {name: build_net(settings.hidden).to(self.device) for name in ("contact", "race")}
+        parameters = [p for net in self.nets.values() for p in net.parameters()]
+        self.optimizer = torch.optim.Adam(parameters, lr=settings.learning_rate)
+        self.games_played = 0
+        self.rng = np.random.default_rng(settings.seed)
+
+    # --- checkpoints ----------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "settings": self.settings.__dict__,
+            "nets": {name: net.state_dict() for name, net in self.nets.items()},
+            "optimizer": self.optimizer.state_dict(),
+            "games_played": self.games_played,
+            "rng": self.rng.bit_generator.state,
+        }
+
+    def save(self, path: Path) -> None:
+        """Write a checkpoint atomically."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.tmp")
+        torch.save(self.state(), temporary)
+        os.replace(temporary, path)
+
+    def load(self, path: Path) -> None:
+        """Carry on from a checkpoint."""
+        state = torch.load(path, map_location=self.device, weights_only=False)
+        for name, net in self.nets.items():
+            net.load_state_dict(state["nets"][name])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.games_played = int(state["games_played"])
+        self.rng.bit_generator.state = state["rng"]
+
+    def export(self, path: Path) -> None:
+        """Write the two networks as the NumPy weights the bot loads (``<path>`` and its ``-race`` twin)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        to_numpy(self.nets["contact"]).save(path)
+        to_numpy(self.nets["race"]).save(path.with_name(path.stem + "-race" + path.suffix))
+
+    # --- playing --------------------------------------------------------------------
+
+    @torch.no_grad()
+    def _probabilities(self, boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
+        """(N, 5) probabilities for each position's player on roll, exact where the game is over."""
+        out = np.empty((len(boards), OUTPUTS), dtype=np.float32)
+        exact = finished(boards)
+        done = ~np.isnan(exact[:, 0]) if exact is not None else np.zeros(len(boards), dtype=bool)
+        if exact is not None:
+            out[done] = exact[done]
+        touching = contact(boards)
+        for mask, name in ((~done & touching, "contact"), (~done & ~touching, "race")):
+            if mask.any():
+                inputs = torch.from_numpy(encode(boards[mask])).to(self.device)
+                out[mask] = torch.sigmoid(self.nets[name](inputs)).cpu().numpy()
+        return out
+
+    def _roll(self, count: int, opening: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
+        dice = self.rng.integers(1, 7, size=(count, 2)).astype(np.int8)
+        while (clash := opening & (dice[:, 0] == dice[:, 1])).any():  # R4: no double opens a game
+            dice[clash] = self.rng.integers(1, 7, size=(int(clash.sum()), 2))
+        return dice
+
+    def play_games(self, count: int) -> list[tuple[_Trajectory, npt.NDArray[np.float32]]]:
+        """Play ``count`` games in parallel batches; each trajectory with its final λ-returns."""
+        start = Position.start().to_array()
+        boards = np.repeat(start[None], count, axis=0)
+        opening = np.ones(count, dtype=bool)
+        active = np.arange(count)
+        trajectories = [_Trajectory() for _ in range(count)]
+        finished_games: list[tuple[_Trajectory, npt.NDArray[np.float32]]] = []
+        while len(active):
+            current = boards[active]
+            dice = self._roll(len(active), opening[active])
+            offsets, results, _ = generate_batch(current, dice)
+            # The value of every result for the player who moves, from the evaluation of the opponent on roll.
+            values = flip_probabilities(self._probabilities(flip_array(results)))
+            scores = equity(values)
+            inputs = encode(current)
+            touching = contact(current)
+            still: list[int] = []
+            for slot, game in enumerate(active):
+                begin, end = offsets[slot], offsets[slot + 1]
+                choice = begin + int(np.argmax(scores[begin:end]))
+                trajectory = trajectories[game]
+                trajectory.inputs.append(inputs[slot])
+                trajectory.contact.append(bool(touching[slot]))
+                trajectory.next_values.append(values[choice])
+                after = results[choice]
+                if after[MY_OFF] == CHECKERS:
+                    finished_games.append((trajectory, self._returns(trajectory)))
+                else:
+                    boards[game] = flip_array(after)
+                    opening[game] = False
+                    still.append(int(game))
+            active = np.array(still, dtype=np.int64)
+        return finished_games
+
+    def _returns(self, trajectory: _Trajectory) -> npt.NDArray[np.float32]:
+        """λ-returns, from the last play (whose value is the exact result) back to the first."""
+        lam = self.settings.lam
+        values = np.stack(trajectory.next_values)
+        returns = np.empty_like(values)
+        following = values[-1]
+        returns[-1] = following
+        for index in range(len(values) - 2, -1, -1):
+            # The next position's return is seen by the other player.
+            following = (1 - lam) * values[index] + lam * flip_probabilities(following[None])[0]
+            returns[index] = following
+        return returns
+
+    # --- learning -------------------------------------------------------------------
+
+    def warm_up(self) -> float:
+        """Fit fresh networks to a crude race estimate, so the first self-play games move forward.
+
+        Random networks choose plays almost at random, and their games can
+        run to a thousand plays. A few seconds of fitting to "the side ahead
+        in the race wins" (by pip count, with no gammons) gives them a sense
+        of direction; self-play does the rest.
+        """
+        from tavola.sampling import random_positions
+
+        positions = random_positions(self.settings.warmup_positions, seed=self.rng)
+        boards = np.stack([position.to_array() for position in positions])
+        mine, theirs = (
+            np.array(pips, dtype=np.float32)
+            for pips in zip(*(p.pip_counts() for p in positions), strict=True)
+        )
+        targets = np.zeros((len(boards), OUTPUTS), dtype=np.float32)
+        targets[:, 0] = 1 / (
+            1 + np.exp(-(theirs - mine + 8) / 15)
+        )  # the player on roll is worth about 8 pips
+        trajectory = _Trajectory(list(encode(boards)), list(contact(boards)))
+        return [self.fit([(trajectory, targets)]) for _ in range(5)][-1]
+
+    def fit(self, games: list[tuple[_Trajectory, npt.NDArray[np.float32]]]) -> float:
+        """One pass of minibatch updates over the positions of ``games``; returns the mean loss."""
+        inputs = np.concatenate([np.stack(t.inputs) for t, _ in games])
+        targets = np.concatenate([returns for _, returns in games])
+        touching = np.concatenate([np.array(t.contact) for t, _ in games])
+        loss_fn = nn.BCEWithLogitsLoss()
+        losses: list[float] = []
+        for _ in range(self.settings.epochs):
+            order = self.rng.permutation(len(inputs))
+            for start in range(0, len(order), self.settings.batch_size):
+                batch = order[start : start + self.settings.batch_size]
+                self.optimizer.zero_grad()
+                total = torch.zeros((), device=self.device)
+                for mask, name in ((touching[batch], "contact"), (~touching[batch], "race")):
+                    rows = batch[mask]
+                    if len(rows):
+                        x = torch.from_numpy(inputs[rows]).to(self.device)
+                        y = torch.from_numpy(targets[rows]).to(self.device)
+                        total = total + loss_fn(self.nets[name](x), y) * len(rows) / len(batch)
+                total.backward()  # type: ignore[no-untyped-call]
+                self.optimizer.step()
+                losses.append(float(total.detach()))
+        return float(np.mean(losses)) if losses else 0.0
+
+
+def train(
+    settings: Settings, checkpoint: Path | None, export: Path | None, device: str | None = None
+) -> Trainer:
+    """Train up to ``settings.games`` games in all, carrying on from ``checkpoint`` if it exists."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    trainer = Trainer(settings, device)
+    if checkpoint is not None and checkpoint.exists():
+        trainer.load(checkpoint)
+    elif settings.warmup_positions:
+        trainer.warm_up()
+    last_save = trainer.games_played
+    columns = (TextColumn("TD({task.fields[lam]})"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(
+        *columns, TextColumn("loss {task.fields[loss]:.4f}  {task.fields[rate]:.0f} games/s")
+    ) as bar:
+        task = bar.add_task(
+            "train",
+            total=settings.games,
+            completed=trainer.games_played,
+            lam=settings.lam,
+            loss=0.0,
+            rate=0.0,
+        )
+        while trainer.games_played < settings.games:
+            began = time.perf_counter()
+            count = min(settings.parallel, settings.games - trainer.games_played)
+            games = trainer.play_games(count)
+            loss = trainer.fit(games)
+            trainer.games_played += count
+            rate = count / (time.perf_counter() - began)
+            bar.update(task, completed=trainer.games_played, loss=loss, rate=rate)
+            if checkpoint is not None and trainer.games_played - last_save >= settings.save_every:
+                trainer.save(checkpoint)
+                if export is not None:
+                    trainer.export(export)
+                last_save = trainer.games_played
+    if checkpoint is not None:
+        trainer.save(checkpoint)
+    if export is not None:
+        trainer.export(export)
+    return trainer
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Train Tavola's networks by TD(lambda) self-play.")
+    defaults = Settings()
+    for name, value in defaults.__dict__.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    parser.add_argument(
+        "--checkpoint", type=Path, help="checkpoint file: read if it exists, written as it goes"
+    )
+    parser.add_argument("--export", type=Path, help="write the NumPy weights here (and its -race twin)")
+    parser.add_argument("--device", help="cpu or cuda (default: cuda when there is one)")
+    args = parser.parse_args(argv)
+    settings = Settings(**{name: getattr(args, name) for name in defaults.__dict__})
+    train(settings, args.checkpoint, args.export, args.device)
+
+
+if __name__ == "__main__":
+    main()
