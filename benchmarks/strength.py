@@ -1,0 +1,69 @@
+"""Playing strength: one bot against another over cubeless money games with duplicate dice.
+
+Run: python benchmarks/strength.py [--games 10000] [--seed 1] [--player pubeval] [--opponent random]
+
+``--games`` dice sequences are each played twice, the player in either seat
+(so twice as many games are played); the standard error is taken over the
+pairs. Bots are named as in :data:`tavola.bot.arena.CHOOSERS`. Prints points
+per game for the player with its standard error and a 95% interval, how its
+games were won and lost, and games per second on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tavola.bot.arena import CHOOSERS, Result, duplicate_match, make_chooser
+from tavola.movegen import generate
+from tavola.position import Position
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000, help="dice sequences, each played twice")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--player", choices=sorted(CHOOSERS), default="pubeval")
+    parser.add_argument("--opponent", choices=sorted(CHOOSERS), default="random")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=sys.stderr.isatty(),
+        help="a progress bar",
+    )
+    args = parser.parse_args()
+
+    generate(Position.start().to_array(), 3, 1)  # compile (or load the cache) before timing
+    player = make_chooser(args.player, (args.seed, 1, 0))
+    opponent = make_chooser(args.opponent, (args.seed, 1, 1))
+    result = duplicate_match(player, opponent, args.games, args.seed, progress=args.progress)
+    report(result, args.player, args.opponent)
+
+
+def report(result: Result, player: str, opponent: str) -> None:
+    """Print the result, from the player's side."""
+    low, high = result.interval95
+    print(
+        f"{player} vs {opponent}: {result.games:,} games "
+        f"({result.pairs:,} dice sequences, each from both seats; seed {result.seed})"
+    )
+    print(
+        f"points per game for {player}: {result.points_per_game:+.3f} "
+        f"± {result.standard_error:.3f} (standard error over the pairs)"
+    )
+    print(f"95% interval: [{low:+.3f}, {high:+.3f}]")
+    for verb, sign in (("wins", 1), ("loses", -1)):
+        kinds = [result.rate(sign * points) for points in (1, 2, 3)]
+        print(
+            f"{player} {verb:5} {sum(kinds):6.1%}: single {kinds[0]:.1%}, "
+            f"gammon {kinds[1]:.1%}, backgammon {kinds[2]:.1%}"
+        )
+    print(f"average game: {result.plies / max(result.games, 1):.1f} turns")
+    print(
+        f"time: {result.seconds:.1f} s, {result.games_per_second:,.0f} games per second, "
+        f"{result.plies / result.seconds:,.0f} turns per second (one core)"
+    )
+
+
+if __name__ == "__main__":
+    main()

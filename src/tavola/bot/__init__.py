@@ -1,0 +1,1 @@
+"""Tavola's bot: evaluation, search and play."""
