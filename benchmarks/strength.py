@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from tavola.bot.arena import CHOOSERS, Result, duplicate_match, make_chooser
+from tavola.bot.evaluate import Evaluator
 from tavola.movegen import generate
 from tavola.position import Position
 
@@ -26,12 +28,20 @@ def main() -> None:
     parser.add_argument("--player", choices=sorted(CHOOSERS), default="pubeval")
     parser.add_argument("--opponent", choices=sorted(CHOOSERS), default="random")
     parser.add_argument(
+        "--weights",
+        type=Path,
+        help="play 'tavola' with these networks (a training export) instead of the shipped ones",
+    )
+    parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=sys.stderr.isatty(),
         help="a progress bar",
     )
     args = parser.parse_args()
+    if args.weights is not None:
+        weights = args.weights
+        CHOOSERS["tavola"] = lambda rng: Evaluator.load(weights)
 
     generate(Position.start().to_array(), 3, 1)  # compile (or load the cache) before timing
     player = make_chooser(args.player, (args.seed, 1, 0))

@@ -14,6 +14,9 @@ everything else the contact network. Probabilities are for the player on roll
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import numpy.typing as npt
 
@@ -22,6 +25,8 @@ from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, Netwo
 from tavola.position import CHECKERS, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, flip_array
 
 Boards = npt.NDArray[np.int8]
+SHIPPED_WEIGHTS = Path(__file__).with_name("data") / "tavola.npz"
+"""The contact network's weights in the package (the race network's are ``tavola-race.npz``)."""
 
 
 def contact(boards: Boards) -> npt.NDArray[np.bool_]:
@@ -60,6 +65,18 @@ class Evaluator:
                 )
         self.contact_net = contact_net
         self.race_net = race_net
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Evaluator:
+        """The networks training exported: the contact net at ``path``, the race net at its ``-race`` twin."""
+        contact_path = Path(path)
+        race_path = contact_path.with_name(contact_path.stem + "-race" + contact_path.suffix)
+        return cls(Network.load(contact_path), Network.load(race_path))
+
+    @classmethod
+    def default(cls) -> Evaluator:
+        """The networks that ship with Tavola."""
+        return cls.load(SHIPPED_WEIGHTS)
 
     @classmethod
     def untrained(cls, hidden: int = 64, seed: int | None = None) -> Evaluator:
