@@ -16,8 +16,7 @@ each turn is one ``generate`` call and the chooser's own work.
 * :data:`CHOOSERS` names the bots the benchmarks know (``pubeval``,
   ``random``, and ``tavola``: the shipped networks at 0-ply).
 
->>> from tavola.bot.evaluate import Evaluator
-from tavola.bot.pubeval import PubEval
+>>> from tavola.bot.pubeval import PubEval
 >>> result = duplicate_match(PubEval(), RandomChooser(np.random.default_rng(1)), games=5, seed=1)
 >>> result.games, result.points_per_game > 0
 (10, True)
@@ -194,14 +193,13 @@ def win_points(after: IntArray) -> int:
 def play_game(chooser0: Chooser, chooser1: Chooser, rng: np.random.Generator) -> int:
     """Play one cubeless money game; return player 0's points (+-1, 2 or 3).
 
-        The dice come from ``rng`` only: the opening roll (R4: player 0's die,
-        then player 1's, again while they tie; the higher plays both), then two
-        dice a turn. The same generator state gives the same dice, whoever plays.
+    The dice come from ``rng`` only: the opening roll (R4: player 0's die,
+    then player 1's, again while they tie; the higher plays both), then two
+    dice a turn. The same generator state gives the same dice, whoever plays.
 
-        >>> from tavola.bot.evaluate import Evaluator
-    from tavola.bot.pubeval import PubEval
-        >>> play_game(PubEval(), PubEval(), np.random.default_rng(7))
-        -1
+    >>> from tavola.bot.pubeval import PubEval
+    >>> play_game(PubEval(), PubEval(), np.random.default_rng(7))
+    -1
     """
     return _play(chooser0, chooser1, rng)[0]
 
@@ -282,16 +280,15 @@ def duplicate_match(
 ) -> Result:
     """Play ``games`` dice sequences twice each, ``a`` as player 0 then as player 1.
 
-        That is ``2 * games`` games. Dice sequence ``k`` comes from
-        ``np.random.default_rng((seed, 0, k))`` (a seed drawn from the OS when
-        ``seed`` is ``None``, kept in the result), so both games of a pair see
-        the same opening roll and the same dice turn by turn, and a sequence does
-        not depend on how many came before.
+    That is ``2 * games`` games. Dice sequence ``k`` comes from
+    ``np.random.default_rng((seed, 0, k))`` (a seed drawn from the OS when
+    ``seed`` is ``None``, kept in the result), so both games of a pair see
+    the same opening roll and the same dice turn by turn, and a sequence does
+    not depend on how many came before.
 
-        >>> from tavola.bot.evaluate import Evaluator
-    from tavola.bot.pubeval import PubEval
-        >>> duplicate_match(PubEval(), PubEval(), games=3, seed=5).points_per_game
-        0.0
+    >>> from tavola.bot.pubeval import PubEval
+    >>> duplicate_match(PubEval(), PubEval(), games=3, seed=5).points_per_game
+    0.0
     """
     if games < 0:
         raise ValueError(f"games is a number of dice sequences, not {games}")
