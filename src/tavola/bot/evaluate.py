@@ -1,8 +1,10 @@
 """Cubeless evaluation of whole batches of positions, and the 0-ply choice of a play.
 
 :class:`Evaluator` routes each position by its class, in one pass over the
-batch: a finished game gets its exact result (R19), a race the race network,
-everything else the contact network. Probabilities are for the player on roll
+batch: a finished game gets its exact result (R19), a bear-off (both sides
+all home, no contact) the exact one-sided database of
+:mod:`tavola.bot.bearoff`, another race the race network, everything else
+the contact network. Probabilities are for the player on roll
 (see :mod:`tavola.bot.network`).
 
 >>> from tavola.position import Position
@@ -20,13 +22,30 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.bearoff import BearoffDatabase, default_database
 from tavola.bot.encode import INPUTS, encode
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, Network, equity
-from tavola.position import CHECKERS, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF, flip_array
+from tavola.position import (
+    CHECKERS,
+    MY_BAR,
+    MY_OFF,
+    MY_WAITING,
+    THEIR_BAR,
+    THEIR_OFF,
+    THEIR_WAITING,
+    flip_array,
+)
 
 Boards = npt.NDArray[np.int8]
 SHIPPED_WEIGHTS = Path(__file__).with_name("data") / "tavola.npz"
 """The contact network's weights in the package (the race network's are ``tavola-race.npz``)."""
+
+
+def bearoff(boards: Boards) -> npt.NDArray[np.bool_]:
+    """Whether both sides have every checker left in their home boards (none on the bar or waiting)."""
+    points = boards[:, 1:25]
+    away = boards[:, [MY_BAR, MY_WAITING, THEIR_BAR, THEIR_WAITING]].any(axis=1)
+    return np.asarray(~(points[:, 6:] > 0).any(axis=1) & ~(points[:, :18] < 0).any(axis=1) & ~away, dtype=np.bool_)
 
 
 def contact(boards: Boards) -> npt.NDArray[np.bool_]:
@@ -57,7 +76,9 @@ def finished(boards: Boards, checkers: int = CHECKERS) -> npt.NDArray[np.float32
 class Evaluator:
     """A contact network and a race network behind one batched ``evaluate``."""
 
-    def __init__(self, contact_net: Network, race_net: Network) -> None:
+    def __init__(
+        self, contact_net: Network, race_net: Network, bearoff_database: BearoffDatabase | None = None
+    ) -> None:
         for name, net in (("contact", contact_net), ("race", race_net)):
             if net.sizes[0] != INPUTS:
                 raise ValueError(
@@ -65,13 +86,14 @@ class Evaluator:
                 )
         self.contact_net = contact_net
         self.race_net = race_net
+        self.bearoff_database = bearoff_database
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Evaluator:
         """The networks training exported: the contact net at ``path``, the race net at its ``-race`` twin."""
         contact_path = Path(path)
         race_path = contact_path.with_name(contact_path.stem + "-race" + contact_path.suffix)
-        return cls(Network.load(contact_path), Network.load(race_path))
+        return cls(Network.load(contact_path), Network.load(race_path), default_database())
 
     @classmethod
     def default(cls) -> Evaluator:
@@ -94,7 +116,14 @@ class Evaluator:
         if exact is not None:
             out[done] = exact[done]
         touching = contact(array)
-        for mask, net in ((~done & touching, self.contact_net), (~done & ~touching, self.race_net)):
+        database = self.bearoff_database
+        exact_race = ~done & bearoff(array) if database is not None else np.zeros_like(done)
+        if database is not None and exact_race.any():
+            out[exact_race] = database.evaluate_batch(array[exact_race])
+        for mask, net in (
+            (~done & touching, self.contact_net),
+            (~done & ~touching & ~exact_race, self.race_net),
+        ):
             if mask.any():
                 out[mask] = net.probabilities(encode(array[mask]))
         return out
