@@ -45,7 +45,8 @@ def bearoff(boards: Boards) -> npt.NDArray[np.bool_]:
     """Whether both sides have every checker left in their home boards (none on the bar or waiting)."""
     points = boards[:, 1:25]
     away = boards[:, [MY_BAR, MY_WAITING, THEIR_BAR, THEIR_WAITING]].any(axis=1)
-    return np.asarray(~(points[:, 6:] > 0).any(axis=1) & ~(points[:, :18] < 0).any(axis=1) & ~away, dtype=np.bool_)
+    home = ~(points[:, 6:] > 0).any(axis=1) & ~(points[:, :18] < 0).any(axis=1)
+    return np.asarray(home & ~away, dtype=np.bool_)
 
 
 def contact(boards: Boards) -> npt.NDArray[np.bool_]:
