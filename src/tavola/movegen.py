@@ -40,6 +40,8 @@ The rules, as the generator applies them:
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -437,13 +439,31 @@ def generate_dice(position: IntArray, dice: tuple[int, ...], flags: int = 0) -> 
         raise ValueError(f"dice are one to four values 1-6, not {dice}")
     if len(set(dice)) > 1 and len(dice) != 2:
         raise ValueError(f"more than two dice are all the same value, not {dice}")
-    out_boards = np.empty((MAX_SEQUENCES, ARRAY_SIZE), dtype=np.int8)
-    out_moves = np.empty((MAX_SEQUENCES, 4, 3), dtype=np.int8)
+    work = _work_arrays()
     start = np.array(position, dtype=np.int8)
     written = _plays_into(
-        start, dice[0], dice[-1], len(dice), flags, *_Scratch().arrays(), out_boards, out_moves, 0
+        start, dice[0], dice[-1], len(dice), flags, *work.arrays(), work.out_boards, work.out_moves, 0
     )
-    return out_boards[:written].copy(), out_moves[:written].copy()
+    return work.out_boards[:written].copy(), work.out_moves[:written].copy()
+
+
+class _WorkArrays(_Scratch):
+    """A thread's scratch and output arrays for single calls, made once and reused."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.out_boards = np.empty((MAX_SEQUENCES, ARRAY_SIZE), dtype=np.int8)
+        self.out_moves = np.empty((MAX_SEQUENCES, 4, 3), dtype=np.int8)
+
+
+_THREAD = threading.local()
+
+
+def _work_arrays() -> _WorkArrays:
+    work: _WorkArrays | None = getattr(_THREAD, "work", None)
+    if work is None:
+        work = _THREAD.work = _WorkArrays()
+    return work
 
 
 @njit(cache=True)
