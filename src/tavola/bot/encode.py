@@ -1,4 +1,4 @@
-"""Network inputs: a whole batch of positions encoded in one NumPy call.
+"""Network inputs: a whole batch of positions encoded in one compiled call.
 
 Positions are arrays in :meth:`Position.to_array`'s layout, each seen from the
 player on roll. For each side, from that side's own point of view:
@@ -22,29 +22,45 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
-from tavola.position import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
+from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
 
 INPUTS_PER_SIDE = 24 * 4 + 3
 INPUTS = 2 * INPUTS_PER_SIDE
-_PIPS = np.arange(1, 25, dtype=np.float32)
+
+_ONE, _TWO, _THREE = np.float32(1), np.float32(2), np.float32(3)
+_ZERO, _FIFTEEN, _TWENTY_FIVE, _PIP_SCALE = np.float32(0), np.float32(15), np.float32(25), np.float32(150)
 
 
-def _side(
-    points: npt.NDArray[np.float32], bar: npt.NDArray[np.float32], off: npt.NDArray[np.float32]
-) -> npt.NDArray[np.float32]:
-    """One side's inputs from its checkers on its own points 1-24 (one row per position)."""
-    count = len(points)
-    out = np.empty((count, INPUTS_PER_SIDE), dtype=np.float32)
-    units = out[:, :96].reshape(count, 24, 4)
-    units[:, :, 0] = points >= 1
-    units[:, :, 1] = points >= 2
-    units[:, :, 2] = points >= 3
-    units[:, :, 3] = np.maximum(points - 3, 0) / 2
-    out[:, 96] = bar / 2
-    out[:, 97] = off / 15
-    out[:, 98] = (points @ _PIPS + 25 * bar) / 150
-    return out
+@njit(cache=True)
+def _encode_into(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32]) -> None:
+    """Fill ``out`` (N, 198) with the inputs of ``boards`` (N, 30), all in float32 arithmetic.
+
+    Everything is computed as the first, NumPy-only version computed it
+    (tests/test_bot_reference.py keeps that version and checks every bit):
+    the values as float32, ``max(n - 3, 0) / 2``, and the pip count, a sum
+    of small integers and so exact in any order, divided by 150.
+    """
+    for row in range(boards.shape[0]):
+        for side in range(2):
+            base = side * INPUTS_PER_SIDE
+            pips = _ZERO
+            for point in range(1, 25):
+                # The mover's point p is point p; the opponent's own point p is the mover's 25 - p.
+                value = np.float32(boards[row, point]) if side == 0 else -np.float32(boards[row, 25 - point])
+                count = max(value, _ZERO)
+                unit = base + 4 * (point - 1)
+                out[row, unit] = _ONE if count >= _ONE else _ZERO
+                out[row, unit + 1] = _ONE if count >= _TWO else _ZERO
+                out[row, unit + 2] = _ONE if count >= _THREE else _ZERO
+                out[row, unit + 3] = max(count - _THREE, _ZERO) / _TWO
+                pips += count * np.float32(point)
+            bar = np.float32(boards[row, MY_BAR if side == 0 else THEIR_BAR])
+            off = np.float32(boards[row, MY_OFF if side == 0 else THEIR_OFF])
+            out[row, base + 96] = bar / _TWO
+            out[row, base + 97] = off / _FIFTEEN
+            out[row, base + 98] = (pips + _TWENTY_FIVE * bar) / _PIP_SCALE
 
 
 def encode(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
@@ -52,13 +68,10 @@ def encode(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
     array = np.asarray(boards)
     if array.ndim != 2:
         raise ValueError(f"encode takes a batch of positions, shape (N, 30), not {array.shape}")
-    values = array.astype(np.float32)
-    mine = np.maximum(values[:, 1:25], 0)
-    theirs = np.maximum(-values[:, 24:0:-1], 0)  # the opponent's points 1-24 from its side
-    return np.concatenate(
-        [
-            _side(mine, values[:, MY_BAR], values[:, MY_OFF]),
-            _side(theirs, values[:, THEIR_BAR], values[:, THEIR_OFF]),
-        ],
-        axis=1,
-    )
+    if array.shape[1] != ARRAY_SIZE:
+        raise ValueError(f"positions have {ARRAY_SIZE} values each, not {array.shape[1]}")
+    if array.dtype.kind not in "iuf":
+        array = array.astype(np.float32)
+    out = np.empty((len(array), INPUTS), dtype=np.float32)
+    _encode_into(np.ascontiguousarray(array), out)
+    return out

@@ -37,8 +37,13 @@ class NetworkError(TavolaError):
 
 
 def _sigmoid(values: FloatArray) -> FloatArray:
-    result: FloatArray = (1.0 / (1.0 + np.exp(-np.clip(values, -40.0, 40.0)))).astype(np.float32)
-    return result
+    """``1 / (1 + exp(-clip(values, -40, 40)))`` in float32, computed in place over ``values``."""
+    np.clip(values, -40.0, 40.0, out=values)
+    np.negative(values, out=values)
+    np.exp(values, out=values)
+    values += 1.0
+    np.divide(1.0, values, out=values)
+    return values
 
 
 class Network:
@@ -79,7 +84,9 @@ class Network:
         """(N, 5) probabilities for the player on roll, made consistent (a gammon is a win, and so on)."""
         values = np.asarray(inputs, dtype=np.float32)
         for weights, bias in self.layers:
-            values = _sigmoid(values @ weights + bias)
+            values = values @ weights
+            values += bias
+            values = _sigmoid(values)
         return consistent(values)
 
     def save(self, path: str | os.PathLike[str]) -> None:

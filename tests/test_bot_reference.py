@@ -1,0 +1,98 @@
+"""The compiled encoder and the in-place forward pass give bit for bit what the first versions gave."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+
+from strategies import positions
+from tavola.bot.encode import INPUTS, INPUTS_PER_SIDE, encode
+from tavola.bot.network import Network, consistent
+from tavola.position import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
+from tavola.sampling import random_positions
+
+_PIPS = np.arange(1, 25, dtype=np.float32)
+
+
+def _reference_side(
+    points: npt.NDArray[np.float32], bar: npt.NDArray[np.float32], off: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float32]:
+    count = len(points)
+    out = np.empty((count, INPUTS_PER_SIDE), dtype=np.float32)
+    units = out[:, :96].reshape(count, 24, 4)
+    units[:, :, 0] = points >= 1
+    units[:, :, 1] = points >= 2
+    units[:, :, 2] = points >= 3
+    units[:, :, 3] = np.maximum(points - 3, 0) / 2
+    out[:, 96] = bar / 2
+    out[:, 97] = off / 15
+    out[:, 98] = (points @ _PIPS + 25 * bar) / 150
+    return out
+
+
+def reference_encode(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    """The encoder as first written, in NumPy alone (kept here as the reference)."""
+    values = np.asarray(boards).astype(np.float32)
+    mine = np.maximum(values[:, 1:25], 0)
+    theirs = np.maximum(-values[:, 24:0:-1], 0)
+    return np.concatenate(
+        [
+            _reference_side(mine, values[:, MY_BAR], values[:, MY_OFF]),
+            _reference_side(theirs, values[:, THEIR_BAR], values[:, THEIR_OFF]),
+        ],
+        axis=1,
+    )
+
+
+def _same_bits(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def test_the_encoder_matches_the_reference_on_positions_from_random_games():
+    boards = np.stack([p.to_array() for p in random_positions(5000, seed=11)])
+    assert _same_bits(encode(boards), reference_encode(boards))
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions())
+def test_the_encoder_matches_the_reference_on_any_position(pos):
+    board = pos.to_array()[None]
+    assert _same_bits(encode(board), reference_encode(board))
+    flipped = pos.flip().to_array()[None]
+    assert _same_bits(encode(flipped), reference_encode(flipped))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int64, np.float32, np.float64])
+def test_any_numeric_dtype_encodes_the_same(dtype):
+    boards = np.stack([p.to_array() for p in random_positions(200, seed=12)])
+    assert _same_bits(encode(boards.astype(dtype)), reference_encode(boards.astype(dtype)))
+    assert _same_bits(encode(boards.tolist()), reference_encode(boards))
+
+
+def test_an_empty_batch_and_bad_shapes():
+    assert encode(np.zeros((0, 30), dtype=np.int8)).shape == (0, INPUTS)
+    with pytest.raises(ValueError, match="batch"):
+        encode(np.zeros(30, dtype=np.int8))
+    with pytest.raises(ValueError, match="30"):
+        encode(np.zeros((2, 29), dtype=np.int8))
+
+
+def reference_probabilities(net: Network, inputs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The forward pass as first written: a new array for every step."""
+    values = np.asarray(inputs, dtype=np.float32)
+    for weights, bias in net.layers:
+        values = (1.0 / (1.0 + np.exp(-np.clip(values @ weights + bias, -40.0, 40.0)))).astype(np.float32)
+    return consistent(values)
+
+
+@pytest.mark.parametrize("sizes", [[INPUTS, 128, 5], [INPUTS, 16, 8, 5]])
+def test_the_forward_pass_matches_the_reference(sizes):
+    net = Network.random(sizes, seed=5)
+    net.layers[-1] = (net.layers[-1][0] * 30, net.layers[-1][1])  # outputs out to the clipping at +-40
+    inputs = encode(np.stack([p.to_array() for p in random_positions(3000, seed=13)]))
+    for batch in (inputs, inputs[:1], inputs[:37]):
+        kept = batch.copy()
+        assert _same_bits(net.probabilities(batch), reference_probabilities(net, batch))
+        assert _same_bits(batch, kept)  # the inputs are left alone
