@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tavola.cli import match, moves
+from tavola.cli import engine, match, moves
 
-COMMANDS = (moves, match)
+COMMANDS = (moves, match, engine)
 
 
 def build_parser() -> argparse.ArgumentParser:

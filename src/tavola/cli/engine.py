@@ -1,0 +1,39 @@
+"""``tavola engine``: the bot over a JSON-lines protocol (see :mod:`tavola.engine`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tavola.errors import TavolaError
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "engine",
+        help="answer bot requests, one JSON object per line on standard input",
+        description="Serve Tavola's bot: one JSON request per line in, one JSON reply per line out.",
+    )
+    parser.add_argument(
+        "--level", default="world-class", help="the default level (a request may name another)"
+    )
+    parser.add_argument(
+        "--weights", type=Path, help="networks to use instead of the shipped ones (a training export)"
+    )
+    parser.add_argument("--seed", type=int, help="seed the noise of the weaker levels, for reproducible runs")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from tavola import engine
+    from tavola.bot.evaluate import Evaluator
+    from tavola.bot.player import Bot
+
+    try:
+        evaluator = Evaluator.load(args.weights) if args.weights else Evaluator.default()
+        bot = Bot(evaluator, args.level, args.seed)
+    except TavolaError as error:
+        print(f"tavola engine: {error}", file=sys.stderr)
+        return 2
+    return engine.main(bot)
