@@ -31,3 +31,16 @@ def positions(draw: st.DrawFn, checkers: int = 15) -> Position:
 
 
 dice = st.builds(Dice, st.integers(1, 6), st.integers(1, 6))
+
+
+@st.composite
+def finished_positions(draw: st.DrawFn, checkers: int = 15) -> Position:
+    """A game just over: one side (either) has borne off all its checkers, the other has some left."""
+    loser = draw(st.lists(st.integers(0, 25), min_size=checkers, max_size=checkers))
+    assume(set(loser) != {OFF_SLOT})
+    board = [0] * 24
+    for slot in loser:
+        if 1 <= slot <= 24:
+            board[slot - 1] -= 1
+    position = Position(board, bar=(0, loser.count(BAR_SLOT)), checkers=checkers)
+    return position.flip() if draw(st.booleans()) else position

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from strategies import dice, positions
+from strategies import dice, finished_positions, positions
 from tavola import Dice, IllegalPlayError, Move, Play, Position  # noqa: F401  (names used by eval of reprs)
 from tavola.movegen import generate_batch
 from tavola.sampling import random_positions
@@ -82,7 +82,7 @@ def test_batch_gives_the_same_plays_as_one_at_a_time(pairs):
 
 
 @quick
-@given(any_position.filter(lambda position: position.result() is not None), dice)
+@given(finished_positions(), dice)
 def test_R18_a_finished_game_has_no_plays(position, roll):
     with pytest.raises(IllegalPlayError, match="game is over"):
         position.legal_plays(roll)

@@ -76,15 +76,18 @@ def _highest(board: IntArray, bound: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _destination(board: IntArray, source: int, die: int, highest: int, flags: int) -> int:
-    """Where a checker from ``source`` lands with ``die``, or -1 if it may not move."""
+def _destination(board: IntArray, source: int, die: int, highest: int, may_hit: bool) -> int:
+    """Where a checker from ``source`` lands with ``die``, or -1 if it may not move.
+
+    ``highest`` is :func:`_highest` of the board and ``may_hit`` :func:`_may_hit`.
+    """
     if board[source] <= 0 or (highest == 25 and source != 25):
         return -1  # no checker there, or one on the bar has to enter first (R9)
     target = min(source, 25) - die  # waiting checkers enter like bar checkers
     if target >= 1:
         if board[target] < -1:
             return -1  # blocked by two or more (R5)
-        if board[target] == -1 and flags & HIT_NEEDS_HOME and not _has_home(board):
+        if board[target] == -1 and not may_hit:
             return -1  # no hitting yet (V1)
         return target
     if highest > 6:
@@ -92,6 +95,12 @@ def _destination(board: IntArray, source: int, die: int, highest: int, flags: in
     if target == 0 or source == highest:
         return 0  # exact, or a larger die from the highest point (R15)
     return -1
+
+
+@njit(cache=True, inline="always")
+def _may_hit(board: IntArray, flags: int) -> bool:
+    """Whether the mover may hit now: always, but under ``HIT_NEEDS_HOME`` only with a checker home."""
+    return not flags & HIT_NEEDS_HOME or _has_home(board)
 
 
 @njit(cache=True)
@@ -250,6 +259,7 @@ def _plays_two_dice(
     """
     flags = state[_FLAGS]
     top0 = _highest(start, 25)
+    hit0 = _may_hit(start, flags)
     occupied = np.empty(26, dtype=np.int64)  # the mover's points at the start, highest first
     count = 0
     for point in range(MY_WAITING if start[MY_WAITING] > 0 else top0, 0, -1):
@@ -262,7 +272,7 @@ def _plays_two_dice(
         second = low if order == 0 else high
         for index1 in range(count):
             source1 = occupied[index1]
-            target1 = _destination(start, source1, first, top0, flags)
+            target1 = _destination(start, source1, first, top0, hit0)
             if target1 < 0:
                 continue
             board[:] = start
@@ -270,16 +280,17 @@ def _plays_two_dice(
             path[0, 0], path[0, 1] = source1, target1
             path[0, 2] = _move(board, source1, target1)
             top1 = _highest(board, top0)
+            hit1 = _may_hit(board, flags)
             used_both = False
             # The second checker stands where a checker stood at the start, or where the first one landed.
             newly = target1 if target1 > 0 and start[target1] <= 0 else 0
             for index2 in range(-1 if newly else 0, count):
                 source2 = newly if index2 < 0 else occupied[index2]
-                target2 = _destination(board, source2, second, top1, flags)
+                target2 = _destination(board, source2, second, top1, hit1)
                 if target2 < 0:
                     continue
                 used_both = True
-                if order == 1 and source2 != target1 and _destination(start, source2, high, top0, flags) >= 0:
+                if order == 1 and source2 != target1 and _destination(start, source2, high, top0, hit0) >= 0:
                     continue  # the first pass played these two moves the other way round
                 hit = _move(board, source2, target2)
                 path[1, 0], path[1, 1], path[1, 2] = source2, target2, hit
@@ -315,9 +326,11 @@ def _plays_double(
     """
     sources = np.empty(5, dtype=np.int64)
     tops = np.empty(5, dtype=np.int64)
+    hits = np.empty(5, dtype=np.bool_)
     moved = np.zeros(5, dtype=np.bool_)
     levels[0, :] = start
     tops[0] = _highest(start, 25)
+    hits[0] = _may_hit(start, state[_FLAGS])
     sources[0] = tops[0]
     path[:, :] = _NO_MOVE
     depth = 0
@@ -350,7 +363,7 @@ def _plays_double(
             path[depth, :] = _NO_MOVE
             sources[depth] -= 1
             continue
-        target = _destination(levels[depth], source, die, tops[depth], state[_FLAGS])
+        target = _destination(levels[depth], source, die, tops[depth], hits[depth])
         if target < 0:
             sources[depth] -= 1
             continue
@@ -360,6 +373,7 @@ def _plays_double(
         path[depth, 2] = _move(levels[depth + 1], source, target)
         depth += 1
         tops[depth] = _highest(levels[depth], tops[depth - 1])
+        hits[depth] = _may_hit(levels[depth], state[_FLAGS])
         # Bar checkers go first (R9), then checkers waiting to enter, then points from the back.
         sources[depth] = tops[depth] if source == MY_BAR else min(source, tops[depth])
         moved[depth] = False

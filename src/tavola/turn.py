@@ -27,7 +27,7 @@ from functools import cached_property
 
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError
-from tavola.movegen import _destination, _highest, _move, generate_dice
+from tavola.movegen import _destination, _highest, _may_hit, _move, generate_dice
 from tavola.notation import Segment, assignments, explain_segments, format_play, parse_segments
 from tavola.play import LegalPlays, Move, Play
 from tavola.position import BAR, OFF, WAITING, Position
@@ -141,7 +141,9 @@ class Turn:
         for segment, path in zip(segments, dice, strict=True):
             point = segment.source
             for die in path:
-                target = _destination(board, point, die, _highest(board, BAR), self.variant.flags)
+                target = _destination(
+                    board, point, die, _highest(board, BAR), _may_hit(board, self.variant.flags)
+                )
                 if target < 0 or target != max(min(point, BAR) - die, OFF):
                     return None
                 hit = bool(_move(board, point, target))
@@ -166,9 +168,9 @@ class Turn:
         found = []
         board = self.current.to_array()
         for die in sorted(set(self.remaining), reverse=True):
-            top = _highest(board, BAR)
+            top, may_hit = _highest(board, BAR), _may_hit(board, self.variant.flags)
             for source in range(WAITING, 0, -1):
-                target = _destination(board, source, die, top, self.variant.flags)
+                target = _destination(board, source, die, top, may_hit)
                 if target < 0:
                     continue
                 move = Move(source, target, bool(board[target] == -1) if target else False)
