@@ -108,3 +108,13 @@ def test_bearoffs_are_evaluated_by_the_exact_database():
     one_roll = Evaluator(net, net, default_database()).evaluate(on_its_one_point.to_array()[None])
     assert one_roll[0, 0] == pytest.approx(3 / 4, abs=1e-4)  # the mover must bear off at once
     assert np.allclose(evaluated[1], net.probabilities(encode(boards[1:]))[0])
+
+
+def test_the_shipped_networks_load_and_play():
+    evaluator = Evaluator.default()
+    assert evaluator.contact_net.sizes == evaluator.race_net.sizes
+    assert evaluator.bearoff_database is not None
+    start = Position.start()
+    plays = start.legal_plays(Dice(3, 1))
+    results = np.stack([play.after.to_array() for play in plays])
+    assert plays[evaluator.choose(start.to_array(), results)].notation == "8/5 6/5"  # the 5-point, as everyone plays
