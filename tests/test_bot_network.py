@@ -117,4 +117,6 @@ def test_the_shipped_networks_load_and_play():
     start = Position.start()
     plays = start.legal_plays(Dice(3, 1))
     results = np.stack([play.after.to_array() for play in plays])
-    assert plays[evaluator.choose(start.to_array(), results)].notation == "8/5 6/5"  # the 5-point, as everyone plays
+    assert (
+        plays[evaluator.choose(start.to_array(), results)].notation == "8/5 6/5"
+    )  # the 5-point, as everyone plays
