@@ -74,6 +74,24 @@ def finished(boards: Boards, checkers: int = CHECKERS) -> npt.NDArray[np.float32
     return out
 
 
+def route(
+    boards: Boards, database: BearoffDatabase | None, out: npt.NDArray[np.float32]
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Fill ``out`` where the answer is exact: finished games, and bear-offs when there is a ``database``.
+
+    Returns the rows left for the contact network and for the race network.
+    """
+    exact = finished(boards)
+    done = ~np.isnan(exact[:, WIN]) if exact is not None else np.zeros(len(boards), dtype=bool)
+    if exact is not None:
+        out[done] = exact[done]
+    touching = contact(boards)
+    exact_race = ~done & bearoff(boards) if database is not None else np.zeros_like(done)
+    if database is not None and exact_race.any():
+        out[exact_race] = database.evaluate_batch(boards[exact_race])
+    return ~done & touching, ~done & ~touching & ~exact_race
+
+
 class Evaluator:
     """A contact network and a race network behind one batched ``evaluate``."""
 
@@ -112,19 +130,8 @@ class Evaluator:
         """(N, 5) probabilities for each position's player on roll."""
         array = np.asarray(boards, dtype=np.int8)
         out = np.empty((len(array), OUTPUTS), dtype=np.float32)
-        exact = finished(array)
-        done = ~np.isnan(exact[:, WIN]) if exact is not None else np.zeros(len(array), dtype=bool)
-        if exact is not None:
-            out[done] = exact[done]
-        touching = contact(array)
-        database = self.bearoff_database
-        exact_race = ~done & bearoff(array) if database is not None else np.zeros_like(done)
-        if database is not None and exact_race.any():
-            out[exact_race] = database.evaluate_batch(array[exact_race])
-        for mask, net in (
-            (~done & touching, self.contact_net),
-            (~done & ~touching & ~exact_race, self.race_net),
-        ):
+        contact_rows, race_rows = route(array, self.bearoff_database, out)
+        for mask, net in ((contact_rows, self.contact_net), (race_rows, self.race_net)):
             if mask.any():
                 out[mask] = net.probabilities(encode(array[mask]))
         return out

@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.encode import INPUTS, encode
-from tavola.bot.evaluate import contact, finished
+from tavola.bot.evaluate import contact, route
 from tavola.bot.network import OUTPUTS, Network, equity, flip_probabilities
 from tavola.movegen import generate_batch
 from tavola.position import CHECKERS, MY_OFF, Position, flip_array
@@ -141,12 +141,8 @@ class Trainer:
     def _probabilities(self, boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         """(N, 5) probabilities for each position's player on roll, exact where the game is over."""
         out = np.empty((len(boards), OUTPUTS), dtype=np.float32)
-        exact = finished(boards)
-        done = ~np.isnan(exact[:, 0]) if exact is not None else np.zeros(len(boards), dtype=bool)
-        if exact is not None:
-            out[done] = exact[done]
-        touching = contact(boards)
-        for mask, name in ((~done & touching, "contact"), (~done & ~touching, "race")):
+        contact_rows, race_rows = route(boards, None, out)
+        for mask, name in ((contact_rows, "contact"), (race_rows, "race")):
             if mask.any():
                 inputs = torch.from_numpy(encode(boards[mask])).to(self.device)
                 out[mask] = torch.sigmoid(self.nets[name](inputs)).cpu().numpy()
