@@ -95,7 +95,7 @@ def test_the_zero_ply_choice_is_the_best_equity_for_the_mover():
 
 def test_bearoffs_are_evaluated_by_the_exact_database():
     from tavola.bot.bearoff import default_database
-    from tavola.bot.evaluate import bearoff
+    from tavola.bot.bearoff import is_bearoff as bearoff
 
     bearoff_position = position({6: 1}, {19: 1})  # one checker each on its 6-point
     race_position = position({6: 14, 8: 1}, {19: 15})

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
-from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, WAITING, Position
+from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, WAITING, Position, point_name
 
 if TYPE_CHECKING:
     from tavola.dice import Dice
@@ -44,10 +44,6 @@ if TYPE_CHECKING:
 
 
 # --- writing -----------------------------------------------------------------
-
-
-def _point_name(point: int) -> str:
-    return {BAR: "bar", WAITING: "in", OFF: "off"}.get(point, str(point))
 
 
 def format_play(moves: Sequence[Move]) -> str:
@@ -72,10 +68,10 @@ def format_play(moves: Sequence[Move]) -> str:
     paths.sort(key=lambda path: (-path[0][0], -path[-1][0]))
     texts = []
     for path in paths:
-        shown = [_point_name(path[0][0])]
+        shown = [point_name(path[0][0])]
         for index, (point, hit) in enumerate(path[1:], start=1):
             if hit or index == len(path) - 1:
-                shown.append(_point_name(point) + ("*" if hit else ""))
+                shown.append(point_name(point) + ("*" if hit else ""))
         texts.append("/".join(shown))
     counts = Counter(texts)
     written: list[str] = []
@@ -98,7 +94,7 @@ class Segment:
     marked_hit: bool = False
 
     def __str__(self) -> str:
-        return f"{_point_name(self.source)}/{_point_name(self.destination)}{'*' if self.marked_hit else ''}"
+        return f"{point_name(self.source)}/{point_name(self.destination)}{'*' if self.marked_hit else ''}"
 
 
 _TOKEN = re.compile(r"^(?P<path>[^()]+?)(?:\((?P<count>\d)\))?$")
@@ -138,7 +134,7 @@ def parse_segments(text: str) -> list[Segment]:
                 if destination >= source:
                     raise NotationError(
                         f"{token!r}: checkers move from higher points to lower, not "
-                        f"{_point_name(source)} to {_point_name(destination)}"
+                        f"{point_name(source)} to {point_name(destination)}"
                     )
                 segments.append(Segment(source, destination, hit))
     return segments
@@ -340,7 +336,7 @@ def _why_segment_fails(segment: Segment, dice: list[int], array: npt.NDArray[np.
         shown = "-".join(map(str, sorted(set(dice), reverse=True)))
         return (
             f"{segment}: no die of {shown} moves a checker "
-            f"from {_point_name(segment.source)} to {_point_name(segment.destination)}"
+            f"from {point_name(segment.source)} to {point_name(segment.destination)}"
         )
     blocked: set[int] = set()
     for path in paths:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, overload
 
 from tavola.dice import Dice
 from tavola.errors import IllegalPlayError
-from tavola.position import BAR, OFF, WAITING, Position, PositionKind
+from tavola.position import BAR, OFF, WAITING, Position, PositionKind, point_name
 
 if TYPE_CHECKING:
     from tavola.variants import Variant
@@ -52,11 +52,6 @@ class Move:
     def __repr__(self) -> str:
         hit = ", hit=True" if self.hit else ""
         return f"Move({self.source}, {self.destination}{hit})"
-
-
-def point_name(point: int) -> str:
-    """A point as notation writes it: ``bar``, ``in``, ``off`` or its number."""
-    return {BAR: "bar", WAITING: "in", OFF: "off"}.get(point, str(point))
 
 
 class Play:

@@ -53,6 +53,16 @@ WAITING = 26
 OFF = 0
 """Off the board as a point number, in notation and moves."""
 
+
+def point_name(point: int) -> str:
+    """A point as notation writes it: ``bar``, ``in``, ``off`` or its number.
+
+    >>> point_name(25), point_name(0), point_name(13)
+    ('bar', 'off', '13')
+    """
+    return {BAR: "bar", WAITING: "in", OFF: "off"}.get(point, str(point))
+
+
 START_BOARD: tuple[int, ...] = (
     -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2,
 )  # fmt: skip
@@ -318,11 +328,6 @@ class Position:
         if highest <= 6 and lowest >= 19:
             return PositionKind.BEAROFF
         return PositionKind.RACE
-
-    @property
-    def all_home(self) -> bool:
-        """Whether all the mover's checkers left are in its home board (R14)."""
-        return self._extremes()[0] <= 6
 
     def result(self) -> GameResult | None:
         """The result once a side has borne off all its checkers (R19), else ``None``.

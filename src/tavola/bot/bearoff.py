@@ -452,11 +452,16 @@ def _at_least(distributions: FloatArray) -> FloatArray:
     return tails
 
 
+def is_bearoff(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """Whether both sides have every checker left in their home boards (none on the bar or waiting)."""
+    outside = (boards[:, POINTS + 1 : 25] > 0).any(axis=1) | (boards[:, 1:19] < 0).any(axis=1)
+    away = boards[:, [MY_BAR, MY_WAITING, THEIR_BAR, THEIR_WAITING]].any(axis=1)
+    return np.asarray(~(outside | away), dtype=np.bool_)
+
+
 def _check_bearoff(array: npt.NDArray[np.int8]) -> None:
     """Raise ValueError unless every row is a bear-off position: both sides home, nothing on the bar."""
-    outside = (array[:, POINTS + 1 : 25] > 0).any(axis=1) | (array[:, 1:19] < 0).any(axis=1)
-    waiting = array[:, [MY_BAR, MY_WAITING, THEIR_BAR, THEIR_WAITING]].any(axis=1)
-    bad = np.flatnonzero(outside | waiting)
+    bad = np.flatnonzero(~is_bearoff(array))
     if len(bad):
         raise ValueError(
             f"position {int(bad[0])} is not a bear-off position: a checker is on the bar or out of its home"

@@ -22,31 +22,21 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from tavola.bot.bearoff import BearoffDatabase, default_database
+from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
 from tavola.bot.encode import INPUTS, encode
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, Network, equity
 from tavola.position import (
     CHECKERS,
     MY_BAR,
     MY_OFF,
-    MY_WAITING,
     THEIR_BAR,
     THEIR_OFF,
-    THEIR_WAITING,
     flip_array,
 )
 
 Boards = npt.NDArray[np.int8]
 SHIPPED_WEIGHTS = Path(__file__).with_name("data") / "tavola.npz"
 """The contact network's weights in the package (the race network's are ``tavola-race.npz``)."""
-
-
-def bearoff(boards: Boards) -> npt.NDArray[np.bool_]:
-    """Whether both sides have every checker left in their home boards (none on the bar or waiting)."""
-    points = boards[:, 1:25]
-    away = boards[:, [MY_BAR, MY_WAITING, THEIR_BAR, THEIR_WAITING]].any(axis=1)
-    home = ~(points[:, 6:] > 0).any(axis=1) & ~(points[:, :18] < 0).any(axis=1)
-    return np.asarray(home & ~away, dtype=np.bool_)
 
 
 def contact(boards: Boards) -> npt.NDArray[np.bool_]:
@@ -86,7 +76,7 @@ def route(
     if exact is not None:
         out[done] = exact[done]
     touching = contact(boards)
-    exact_race = ~done & bearoff(boards) if database is not None else np.zeros_like(done)
+    exact_race = ~done & is_bearoff(boards) if database is not None else np.zeros_like(done)
     if database is not None and exact_race.any():
         out[exact_race] = database.evaluate_batch(boards[exact_race])
     return ~done & touching, ~done & ~touching & ~exact_race
