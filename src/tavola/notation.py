@@ -98,7 +98,12 @@ class Segment:
 
 
 _TOKEN = re.compile(r"^(?P<path>[^()]+?)(?:\((?P<count>\d)\))?$")
-_POINT = re.compile(r"^(?P<point>bar|b|off|o|in|\d{1,2})(?P<hit>\*?)$")
+_NAMED_POINTS = {
+    **dict.fromkeys(("bar", "b", "barra"), BAR),  # English and Italian "bar", Spanish "barra"
+    **dict.fromkeys(("off", "o", "fuori", "fuera"), OFF),  # Italian "fuori", Spanish "fuera"
+    "in": WAITING,
+}
+_POINT = re.compile(rf"^(?P<point>{'|'.join(_NAMED_POINTS)}|\d{{1,2}})(?P<hit>\*?)$")
 _PASS_WORDS = {"", "-", "pass", "none", "nothing", "cannot move", "can't move", "no move"}
 
 
@@ -109,6 +114,8 @@ def parse_segments(text: str) -> list[Segment]:
     ['24/18*', '18/15', '8/5', '8/5']
     >>> [str(segment) for segment in parse_segments("bar-22 6/0")]
     ['bar/22', '6/off']
+    >>> [str(segment) for segment in parse_segments("barra/22 6/fuera 5/fuori")]
+    ['bar/22', '6/off', '5/off']
     """
     cleaned = text.strip().lower()
     if cleaned in _PASS_WORDS:
@@ -145,8 +152,7 @@ def _parse_point(text: str, token: str) -> tuple[int, bool]:
     if match is None:
         raise NotationError(f"cannot read point {text!r} in {token!r}: use 1-24, bar or off")
     name = match.group("point")
-    named = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF, "in": WAITING}
-    point = named[name] if name in named else int(name)
+    point = _NAMED_POINTS[name] if name in _NAMED_POINTS else int(name)
     if point > WAITING:
         raise NotationError(f"{token!r}: there is no point {point}; points are 1-24, the bar 25 and off 0")
     return point, bool(match.group("hit"))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from tavola.bot.cube import CubeDecision, match_decision, money_decision
 from tavola.bot.evaluate import Evaluator
@@ -123,6 +124,12 @@ class Bot:
         return Evaluation(
             tuple(float(p) for p in probabilities), float(equity(probabilities[None])[0]), decision
         )
+
+    def probabilities(self, position: Position, level: str | None = None) -> npt.NDArray[np.float32]:
+        """The five cubeless probabilities of ``position``'s player on roll, at ``level``'s depth."""
+        plies = self._level(level).plies
+        values: npt.NDArray[np.float32] = evaluate_ply(self.evaluator, position.to_array()[None], plies)[0]
+        return values
 
     def cube(
         self,

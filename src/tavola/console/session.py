@@ -1,0 +1,196 @@
+"""A game at the terminal as data: the match or session, who sits where, how the board looks.
+
+:class:`PlaySession` holds everything ``tavola play`` needs to carry on after
+a crash: the series (a :class:`~tavola.match.Match` or
+:class:`~tavola.match.MoneySession`, saved as Tavola's JSON record, every
+action replayed through the rules on load), the two seats (a person, or the
+bot at a level), the view settings, the dice source's kind and the checkers
+moved so far in a turn not yet committed. :meth:`PlaySession.save` writes it
+atomically, so an interrupted write never spoils the last good save.
+
+>>> import tempfile
+>>> from tavola.match import Match
+>>> from tavola.dicesource import RandomDice
+>>> session = PlaySession(Match(3, dice=RandomDice(seed=2), players=("Ann", "Tavola")),
+...                       (Seat("Ann"), Seat("Tavola", bot_level="advanced")))
+>>> session.current_game().roll()
+Dice(6, 3)
+>>> with tempfile.TemporaryDirectory() as folder:
+...     session.save(Path(folder) / "play.json")
+...     again = PlaySession.load(Path(folder) / "play.json")
+>>> again.current_game().dice, again.seats[1]
+(Dice(6, 3), Seat(name='Tavola', bot_level='advanced'))
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from tavola.dicesource import DiceSource, ManualDice, RandomDice
+from tavola.errors import RecordError, TavolaError
+from tavola.game import Game
+from tavola.match import Match, MoneySession
+from tavola.records import Series, from_json, to_json
+from tavola.records._common import write_atomically
+from tavola.render._view import Home
+
+FORMAT = "tavola-play"
+VERSION = 1
+DiceKind = Literal["random", "manual"]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays one side: a person (``bot_level`` None) or the bot at a level."""
+
+    name: str
+    bot_level: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
+
+
+@dataclass(frozen=True)
+class View:
+    """How the board is drawn (R3): where the home board is, and the two sides' colours."""
+
+    home: Home = "right"
+    colors: tuple[str, str] = ("white", "red")
+    """The colours of seat 0's and seat 1's checkers."""
+
+
+@dataclass
+class PlaySession:
+    """A match or money session with its seats, view and dice, ready to save and resume."""
+
+    series: Series
+    seats: tuple[Seat, Seat]
+    view: View = field(default_factory=View)
+    dice_kind: DiceKind = "random"
+    manual_dice: ManualDice | None = None
+    """Where typed dice go when ``dice_kind`` is manual (the series rolls from it)."""
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != 2:
+            raise TavolaError(f"a game has two seats, not {len(self.seats)}")
+
+    def current_game(self) -> Game:
+        """The game being played: the last one, or a new one when that is over and the series goes on."""
+        current = self.series.game
+        if current is None or (current.is_over and not self.series.is_over):
+            return self.series.new_game()
+        return current
+
+    @property
+    def is_match(self) -> bool:
+        return isinstance(self.series, Match)
+
+    def away(self, player: int) -> tuple[int, int] | None:
+        """In a match, the points ``player`` and the opponent still need; None for money."""
+        if not isinstance(self.series, Match):
+            return None
+        score = self.series.score
+        length = self.series.length
+        return length - score[player], length - score[1 - player]
+
+    # --- saving ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The session as one JSON object (the series as Tavola's JSON record)."""
+        game = self.series.game
+        turn = game.turn if game is not None else None
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "seats": [asdict(seat) for seat in self.seats],
+            "view": {"home": self.view.home, "colors": list(self.view.colors)},
+            "dice": self.dice_kind,
+            "turn": [str(move) for move in turn.moves] if turn is not None else [],
+            "record": to_json(self.series),
+        }
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the session to ``path`` atomically (a temporary file renamed over it)."""
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, json.dumps(self.to_json(), ensure_ascii=False, indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, seed: int | None = None) -> PlaySession:
+        """Read a saved session; later rolls come from OS entropy, or ``seed``, or typed dice."""
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RecordError(f"{path}: there is no saved game here") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise RecordError(f"{path}: not a saved game ({error})") from None
+        try:
+            return cls.from_json(data, seed=seed)
+        except RecordError as error:
+            raise RecordError(f"{path}: {error}", error.line) from None
+
+    @classmethod
+    def from_json(cls, data: object, *, seed: int | None = None) -> PlaySession:
+        """The session a JSON object holds (see :meth:`to_json`); errors name the field."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+            raise RecordError(f"format/version: not a saved {FORMAT!r} version {VERSION} game")
+        seats = _seats(data.get("seats"))
+        view = _view(data.get("view"))
+        dice_kind = data.get("dice")
+        if dice_kind not in ("random", "manual"):
+            raise RecordError(f"dice: 'random' or 'manual', not {dice_kind!r}")
+        manual = ManualDice() if dice_kind == "manual" else None
+        source: DiceSource = manual if manual is not None else RandomDice(seed)
+        series = from_json(data.get("record"), dice=source)
+        session = cls(series, seats, view, dice_kind, manual)
+        moves = data.get("turn", [])
+        if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
+            raise RecordError(f"turn: a list of moves such as '24/18', not {moves!r}")
+        game = series.game
+        for move in moves:
+            if game is None:
+                raise RecordError("turn: moves saved with no game in progress")
+            try:
+                game.move(move)
+            except TavolaError as error:
+                raise RecordError(f"turn: {move}: {error}") from None
+        return session
+
+
+def _seats(data: object) -> tuple[Seat, Seat]:
+    if not isinstance(data, list) or len(data) != 2:
+        raise RecordError(f"seats: a list of two seats, not {data!r}")
+    seats = []
+    for index, seat in enumerate(data):
+        if (
+            not isinstance(seat, dict)
+            or not isinstance(seat.get("name"), str)
+            or not isinstance(seat.get("bot_level"), str | None)
+        ):
+            raise RecordError(f"seats[{index}]: {{'name': str, 'bot_level': str or null}}, not {seat!r}")
+        seats.append(Seat(seat["name"], seat["bot_level"]))
+    return seats[0], seats[1]
+
+
+def _view(data: object) -> View:
+    if not isinstance(data, dict):
+        raise RecordError(f"view: an object with home and colors, not {data!r}")
+    home, colors = data.get("home"), data.get("colors")
+    if home not in ("right", "left"):
+        raise RecordError(f"view.home: 'right' or 'left', not {home!r}")
+    if not isinstance(colors, list) or len(colors) != 2 or not all(isinstance(c, str) for c in colors):
+        raise RecordError(f"view.colors: two colour names, not {colors!r}")
+    return View(home, (colors[0], colors[1]))
+
+
+def new_series(
+    length: int | None, players: tuple[str, str], dice: DiceSource, **options: Any
+) -> Match | MoneySession:
+    """A match to ``length`` points, or a money session when ``length`` is None."""
+    if length is None:
+        return MoneySession(dice=dice, players=players, **options)
+    return Match(length, dice=dice, players=players, **options)
