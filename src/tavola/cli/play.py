@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from tavola.console.app import ConsoleGame
     from tavola.errors import TavolaError
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, markup=False)  # names and moves are shown as typed
     autosave: Path = args.autosave or autosave_path()
     try:
         session = _session(args, autosave, console)

@@ -80,6 +80,7 @@ class ConsoleGame:
                 game = self.session.current_game()
                 if game.is_over:  # the series is over
                     self._announce_series_end()
+                    self._last_words()
                     return 0
                 self._step(game)
                 self._save()
@@ -157,7 +158,7 @@ class ConsoleGame:
         try:
             self._obey(game, player, command)
         except TavolaError as error:
-            self.console.print(f"[red]{_('Not allowed')}:[/red] {error}", highlight=False)
+            self._complain(f"{_('Not allowed')}: {error}")
 
     def _prompt(self, game: Game, player: int) -> str:
         name = self._name(player)
@@ -365,9 +366,12 @@ class ConsoleGame:
                     manual.enter(Dice.parse(text))
                 return
             except TavolaError as error:
-                self.console.print(f"[red]{error}[/red]", highlight=False)
+                self._complain(str(error))
 
     # --- acting and telling ------------------------------------------------------------------
+
+    def _complain(self, text: str) -> None:
+        self.console.print(Text(text, style="red"))
 
     def _apply(self, game: Game, action: Action, player: int) -> None:
         """Do ``action`` for ``player`` and say what happened."""
@@ -457,35 +461,47 @@ class ConsoleGame:
             Ending.RESIGNATION: _(" (resignation)"),
         }[outcome.ending]
         self.console.print(
-            "[bold]"
-            + ngettext(
-                "{name} wins {how}{ending}: {points} point.",
-                "{name} wins {how}{ending}: {points} points.",
-                outcome.points,
-            ).format(name=name, how=how, ending=ending, points=outcome.points)
-            + "[/bold]",
-            highlight=False,
+            Text(
+                ngettext(
+                    "{name} wins {how}{ending}: {points} point.",
+                    "{name} wins {how}{ending}: {points} points.",
+                    outcome.points,
+                ).format(name=name, how=how, ending=ending, points=outcome.points),
+                style="bold",
+            )
         )
         self.console.print(score_line(self.session))
 
     def _announce_series_end(self) -> None:
         series = self.session.series
         if isinstance(series, Match) and series.winner is not None:
-            self.console.print(
-                "[bold]"
-                + _("{name} wins the match {score}.").format(
-                    name=self._name(series.winner), score="-".join(str(s) for s in series.score)
-                )
-                + "[/bold]",
-                highlight=False,
+            text = _("{name} wins the match {score}.").format(
+                name=self._name(series.winner), score="-".join(str(s) for s in series.score)
             )
+            self.console.print(Text(text, style="bold"))
 
     def _another_game(self) -> bool:
-        if isinstance(self.session.series, Match):
-            self.read(_("Press Enter for the next game > "))
-            return True
-        answer = read_command(self.read(_("Another game? (Enter: yes, quit: stop) > ")))
-        return answer.name not in ("quit", "drop")
+        """Between games: go on (Enter), stop, or save the series first."""
+        while True:
+            if isinstance(self.session.series, Match):
+                prompt = _("Enter: the next game; save FILE: export the match; quit: stop > ")
+            else:
+                prompt = _("Enter: another game; save FILE: export the session; quit: stop > ")
+            command = read_command(self.read(prompt))
+            if command.name == "save":
+                self._export(command.argument)
+            elif command.name == "quit":
+                return False
+            elif command.name in ("enter", "take", "roll"):
+                return True
+
+    def _last_words(self) -> None:
+        """After the match: saving it is still possible."""
+        while True:
+            command = read_command(self.read(_("The match is over. save FILE: export it; Enter: leave > ")))
+            if command.name != "save":
+                return
+            self._export(command.argument)
 
     # --- help, hints, lists, files ------------------------------------------------------------
 
@@ -536,7 +552,14 @@ class ConsoleGame:
             self.console.print(_("Name the file: save match.mat (or .json)"))
             return
         path = Path(argument).expanduser()
-        save(self.session.series, path)
+        try:
+            save(self.session.series, path)
+        except OSError as error:
+            self._complain(_("Cannot write {path}: {reason}").format(path=path, reason=error.strerror))
+            return
+        except TavolaError as error:
+            self._complain(str(error))
+            return
         self.console.print(_("Saved to {path}.").format(path=path))
 
 

@@ -1,0 +1,173 @@
+"""``tavola play`` driven in a pseudo-terminal: whole games, wrong input, undo, saving and resuming."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gnubg_oracle import GNUBG
+from tavola.console.session import PlaySession
+from tavola.match import Match
+from tavola.records import load
+from terminal import Terminal, environment
+
+
+def test_a_whole_match_against_the_bot_to_its_end(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--match", "1", "--level", "beginner", "--seed", "4", "--name", "Ann")
+    transcript = terminal.play_out()
+    assert terminal.finish() == 0
+    assert "Opening roll" in transcript
+    assert re.search(r"(Ann|Tavola) wins the match 1-0|(Ann|Tavola) wins the match 0-1", transcript)
+    session = PlaySession.load(tmp_path / "data" / "tavola" / "autosave.json")
+    assert isinstance(session.series, Match)
+    assert session.series.is_over
+
+
+def test_R3_board_drawn_from_the_players_side_with_home_on_the_left(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--home", "left", "--seed", "4", "--name", "Ann")
+    text = terminal.next_prompt()
+    assert "+---+-1--2--3--4--5--6-+---+-7--8--9-10-11-12-+" in text
+    assert "Money session" in text
+    assert "Ann (X)  pips 167" in text
+    terminal.send("quit")
+    assert terminal.finish() == 0
+
+
+def test_wrong_moves_say_why_and_the_game_goes_on(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--seed", "4", "--name", "Ann", "--bot-first")
+    text = terminal.next_prompt()
+    while "your move" not in text:
+        terminal.send("")
+        text = terminal.next_prompt()
+    terminal.send("24/13 13/1")
+    complaint = terminal.next_prompt()
+    assert "Not allowed" in complaint
+    terminal.send("nonsense")
+    assert "cannot read" in terminal.next_prompt()
+    terminal.send("moves")
+    listing = terminal.next_prompt()
+    assert "legal play" in listing
+    terminal.send(terminal.first_legal_play(text))
+    after = terminal.next_prompt()
+    assert "Ann plays" in after
+    terminal.send("quit")
+    assert terminal.finish() == 0
+
+
+def test_R20_partial_moves_undo_and_commit(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--seed", "7", "--name", "Ann")
+    text = terminal.next_prompt()
+    while "your move" not in text:
+        terminal.send("")
+        text = terminal.next_prompt()
+    before = terminal.position_id
+    play = terminal.first_legal_play(text)
+    first_checker = play.split()[0].split("(")[0]
+    first_hop = "/".join(first_checker.split("/")[:2]).rstrip("*")
+    terminal.send(first_hop)
+    moved = terminal.next_prompt()
+    assert terminal.position_id != before
+    terminal.send("undo")
+    terminal.next_prompt()
+    assert terminal.position_id == before
+    terminal.send(play)
+    assert "Ann plays" in terminal.next_prompt() or "rolls" in terminal.transcript
+    terminal.send("quit")
+    assert terminal.finish() == 0
+    assert moved
+
+
+def test_saved_after_every_action_and_resumed_after_the_process_is_killed(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--seed", "5", "--name", "Ann", "--match", "3")
+    text = terminal.next_prompt()
+    moves = 0
+    while moves < 3:
+        if "your move" in text:
+            terminal.send(terminal.first_legal_play(text))
+            moves += 1
+        else:
+            terminal.send("")
+        text = terminal.next_prompt()
+    seen = terminal.position_id
+    terminal.child.kill(signal.SIGKILL)
+    terminal.child.close()
+    autosave = tmp_path / "data" / "tavola" / "autosave.json"
+    saved = json.loads(autosave.read_text())
+    assert saved["record"]["length"] == 3
+    resumed = Terminal(tmp_path, "--resume")
+    again = resumed.next_prompt()
+    assert resumed.position_id == seen, again
+    resumed.send("quit")
+    assert resumed.finish() == 0
+
+
+def test_a_new_game_keeps_the_unfinished_one(tmp_path: Path) -> None:
+    first = Terminal(tmp_path, "--seed", "5")
+    first.next_prompt()
+    first.send("quit")
+    first.finish()
+    second = Terminal(tmp_path, "--seed", "6")
+    text = second.next_prompt()
+    assert "unfinished game was kept" in text
+    second.send("quit")
+    second.finish()
+    kept = list((tmp_path / "data" / "tavola").glob("unfinished-*.json"))
+    assert len(kept) == 1
+    assert PlaySession.load(kept[0]).series.game is not None
+
+
+def test_resume_with_nothing_saved_is_a_clear_error(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "tavola", "play", "--resume"],
+        env=environment(tmp_path),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "there is no saved game here" in completed.stderr
+
+
+def test_P4_money_options_in_a_match_are_refused(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "tavola", "play", "--match", "5", "--jacoby"],
+        env=environment(tmp_path),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "money rules" in completed.stderr
+
+
+@pytest.mark.gnubg
+def test_a_match_saved_from_the_terminal_imports_into_gnubg(tmp_path: Path) -> None:
+    terminal = Terminal(tmp_path, "--match", "1", "--level", "beginner", "--seed", "9", "--name", "Ann")
+    saved = tmp_path / "played.mat"
+    terminal.play_out(answers={"The match is over": f"save {saved}"})
+    terminal.finish()
+    series = load(saved)
+    assert isinstance(series, Match)
+    assert series.is_over
+    commands = [f"import mat {saved}", "show score", "quit"]
+    completed = subprocess.run(
+        [GNUBG, "-t", "-q"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+    )
+    outcome = series.games[-1].outcome
+    assert outcome is not None
+    winner = series.players[outcome.winner]
+    shown = re.search(rf"The score \(after 1 game\) is: .*{winner} {outcome.points}\b", completed.stdout)
+    assert shown, completed.stdout[-2000:]
