@@ -324,7 +324,7 @@ class ConsoleGame:
 
     def _roll(self, game: Game, player: int, *, opening: bool = False) -> None:
         """Roll for ``player``: from the dice source, or asking for typed dice when they are manual."""
-        if self.session.manual_dice is not None:
+        if self.session.manual_dice is not None and not self.session.manual_dice.pending:
             self._ask_dice(game, player, opening)
         dice = game.roll(player)
         if game.phase is Phase.OPENING:  # a tie on the opening roll

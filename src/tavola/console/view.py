@@ -68,7 +68,13 @@ def score_line(session: PlaySession) -> str:
 
 
 def ids_line(session: PlaySession, game: Game) -> str:
-    """The gnubg Position ID (player on roll first) and Match ID, for pasting into other programs."""
+    """The gnubg Position ID and Match ID, for pasting into other programs.
+
+    A position with checkers waiting to enter (Acey-Deucey), which gnubg cannot
+    hold, shows its Tavola ID instead.
+    """
+    if game.position.waiting != (0, 0):
+        return _("Tavola ID: {position}").format(position=game.position.tavola_id())
     return _("Position ID: {position}   Match ID: {match}").format(
         position=game.position.position_id(), match=_match_id(session)
     )

@@ -1,0 +1,202 @@
+"""The terminal game's flow in-process, with scripted answers: the cube, resignations, forced plays, dice."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable
+
+import pytest
+from rich.console import Console
+
+from builders import position
+from tavola.bot.evaluate import Evaluator
+from tavola.bot.player import Bot
+from tavola.console.app import ConsoleGame
+from tavola.console.session import PlaySession, Seat
+from tavola.cube import Cube
+from tavola.dicesource import ManualDice, RandomDice
+from tavola.game import Ending, Game, Phase
+from tavola.match import Match, MoneySession
+from tavola.position import Position, WinKind
+from tavola.rules import Rules
+from tavola.variants import ACEY_DEUCEY
+
+
+class Script:
+    """Answers prompts in order: each step is (a pattern the prompt must match, the line typed)."""
+
+    def __init__(self, steps: Iterable[tuple[str, str]]) -> None:
+        self.steps = list(steps)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.steps:
+            raise EOFError  # the script is over: like Ctrl-D
+        pattern, line = self.steps.pop(0)
+        assert re.search(pattern, prompt), f"expected a prompt like {pattern!r}, got {prompt!r}"
+        return line
+
+
+@pytest.fixture(scope="module")
+def evaluator() -> Evaluator:
+    return Evaluator.default()
+
+
+def run(session: PlaySession, script: Script, bots: dict[int, Bot] | None = None) -> str:
+    output = io.StringIO()
+    console = Console(file=output, width=120, highlight=False, markup=False)
+    ConsoleGame(session, console, script, bots=bots).run()
+    return output.getvalue()
+
+
+def set_up(series: Match | MoneySession, board: Position, on_roll: int, cube: Cube | None = None) -> Game:
+    """Put a game from ``board`` (seen by ``on_roll``) into ``series`` as its game in progress."""
+    game = Game(series.rules, series.dice, position=board, player_on_roll=on_roll, cube=cube)
+    series.games.append(game)
+    return game
+
+
+RACE_WON = position({1: 2, 2: 2}, {19: 5, 20: 5, 21: 5})  # the mover is far ahead, no contact
+SURE_WIN = position({1: 2}, {19: 4, 20: 5, 21: 5})  # the mover wins next turn; the other has one off
+
+
+def test_C3_the_bot_drops_a_double_in_a_lost_race(evaluator: Evaluator) -> None:
+    series = MoneySession(dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, RACE_WON, on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"roll \(Enter\) or double", "double"), (r"another game", "quit")])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "Ann doubles to 2." in text
+    assert "Tavola drops." in text
+    outcome = series.games[0].outcome
+    assert outcome is not None
+    assert (outcome.winner, outcome.ending, outcome.points) == (0, Ending.DROP, 1)
+
+
+def test_C6_the_bot_resigns_a_hopeless_race_and_the_person_accepts(evaluator: Evaluator) -> None:
+    series = MoneySession(dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, SURE_WIN.flip(), on_roll=1)  # the bot on roll cannot win, nor lose a gammon
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"accept or decline", "accept"), (r"another game", "quit")])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "Tavola resigns a single game." in text
+    outcome = series.games[0].outcome
+    assert outcome is not None
+    assert (outcome.winner, outcome.ending, outcome.kind) == (0, Ending.RESIGNATION, WinKind.SINGLE)
+
+
+def test_C6_a_declined_resignation_is_not_offered_again_that_game(evaluator: Evaluator) -> None:
+    series = MoneySession(dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, SURE_WIN.flip(), on_roll=1)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"accept or decline", "decline")])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert text.count("resigns") == 1
+    assert "declines the resignation" in text
+
+
+def test_C6_a_person_resigns_and_the_bot_accepts_a_gift(evaluator: Evaluator) -> None:
+    series = Match(3, dice=RandomDice(seed=2), players=("Ann", "Tavola"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    steps = [(r"your move|roll \(Enter\)", "resign gammon"), (r"next game", "quit")]
+    text = run(session, Script(steps), {1: Bot(evaluator, "advanced", 1)})
+    assert "Ann resigns a gammon." in text
+    assert "Tavola accepts the resignation." in text
+    assert series.score == (0, 2)
+
+
+def test_M3_hot_seat_double_beaver_and_take(evaluator: Evaluator) -> None:
+    series = MoneySession(Rules(beavers=1), RandomDice(seed=3), players=("Ann", "Bo"))
+    set_up(series, Position.start(), on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")))
+    script = Script(
+        [
+            (r"Ann: roll \(Enter\) or double", "double"),
+            (r"Bo: you are doubled to 2; take, drop or beaver", "beaver"),
+            (r"Ann: the cube is beavered to 4; take or drop", "take"),
+        ]
+    )
+    text = run(session, script)
+    game = series.games[0]
+    assert game.cube == Cube(4, 1)
+    assert game.phase is Phase.MOVE
+    assert "Bo beavers: the cube is at 4." in text
+
+
+def test_hints_for_the_cube_and_for_a_roll(evaluator: Evaluator) -> None:
+    series = MoneySession(dice=RandomDice(seed=3), players=("Ann", "Tavola"))
+    set_up(series, Position.start(), on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script(
+        [(r"roll \(Enter\) or double", "hint"), (r"roll \(Enter\) or double", ""), (r"your move", "hint")]
+    )
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "No double" in text
+    assert "Equity" in text
+    assert "Lose gammon" in text
+
+
+def test_R11_forced_plays_and_passes_are_made_and_announced() -> None:
+    dice = ManualDice(["66", "11"])
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    # Ann has a checker on the bar against a closed board: 6-6 cannot enter.
+    closed = {point: 2 for point in range(19, 25)} | {12: 3}
+    set_up(series, position({6: 14}, closed, bar=(1, 0)), on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    text = run(session, Script([(r"Ann: roll", "")]))
+    assert "Ann rolls 6-6 and cannot move" in text
+
+
+def test_manual_dice_are_asked_for_and_a_bad_entry_is_refused() -> None:
+    dice = ManualDice()
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    script = Script(
+        [
+            (r"Opening roll: Ann's die and Bo's die", "7 1"),
+            (r"Opening roll: Ann's die and Bo's die", "3 1"),
+            (r"Ann \(3-1\): your move", "8/5 6/5"),
+            (r"Bo: roll \(Enter\) or double", ""),
+            (r"Bo's dice", "65"),
+            (r"Bo \(6-5\): your move", "24/13"),
+        ]
+    )
+    text = run(session, script)
+    assert "Opening roll 3-1: Ann plays first." in text
+    log = [str(entry.action) for entry in series.games[0].log]
+    assert len(log) == 4
+    assert "Ann plays 8/5(2)" in text or "Ann plays 8/5 6/5" in text
+
+
+def test_V2_acey_deucey_after_the_1_2_the_player_chooses_a_double() -> None:
+    dice = ManualDice()
+    dice.enter_opening(2, 1)
+    series = MoneySession(dice=dice, players=("Ann", "Bo"), variant=ACEY_DEUCEY)
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    script = Script(
+        [
+            (r"Ann \(2-1\): your move", "in/24 in/23"),
+            (r"choose the double to play", "9"),
+            (r"choose the double to play", "6"),
+            (r"Ann \(6-6\): your move", "in/19(4)"),
+        ]
+    )
+    text = run(session, script)
+    assert "Ann chooses double 6s." in text
+    assert "Type a number from 1 to 6" in text
+
+
+def test_a_saved_session_resumes_with_the_checkers_moved_so_far(tmp_path: pytest.TempPathFactory) -> None:
+    dice = ManualDice()
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    script = Script([(r"Opening roll", "6 5"), (r"Ann \(6-5\): your move", "24/18")])
+    path = tmp_path / "autosave.json"  # type: ignore[operator]
+    output = io.StringIO()
+    ConsoleGame(session, Console(file=output, width=120), script, autosave=path).run()
+    again = PlaySession.load(path)
+    game = again.current_game()
+    assert game.turn is not None
+    assert [str(move) for move in game.turn.moves] == ["24/18"]
