@@ -74,3 +74,23 @@ class RecordError(TavolaError):
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.line = line
+
+
+class SeatingError(TavolaError):
+    """A chouette player joining, leaving or starting a game when the table does not allow it (H1, H3)."""
+
+
+class WrongSideError(OutOfTurnError):
+    """A chouette action for the other side: the box acting for the team, or a team member for the box."""
+
+
+class NotInGameError(IllegalActionError):
+    """A chouette player acting in a game they are not in, or no longer in (they dropped, H5)."""
+
+
+class ConsultationError(IllegalActionError):
+    """A suggested play the chouette's consultation policy, or the player's place, does not allow (H4)."""
+
+
+class LedgerError(TavolaError):
+    """A chouette ledger that does not balance: what is won and paid must sum to zero (H10)."""

@@ -1,0 +1,451 @@
+"""A chouette session saved as JSON and read back by replaying its log through the rules.
+
+The record is one JSON object::
+
+    {
+      "format": "tavola-chouette", "version": 1,
+      "settings": {"cubes": "multi", "last_taker_must_drop": false, "mandatory_extras": false,
+                   "box_partner_from": null, "consultation": "free", "stake": 1,
+                   "join_during_game": true, "variant": "standard",
+                   "rules": {"cube": true, "jacoby": false, ...}},     # every field of Rules
+      "log": [
+        {"player": "Ann", "action": "join"},
+        {"player": null, "action": "draw_order", "rounds": [[["Ann", 5], ["Ben", 2], ["Cid", 5]],
+                                                             [["Ann", 1], ["Cid", 4]]]},
+        {"player": null, "action": "start_game"},
+        {"player": "Cid", "action": "opening_roll", "dice": [3, 5]},    # the box's die first
+        {"player": "Ann", "action": "play", "play": "8/3 6/3"},
+        {"player": "Ann", "action": "double", "against": ["Cid"]},
+        {"player": "Cid", "action": "drop", "against": ["Ann"]},
+        {"player": "Ben", "action": "new_captain"},
+        ...],
+      "seating": {"box": "Ann", "queue": ["Cid", "Ben"]},              # null before the draw
+      "ledger": [{"game": 0, "points": {"Cid": 2, "Ann": -1, "Ben": -1}}, ...],
+      "totals": {"Cid": 2, "Ann": -1, "Ben": -1}
+    }
+
+The log is the session's own :attr:`~tavola.chouette.session.Chouette.log`:
+``join``, ``leave``, ``draw_order``, ``start_game`` (with ``position``, a
+Tavola ID, and ``side_on_roll`` for a set-up game), ``opening_roll``,
+``roll``, ``play``, ``double``, ``take``, ``drop``, ``beaver`` (each with
+``against``), ``accept_partnership``, ``decline_partnership``,
+``give_extra``, ``decline_extra`` and ``suggest`` (with its ``play``); and
+what happens by itself: ``automatic_double`` (with its ``value``),
+``automatic_beaver``, ``forced_drop``, ``new_captain`` and
+``partner_drawn`` (with its ``dice``). Checker moves not yet committed are
+not saved: a game saved in the middle of a turn goes on from the roll.
+
+Reading replays each action through the session's API with the recorded
+dice, checks that it logs exactly what the record says, then that the
+seating, the ledger and the totals agree; anything else raises
+:class:`~tavola.errors.RecordError` naming the field, e.g. ``log[14].play``.
+
+>>> from tavola.chouette.session import Chouette
+>>> from tavola.dicesource import RandomDice
+>>> table = Chouette(dice=RandomDice(seed=5), players=["Ann", "Ben", "Cid"])
+>>> game = table.start_game()
+>>> game.roll("Cid")
+Dice(6, 3)
+>>> game.play("Ann", "24/15")
+>>> data = to_json(table)
+>>> data["log"][-1], data["seating"]
+({'player': 'Ann', 'action': 'play', 'play': '24/15'}, {'box': 'Cid', 'queue': ['Ann', 'Ben']})
+>>> from_json(data).to_json() == data
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tavola.actions import OpeningRoll, Played, Roll
+from tavola.chouette.actions import (
+    AcceptPartnership,
+    AutomaticBeaver,
+    AutomaticDouble,
+    Beaver,
+    DeclineExtra,
+    DeclinePartnership,
+    Double,
+    DrawOrder,
+    Drop,
+    ForcedDrop,
+    GiveExtra,
+    Join,
+    Leave,
+    LogEntry,
+    NewCaptain,
+    PartnerDrawn,
+    StartGame,
+    Suggest,
+    Take,
+)
+from tavola.chouette.bets import Side
+from tavola.chouette.game import ChouetteGame
+from tavola.chouette.session import Chouette
+from tavola.chouette.settings import ChouetteSettings, Consultation, CubeMode
+from tavola.dice import Dice
+from tavola.dicesource import DiceSource, ManualDice
+from tavola.errors import RecordError, TavolaError
+from tavola.position import Position
+from tavola.records._common import ReplayDice, write_atomically
+from tavola.rules import Rules
+from tavola.variants import find_variant
+
+__all__ = ["FORMAT", "VERSION", "from_json", "load", "save", "to_json"]
+
+FORMAT = "tavola-chouette"
+VERSION = 1
+
+_NAMES: dict[type, str] = {
+    Join: "join",
+    Leave: "leave",
+    DrawOrder: "draw_order",
+    StartGame: "start_game",
+    OpeningRoll: "opening_roll",
+    Roll: "roll",
+    Played: "play",
+    Double: "double",
+    Take: "take",
+    Drop: "drop",
+    Beaver: "beaver",
+    AcceptPartnership: "accept_partnership",
+    DeclinePartnership: "decline_partnership",
+    GiveExtra: "give_extra",
+    DeclineExtra: "decline_extra",
+    Suggest: "suggest",
+    AutomaticDouble: "automatic_double",
+    AutomaticBeaver: "automatic_beaver",
+    ForcedDrop: "forced_drop",
+    NewCaptain: "new_captain",
+    PartnerDrawn: "partner_drawn",
+}
+_AUTOMATIC = {"automatic_double", "automatic_beaver", "forced_drop", "new_captain", "partner_drawn"}
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+def save(session: Chouette, path: str | os.PathLike[str]) -> None:
+    """Write ``session`` as JSON, atomically: the whole new file or the old one untouched."""
+    write_atomically(path, _dumps(to_json(session)))
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    """The record as JSON text, one line per log entry."""
+    lines = []
+    for key, value in data.items():
+        if key == "log" and value:
+            entries = ",\n".join(f"  {json.dumps(entry)}" for entry in value)
+            lines.append(f' "log": [\n{entries}\n ]')
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def to_json(session: Chouette) -> dict[str, Any]:
+    """The record of a chouette session, as plain dicts and lists."""
+    seating = session.seating
+    ledger = session.ledger
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "settings": _settings_json(session.settings),
+        "log": [entry_json(entry) for entry in session.log],
+        "seating": None if seating is None else {"box": seating.box, "queue": list(seating.queue)},
+        "ledger": [{"game": game.number, "points": game.points} for game in ledger.games],
+        "totals": ledger.totals,
+    }
+
+
+def _settings_json(settings: ChouetteSettings) -> dict[str, Any]:
+    return {
+        "cubes": settings.cubes.value,
+        "last_taker_must_drop": settings.last_taker_must_drop,
+        "mandatory_extras": settings.mandatory_extras,
+        "box_partner_from": settings.box_partner_from,
+        "consultation": settings.consultation.value,
+        "stake": settings.stake,
+        "join_during_game": settings.join_during_game,
+        "variant": settings.variant.name,
+        "rules": {item.name: getattr(settings.rules, item.name) for item in dataclasses.fields(Rules)},
+    }
+
+
+def entry_json(entry: LogEntry) -> dict[str, Any]:
+    """One log entry as JSON data."""
+    action = entry.action
+    data: dict[str, Any] = {"player": entry.player, "action": _NAMES[type(action)]}
+    match action:
+        case DrawOrder(rounds):
+            data["rounds"] = [[[name, die] for name, die in round_] for round_ in rounds]
+        case StartGame(position, side) if position is not None:
+            data.update(position=position, side_on_roll=side)
+        case OpeningRoll(dice):
+            data["dice"] = list(dice)
+        case Roll(dice) if dice is not None:
+            data["dice"] = [dice.high, dice.low]
+        case Played(play):
+            data["play"] = play.notation
+        case Suggest(play):
+            data["play"] = play if isinstance(play, str) else play.notation
+        case Double(against) | Take(against) | Drop(against) | Beaver(against):
+            data["against"] = list(against)
+        case AutomaticBeaver(against) | ForcedDrop(against):
+            data["against"] = list(against)
+        case AutomaticDouble(value):
+            data["value"] = value
+        case PartnerDrawn(dice):
+            data["dice"] = list(dice)
+    return data
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def load(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -> Chouette:
+    """Read a saved session (see :func:`from_json`); errors name the file and the field."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path}: not valid JSON: line {error.lineno}: {error.msg}", error.lineno) from None
+    except UnicodeDecodeError as error:
+        raise RecordError(f"{path}: not a chouette record (not UTF-8 text: {error.reason})") from None
+    try:
+        return from_json(data, dice=dice)
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}", error.line) from None
+
+
+def from_json(data: object, *, dice: DiceSource | None = None) -> Chouette:
+    """The session a record holds, replayed through the rules; later rolls come from ``dice``.
+
+    Raises :class:`~tavola.errors.RecordError` naming the field at fault.
+    """
+    record = _object(data, "the record")
+    if record.get("format") != FORMAT or record.get("version") != VERSION:
+        raise RecordError(
+            f"format/version: expected {FORMAT!r} version {VERSION}, not "
+            f"{record.get('format')!r} version {record.get('version')!r}"
+        )
+    settings = _settings(_field(record, "settings", dict, "the record"))
+    manual = ManualDice()
+    session = Chouette(settings, ReplayDice(manual, dice))
+    steps = _field(record, "log", list, "the record")
+    for index, step in enumerate(steps):
+        _object(step, f"log[{index}]")
+    index = 0
+    while index < len(steps):
+        index += _replay(session, manual, steps, index)
+    _check_result(session, record)
+    return session
+
+
+def _object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(f"{where}: expected a JSON object, not {type(value).__name__}")
+    return value
+
+
+def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if name not in data:
+        raise RecordError(f"{where}: the field {name!r} is missing")
+    value = data[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
+        names = {int: "a whole number", float: "a number", str: "text", list: "a list", dict: "an object"}
+        wanted = " or ".join(names.get(item, item.__name__) for item in kinds)
+        raise RecordError(f"{_path(where, name)}: {value!r} is not {wanted}")
+    return value
+
+
+def _path(where: str, name: str) -> str:
+    return name if where == "the record" else f"{where}.{name}"
+
+
+_SETTING_KINDS: dict[str, type | tuple[type, ...]] = {
+    "cubes": str,
+    "last_taker_must_drop": bool,
+    "mandatory_extras": bool,
+    "box_partner_from": (int, type(None)),
+    "consultation": str,
+    "stake": (int, float),
+    "join_during_game": bool,
+    "variant": str,
+    "rules": dict,
+}
+
+
+def _settings(data: dict[str, Any]) -> ChouetteSettings:
+    unknown = sorted(set(data) - set(_SETTING_KINDS))
+    if unknown:
+        raise RecordError(f"settings.{unknown[0]}: there is no such setting")
+    values = {name: _field(data, name, kind, "settings") for name, kind in _SETTING_KINDS.items()}
+    rules_data = values.pop("rules")
+    known = {item.name for item in dataclasses.fields(Rules)}
+    strange = sorted(set(rules_data) - known)
+    if strange:
+        raise RecordError(f"settings.rules.{strange[0]}: there is no such rule")
+    enums: tuple[tuple[str, Callable[[str], object]], ...] = (
+        ("cubes", CubeMode),
+        ("consultation", Consultation),
+        ("variant", find_variant),
+    )
+    for name, make in enums:
+        try:
+            values[name] = make(values[name])
+        except (ValueError, TavolaError):
+            raise RecordError(f"settings.{name}: {values[name]!r} is not a known value") from None
+    try:
+        values["rules"] = Rules(**rules_data)
+    except TavolaError as error:
+        raise RecordError(f"settings.rules: {error}") from None
+    try:
+        return ChouetteSettings(**values)
+    except TavolaError as error:
+        raise RecordError(f"settings: {error}") from None
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One recorded log entry, read and checked: who, what, and its fields."""
+
+    where: str
+    player: str | None
+    action: str
+    data: dict[str, Any]
+
+
+def _step(data: dict[str, Any], where: str) -> _Step:
+    player = data.get("player")
+    if "player" not in data or not (player is None or isinstance(player, str)):
+        raise RecordError(f"{where}.player: a player's name or null, not {player!r}")
+    action = _field(data, "action", str, where)
+    if action not in _NAMES.values():
+        raise RecordError(f"{where}.action: {action!r} is not one of {', '.join(_NAMES.values())}")
+    return _Step(where, player, action, data)
+
+
+def _replay(session: Chouette, manual: ManualDice, steps: list[Any], index: int) -> int:
+    """Replay ``steps[index]``; returns how many entries the session logged for it."""
+    step = _step(steps[index], f"log[{index}]")
+    if step.action in _AUTOMATIC:
+        raise RecordError(
+            f"{step.where}: {step.action!r} happens by itself, and nothing before it here causes it"
+        )
+    before = len(session.log)
+    try:
+        _enter_dice(manual, steps, index)
+        _act(session, step)
+    except TavolaError as error:
+        field = {"play": ".play", "suggest": ".play", "roll": ".dice", "opening_roll": ".dice"}.get(
+            step.action, ""
+        )
+        raise RecordError(f"{step.where}{field}: {error}") from None
+    finally:
+        manual.clear()
+    logged = session.log[before:]
+    for offset, entry in enumerate(logged):
+        where = f"log[{index + offset}]"
+        expected = steps[index + offset] if index + offset < len(steps) else None
+        if expected != entry_json(entry):
+            shown = where if expected is not None else f"{step.where} (after it)"
+            raise RecordError(f"{shown}: the rules log {json.dumps(entry_json(entry))} here")
+    return len(logged)
+
+
+def _enter_dice(manual: ManualDice, steps: list[Any], index: int) -> None:
+    """Queue the dice the step at ``index`` rolls, and those of the draw that may follow it."""
+    step = _step(steps[index], f"log[{index}]")
+    if step.action == "draw_order":
+        rounds = _field(step.data, "rounds", list, step.where)
+        for number, round_ in enumerate(rounds):
+            where = f"{step.where}.rounds[{number}]"
+            if not isinstance(round_, list):
+                raise RecordError(f"{where}: a list of [player, die] pairs, not {round_!r}")
+            for pair in round_:
+                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], int)):
+                    raise RecordError(f"{where}: a list of [player, die] pairs, not {pair!r}")
+                manual.enter_die(pair[1])
+    elif step.action in ("roll", "opening_roll"):
+        dice = _field(step.data, "dice", list, step.where)
+        if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
+            raise RecordError(f"{step.where}.dice: two dice of 1 to 6, not {dice!r}")
+        if step.action == "roll":
+            manual.enter(Dice(*dice))
+        else:
+            manual.enter_opening(*dice)
+    following = steps[index + 1] if index + 1 < len(steps) else None
+    if isinstance(following, dict) and following.get("action") == "partner_drawn":
+        dice = _field(following, "dice", list, f"log[{index + 1}]")
+        for die in dice:
+            manual.enter_die(die)
+
+
+def _act(session: Chouette, step: _Step) -> None:
+    player, action, data = step.player, step.action, step.data
+    if action == "draw_order":
+        session.draw_order()
+        return
+    if action == "start_game":
+        position = data.get("position")
+        if position is None:
+            session.start_game()
+        else:
+            side = _field(data, "side_on_roll", int, step.where)
+            session.start_game(position=Position.from_tavola_id(position), side_on_roll=Side(side))
+        return
+    if player is None:
+        raise RecordError(f"{step.where}.player: {action!r} needs the player who did it")
+    if action == "join":
+        session.join(player)
+        return
+    if action == "leave":
+        session.leave(player)
+        return
+    game = session.game_in_progress
+    if game is None:
+        raise RecordError(f"{step.where}: {action!r} needs a game in progress, and none is")
+    if action in ("double", "take", "drop", "beaver"):
+        against = _field(data, "against", list, step.where)
+        if not all(isinstance(name, str) for name in against):
+            raise RecordError(f"{step.where}.against: a list of players' names, not {against!r}")
+        _CUBE_ACTIONS[action](game, player, tuple(against))
+    elif action in ("play", "suggest"):
+        text = _field(data, "play", str, step.where)
+        (game.play if action == "play" else game.suggest)(player, text)
+    else:
+        _SIMPLE_ACTIONS[action](game, player)
+
+
+_CUBE_ACTIONS: dict[str, Callable[[ChouetteGame, str, tuple[str, ...]], None]] = {
+    "double": ChouetteGame.double,
+    "take": ChouetteGame.take,
+    "drop": ChouetteGame.drop,
+    "beaver": ChouetteGame.beaver,
+}
+_SIMPLE_ACTIONS: dict[str, Callable[[ChouetteGame, str], object]] = {
+    "opening_roll": ChouetteGame.roll,
+    "roll": ChouetteGame.roll,
+    "accept_partnership": ChouetteGame.accept_partnership,
+    "decline_partnership": ChouetteGame.decline_partnership,
+    "give_extra": ChouetteGame.give_extra,
+    "decline_extra": ChouetteGame.decline_extra,
+}
+
+
+def _check_result(session: Chouette, record: dict[str, Any]) -> None:
+    """The seating, ledger and totals the record states must be what the replay gives."""
+    replayed = to_json(session)
+    for name in ("seating", "ledger", "totals"):
+        if name in record and record[name] != replayed[name]:
+            raise RecordError(
+                f"{name}: by the replay, {json.dumps(replayed[name])}; "
+                f"the record says {json.dumps(record[name])}"
+            )
