@@ -16,6 +16,7 @@ import random
 import re
 
 from tavola.errors import InvalidDiceError
+from tavola.i18n import _
 
 _DICE_TEXT = re.compile(r"^\s*([1-6])\s*[-, ]?\s*([1-6])\s*$")
 
@@ -28,7 +29,7 @@ class Dice(tuple[int, int]):
     def __new__(cls, first: int, second: int) -> Dice:
         for value in (first, second):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-                raise InvalidDiceError(f"a die shows 1 to 6, not {value!r}")
+                raise InvalidDiceError(_("a die shows 1 to 6, not {value}").format(value=repr(value)))
         return super().__new__(cls, (max(first, second), min(first, second)))
 
     def __getnewargs__(self) -> tuple[int, int]:  # pickling and copying
@@ -51,7 +52,9 @@ class Dice(tuple[int, int]):
         """
         match = _DICE_TEXT.match(text)
         if match is None:
-            raise InvalidDiceError(f"cannot read dice {text!r}: write two numbers 1-6 such as 31 or 3-1")
+            raise InvalidDiceError(
+                _("cannot read dice {text}: write two numbers 1-6 such as 31 or 3-1").format(text=repr(text))
+            )
         return cls(int(match.group(1)), int(match.group(2)))
 
     @classmethod

@@ -53,11 +53,69 @@ from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, default_dice
 from tavola.errors import IllegalActionError, IllegalPlayError, OutOfTurnError
+from tavola.i18n import N_, _
 from tavola.play import Move, Play
 from tavola.position import Position, WinKind
 from tavola.rules import Rules
 from tavola.turn import Turn
 from tavola.variants import STANDARD, Scoring, Variant, checkers_left
+
+_REFUSALS: dict[str, tuple[str, str]] = {
+    "roll": (
+        N_("the game is over: nobody can roll"),
+        N_("player {player} cannot roll now: {reason}"),
+    ),
+    "choose a double": (
+        N_("the game is over: nobody can choose a double"),
+        N_("player {player} cannot choose a double now: {reason}"),
+    ),
+    "double": (
+        N_("the game is over: nobody can double"),
+        N_("player {player} cannot double now: {reason}"),
+    ),
+    "take": (
+        N_("the game is over: nobody can take"),
+        N_("player {player} cannot take now: {reason}"),
+    ),
+    "drop": (
+        N_("the game is over: nobody can drop"),
+        N_("player {player} cannot drop now: {reason}"),
+    ),
+    "beaver": (
+        N_("the game is over: nobody can beaver"),
+        N_("player {player} cannot beaver now: {reason}"),
+    ),
+    "resign": (
+        N_("the game is over: nobody can resign"),
+        N_("player {player} cannot resign now: {reason}"),
+    ),
+    "accept a resignation": (
+        N_("the game is over: nobody can accept a resignation"),
+        N_("player {player} cannot accept a resignation now: {reason}"),
+    ),
+    "decline a resignation": (
+        N_("the game is over: nobody can decline a resignation"),
+        N_("player {player} cannot decline a resignation now: {reason}"),
+    ),
+    "move checkers": (
+        N_("the game is over: nobody can move checkers"),
+        N_("player {player} cannot move checkers now: {reason}"),
+    ),
+    "undo": (
+        N_("the game is over: nobody can undo"),
+        N_("player {player} cannot undo now: {reason}"),
+    ),
+    "commit a play": (
+        N_("the game is over: nobody can commit a play"),
+        N_("player {player} cannot commit a play now: {reason}"),
+    ),
+    "play": (
+        N_("the game is over: nobody can play"),
+        N_("player {player} cannot play now: {reason}"),
+    ),
+}
+"""Why each action is refused (by the name :meth:`Game._check` is given): after the game, and out of
+phase, where ``{reason}`` says what the game waits for."""
 
 
 class Phase(enum.Enum):
@@ -144,9 +202,9 @@ class Game:
         variant: Variant = STANDARD,
     ) -> None:
         if (position is None) != (player_on_roll is None):
-            raise IllegalActionError("a set-up game needs both the position and the player on roll")
+            raise IllegalActionError(_("a set-up game needs both the position and the player on roll"))
         if player_on_roll not in (None, 0, 1) or holland not in (None, 0, 1):
-            raise IllegalActionError("players are 0 and 1")
+            raise IllegalActionError(_("players are 0 and 1"))
         self.rules = rules or Rules()
         self.variant = variant
         self.crawford = crawford
@@ -155,8 +213,9 @@ class Game:
         self._position = position or variant.start
         if self._position.checkers != variant.checkers:
             raise IllegalActionError(
-                f"{variant.name} is played with {variant.checkers} checkers a side, "
-                f"not {self._position.checkers}"
+                _("{variant} is played with {checkers} checkers a side, not {count}").format(
+                    variant=variant.name, checkers=variant.checkers, count=self._position.checkers
+                )
             )
         self._on_roll = player_on_roll if player_on_roll is not None else 0
         self._phase = Phase.OPENING if position is None else Phase.ROLL
@@ -316,31 +375,41 @@ class Game:
             case Played(play):
                 self.play(play, player)
             case _:
-                raise IllegalActionError(f"{action!r} is not something a player does")
+                raise IllegalActionError(
+                    _("{action} is not something a player does").format(action=repr(action))
+                )
 
     # --- the actions -------------------------------------------------------------------
 
     def _check(self, player: int | None, *phases: Phase, what: str) -> int:
-        """The player acting, after checking it is their turn and the game is in one of ``phases``."""
+        """The player acting, after checking it is their turn and the game is in one of ``phases``.
+
+        ``what`` names the action in :data:`_REFUSALS`, which says why it is refused.
+        """
+        over, not_now = _REFUSALS[what]
         if self._phase is Phase.OVER:
-            raise IllegalActionError(f"the game is over: nobody can {what}")
+            raise IllegalActionError(_(over))
         acting = self.player_to_act
         assert acting is not None
         if player is not None and player != acting:
-            raise OutOfTurnError(f"it is player {acting}'s turn to act, not player {player}'s (R21)")
+            raise OutOfTurnError(
+                _("it is player {acting}'s turn to act, not player {player}'s (R21)").format(
+                    acting=acting, player=player
+                )
+            )
         if self._phase not in phases:
-            raise IllegalActionError(f"player {acting} cannot {what} now: {self._waiting_for()}")
+            raise IllegalActionError(_(not_now).format(player=acting, reason=self._waiting_for()))
         return acting
 
     def _waiting_for(self) -> str:
         return {
-            Phase.OPENING: "the opening roll comes first (R4)",
-            Phase.ROLL: "the player on roll has to roll (or double)",
-            Phase.DOUBLED: "a double waits for an answer: take or drop",
-            Phase.MOVE: "the dice are rolled: move checkers and commit",
-            Phase.CHOOSE_DOUBLE: "after the 1-2, choose the double to play (V2)",
-            Phase.RESIGNATION: "a resignation waits for an answer: accept or decline",
-            Phase.OVER: "the game is over",
+            Phase.OPENING: _("the opening roll comes first (R4)"),
+            Phase.ROLL: _("the player on roll has to roll (or double)"),
+            Phase.DOUBLED: _("a double waits for an answer: take or drop"),
+            Phase.MOVE: _("the dice are rolled: move checkers and commit"),
+            Phase.CHOOSE_DOUBLE: _("after the 1-2, choose the double to play (V2)"),
+            Phase.RESIGNATION: _("a resignation waits for an answer: accept or decline"),
+            Phase.OVER: _("the game is over"),
         }[self._phase]
 
     def roll(self, player: int | None = None) -> Dice | None:
@@ -379,7 +448,9 @@ class Game:
         """After playing an Acey-Deucey 1-2, choose the double to play four times (V2)."""
         acting = self._check(player, Phase.CHOOSE_DOUBLE, what="choose a double")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 6:
-            raise IllegalActionError(f"the double to play is 1 to 6, not {number!r}")
+            raise IllegalActionError(
+                _("the double to play is 1 to 6, not {number}").format(number=repr(number))
+            )
         self._log.append(Entry(acting, ChooseDouble(number)))
         self._playing_chosen_double = True
         self._turns = [Turn(self._position, Dice(number, number), variant=self.variant)]
@@ -389,21 +460,25 @@ class Game:
         """Offer the cube at twice its value (C2)."""
         acting = self._check(player, Phase.ROLL, what="double")
         if not self.may_double(acting):
-            raise IllegalActionError(f"player {acting} cannot double: {self._why_no_double(acting)}")
+            raise IllegalActionError(
+                _("player {player} cannot double: {reason}").format(
+                    player=acting, reason=self._why_no_double(acting)
+                )
+            )
         self._offer = _Offer(self._cube.value * 2, acting)
         self._phase = Phase.DOUBLED
         self._log.append(Entry(acting, Double()))
 
     def _why_no_double(self, player: int) -> str:
         if not self.rules.cube:
-            return "these rules have no doubling cube"
+            return _("these rules have no doubling cube")
         if not self.variant.cube:
-            return f"{self.variant.name} is played without the doubling cube"
+            return _("{variant} is played without the doubling cube").format(variant=self.variant.name)
         if self.crawford:
-            return "nobody doubles in the Crawford game (P2)"
+            return _("nobody doubles in the Crawford game (P2)")
         if not self._cube.may_double(player):
-            return f"the cube belongs to player {self._cube.owner} (C2)"
-        return "the Holland rule: the trailer doubles from their third turn on (P3)"
+            return _("the cube belongs to player {owner} (C2)").format(owner=self._cube.owner)
+        return _("the Holland rule: the trailer doubles from their third turn on (P3)")
 
     def take(self, player: int | None = None) -> None:
         """Accept the double: the game goes on at its value, the cube to the taker (C3)."""
@@ -436,13 +511,17 @@ class Game:
         offer = self._offer
         assert offer is not None
         if offer.redoubles >= self.rules.beavers:
-            allowed = ["no beavers", "a beaver", "a beaver and a raccoon"]
-            rule = (
-                allowed[self.rules.beavers] if self.rules.beavers < 3 else f"{self.rules.beavers} redoubles"
+            refusals = [
+                _("player {player} cannot redouble now: these rules allow no beavers (M3, M4)"),
+                _("player {player} cannot redouble now: these rules allow a beaver (M3, M4)"),
+                _("player {player} cannot redouble now: these rules allow a beaver and a raccoon (M3, M4)"),
+            ]
+            refusal = (
+                refusals[self.rules.beavers]
+                if self.rules.beavers < 3
+                else _("player {player} cannot redouble now: these rules allow {count} redoubles (M3, M4)")
             )
-            raise IllegalActionError(
-                f"player {acting} cannot redouble now: these rules allow {rule} (M3, M4)"
-            )
+            raise IllegalActionError(refusal.format(player=acting, count=self.rules.beavers))
         self._log.append(Entry(acting, Beaver()))
         self._offer = _Offer(offer.value * 2, offer.doubler, offer.redoubles + 1)
 
@@ -452,7 +531,9 @@ class Game:
         kind = WinKind(kind)
         if self.variant.scoring is Scoring.CHECKERS_LEFT and kind is not WinKind.SINGLE:
             raise IllegalActionError(
-                f"in {self.variant.name} the loser pays per checker left: resign a single game"
+                _("in {variant} the loser pays per checker left: resign a single game").format(
+                    variant=self.variant.name
+                )
             )
         self._before_resignation = self._phase
         self._resignation = (acting, kind)
@@ -485,7 +566,9 @@ class Game:
         """Take back the last checkers moved this turn (R20)."""
         acting = self._check(player, Phase.MOVE, what="undo")
         if len(self._turns) == 1:
-            raise IllegalActionError(f"player {acting} has moved nothing this turn to undo")
+            raise IllegalActionError(
+                _("player {player} has moved nothing this turn to undo").format(player=acting)
+            )
         self._turns.pop()
 
     def commit(self, player: int | None = None) -> None:
@@ -506,7 +589,11 @@ class Game:
                 else None
             )
             if found is None:
-                raise IllegalPlayError(f"{play} is not one of this turn's legal plays with {turn.dice}")
+                raise IllegalPlayError(
+                    _("{play} is not one of this turn's legal plays with {dice}").format(
+                        play=play, dice=turn.dice
+                    )
+                )
             chosen = found  # the turn's own play, under the game's variant
         self._end_turn(acting, chosen)
 

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
+from tavola.i18n import _, ngettext
 from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, WAITING, Position, point_name
 
 if TYPE_CHECKING:
@@ -124,24 +125,40 @@ def parse_segments(text: str) -> list[Segment]:
     for token in re.split(r"[\s,]+", cleaned):
         match = _TOKEN.match(token)
         if match is None:
-            raise NotationError(f"cannot read {token!r}: write moves such as 24/18, bar/22 or 6/off")
+            raise NotationError(
+                _("cannot read {token}: write moves such as 24/18, bar/22 or 6/off").format(token=repr(token))
+            )
         count = int(match.group("count") or 1)
         if not 1 <= count <= 4:
-            raise NotationError(f"{token!r}: a move is repeated 1 to 4 times, not {count}")
+            raise NotationError(
+                _("{token}: a move is repeated 1 to 4 times, not {count}").format(
+                    token=repr(token), count=count
+                )
+            )
         points = re.split(r"[/-]", match.group("path"))
         if len(points) < 2:
             raise NotationError(
-                f"cannot read {token!r}: a move names where a checker starts and ends, e.g. 24/18"
+                _("cannot read {token}: a move names where a checker starts and ends, e.g. 24/18").format(
+                    token=repr(token)
+                )
             )
         parsed = [_parse_point(point, token) for point in points]
         if parsed[0][1]:
-            raise NotationError(f"{token!r}: '*' marks a hit where a checker lands, not where it starts")
-        for _ in range(count):
-            for (source, _), (destination, hit) in itertools.pairwise(parsed):
+            raise NotationError(
+                _("{token}: '*' marks a hit where a checker lands, not where it starts").format(
+                    token=repr(token)
+                )
+            )
+        for _repeat in range(count):
+            for (source, _marked), (destination, hit) in itertools.pairwise(parsed):
                 if destination >= source:
                     raise NotationError(
-                        f"{token!r}: checkers move from higher points to lower, not "
-                        f"{point_name(source)} to {point_name(destination)}"
+                        _(
+                            "{token}: checkers move from higher points to lower, "
+                            "not {source} to {destination}"
+                        ).format(
+                            token=repr(token), source=point_name(source), destination=point_name(destination)
+                        )
                     )
                 segments.append(Segment(source, destination, hit))
     return segments
@@ -150,11 +167,19 @@ def parse_segments(text: str) -> list[Segment]:
 def _parse_point(text: str, token: str) -> tuple[int, bool]:
     match = _POINT.match(text)
     if match is None:
-        raise NotationError(f"cannot read point {text!r} in {token!r}: use 1-24, bar or off")
+        raise NotationError(
+            _("cannot read point {point} in {token}: use 1-24, bar or off").format(
+                point=repr(text), token=repr(token)
+            )
+        )
     name = match.group("point")
     point = _NAMED_POINTS[name] if name in _NAMED_POINTS else int(name)
     if point > WAITING:
-        raise NotationError(f"{token!r}: there is no point {point}; points are 1-24, the bar 25 and off 0")
+        raise NotationError(
+            _("{token}: there is no point {point}; points are 1-24, the bar 25 and off 0").format(
+                token=repr(token), point=point
+            )
+        )
     return point, bool(match.group("hit"))
 
 
@@ -181,7 +206,9 @@ def match_segments(legal: LegalPlays, segments: Sequence[Segment], typed: str | 
     if not segments:
         if legal[0].is_pass:
             return legal[0]
-        raise IllegalPlayError(f"a move is possible, so you must play: {legal[0]} is legal (R11)")
+        raise IllegalPlayError(
+            _("a move is possible, so you must play: {example} is legal (R11)").format(example=legal[0])
+        )
     marked = {segment.destination for segment in segments if segment.marked_hit}
     exact: list[Play] = []
     loose: list[Play] = []
@@ -196,9 +223,23 @@ def match_segments(legal: LegalPlays, segments: Sequence[Segment], typed: str | 
     if len(found) == 1:
         return found[0]
     if found:
-        options = " or ".join(str(play) for play in found)
-        raise AmbiguousPlayError(f"{typed} could be {options}: mark the hits with *")
+        raise AmbiguousPlayError(ambiguous(typed, found))
     raise IllegalPlayError(_why_illegal(legal, segments, typed))
+
+
+def ambiguous(typed: str, plays: Sequence[object]) -> str:
+    """Why ``typed`` is not enough: it could be any of ``plays`` (at least two).
+
+    >>> ambiguous("24/18", ["24/18", "24/18*", "24/20*/18"])
+    '24/18 could be 24/18 or 24/18* or 24/20*/18: mark the hits with *'
+    """
+    options = str(plays[0])
+    for play in plays[1:]:
+        # TRANSLATORS: plays that one typed move could mean, e.g. "24/18 or 24/18*";
+        # {first} may itself be a list joined this way.
+        options = _("{first} or {second}").format(first=options, second=play)
+    # TRANSLATORS: {typed} is what the player typed, {options} the plays it could mean.
+    return _("{typed} could be {options}: mark the hits with *").format(typed=typed, options=options)
 
 
 def dice_paths(segment: Segment, dice: list[int]) -> Iterator[tuple[int, ...]]:
@@ -274,7 +315,9 @@ def _why_illegal(legal: LegalPlays, segments: Sequence[Segment], typed: str) -> 
     position, dice = legal.position, legal.dice
     example = legal[0]
     if example.is_pass:
-        return f"no move is possible with {dice.high}-{dice.low}: the turn passes (R13)"
+        return _("no move is possible with {high}-{low}: the turn passes (R13)").format(
+            high=dice.high, low=dice.low
+        )
     reason = explain_segments(position, list(dice.moves), segments, typed)
     if reason:
         return reason
@@ -282,18 +325,30 @@ def _why_illegal(legal: LegalPlays, segments: Sequence[Segment], typed: str) -> 
         sum(len(path) for path in assignment) for assignment in assignments(segments, list(dice.moves))
     )
     needed = len(example.moves)
+    if used < needed and dice.is_double:
+        return ngettext(
+            "{typed}: {count} move of {die} can be played, so {count} move of {die} must be: "
+            "{example} is legal (R11)",
+            "{typed}: {count} moves of {die} can be played, so {count} moves of {die} must be: "
+            "{example} is legal (R11)",
+            needed,
+        ).format(typed=typed, count=needed, die=dice.high, example=example)
     if used < needed:
-        must = f"{needed} moves of {dice.high}" if dice.is_double else "both dice"
-        return f"{typed}: {must} can be played, so {must} must be: {example} is legal (R11)"
+        return _("{typed}: both dice can be played, so both dice must be: {example} is legal (R11)").format(
+            typed=typed, example=example
+        )
     larger_alone = needed == 1 and not dice.is_double
     if larger_alone and example.moves[0].source - example.moves[0].destination != dice.low:
-        return (
-            f"{typed}: only one die can be played, so it must be the larger, {dice.high}: "
-            f"{example} is legal (R12)"
-        )
+        return _(
+            "{typed}: only one die can be played, so it must be the larger, {die}: {example} is legal (R12)"
+        ).format(typed=typed, die=dice.high, example=example)
     if any(segment.destination == OFF for segment in segments):
-        return f"{typed}: a larger die bears off only from the highest point (R15); {example} is legal"
-    return f"{typed} is not legal with {dice.high}-{dice.low}; {example} is"
+        return _(
+            "{typed}: a larger die bears off only from the highest point (R15); {example} is legal"
+        ).format(typed=typed, example=example)
+    return _("{typed} is not legal with {high}-{low}; {example} is").format(
+        typed=typed, high=dice.high, low=dice.low, example=example
+    )
 
 
 def explain_segments(
@@ -314,24 +369,40 @@ def explain_segments(
         net[segment.destination] += 1
     for point in sorted(net, reverse=True):
         if point != OFF and max(int(array[point]), 0) + net[point] < 0:
-            where = {BAR: "on the bar", WAITING: "waiting to enter"}.get(point, f"on point {point}")
-            return f"{typed}: you do not have enough checkers {where}"
+            if point == BAR:
+                message = _("{typed}: you do not have enough checkers on the bar")
+            elif point == WAITING:
+                message = _("{typed}: you do not have enough checkers waiting to enter")
+            else:
+                message = _("{typed}: you do not have enough checkers on point {point}")
+            return message.format(typed=typed, point=point)
     for segment in segments:
         if segment.marked_hit and array[segment.destination] != -1:
-            return f"{segment}: there is no single opposing checker on {segment.destination} to hit"
+            return _("{move}: there is no single opposing checker on {point} to hit").format(
+                move=segment, point=segment.destination
+            )
     bar_moves = sum(1 for segment in segments if segment.source == BAR)
     if array[MY_BAR] > bar_moves and any(segment.source != BAR for segment in segments):
-        return f"{typed}: enter your checker{'s' if array[MY_BAR] > 1 else ''} from the bar first (R9)"
+        on_bar = int(array[MY_BAR])
+        return ngettext(
+            "{typed}: enter your checker from the bar first (R9)",
+            "{typed}: enter your checkers from the bar first (R9)",
+            on_bar,
+        ).format(typed=typed)
     for segment in segments:
         reason = _why_segment_fails(segment, dice, array)
         if reason:
             return reason
     bearing_off = [segment for segment in segments if segment.destination == OFF]
     if bearing_off and not _all_home_after(array, segments):
-        return f"{bearing_off[0]}: you can bear off only when all your checkers are in your home board (R14)"
+        return _("{move}: you can bear off only when all your checkers are in your home board (R14)").format(
+            move=bearing_off[0]
+        )
     if next(assignments(segments, dice), None) is None:
         shown = "-".join(map(str, dice))
-        return f"{typed}: {shown} cannot make all of these moves (each die moves one checker once)"
+        return _("{typed}: {dice} cannot make all of these moves (each die moves one checker once)").format(
+            typed=typed, dice=shown
+        )
     return None
 
 
@@ -340,9 +411,11 @@ def _why_segment_fails(segment: Segment, dice: list[int], array: npt.NDArray[np.
     paths = list(dice_paths(segment, dice))
     if not paths:
         shown = "-".join(map(str, sorted(set(dice), reverse=True)))
-        return (
-            f"{segment}: no die of {shown} moves a checker "
-            f"from {point_name(segment.source)} to {point_name(segment.destination)}"
+        return _("{move}: no die of {dice} moves a checker from {source} to {destination}").format(
+            move=segment,
+            dice=shown,
+            source=point_name(segment.source),
+            destination=point_name(segment.destination),
         )
     blocked: set[int] = set()
     for path in paths:
@@ -354,9 +427,14 @@ def _why_segment_fails(segment: Segment, dice: list[int], array: npt.NDArray[np.
                 break
         else:
             return None  # this way is open
-    names = " and ".join(str(point) for point in sorted(blocked, reverse=True))
-    several = len(blocked) > 1
-    return f"{segment}: {'points' if several else 'point'} {names} {'are' if several else 'is'} blocked (R5)"
+    names = [str(point) for point in sorted(blocked, reverse=True)]
+    points = names[0]
+    for name in names[1:]:
+        # TRANSLATORS: blocked points, e.g. "19 and 18"; {first} may itself be a list joined this way.
+        points = _("{first} and {second}").format(first=points, second=name)
+    return ngettext(
+        "{move}: point {points} is blocked (R5)", "{move}: points {points} are blocked (R5)", len(names)
+    ).format(move=segment, points=points)
 
 
 def _all_home_after(array: npt.NDArray[np.int8], segments: Sequence[Segment]) -> bool:

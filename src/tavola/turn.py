@@ -27,8 +27,16 @@ from functools import cached_property
 
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError
+from tavola.i18n import _
 from tavola.movegen import _destination, _highest, _may_hit, _move, generate_dice
-from tavola.notation import Segment, assignments, explain_segments, format_play, parse_segments
+from tavola.notation import (
+    Segment,
+    ambiguous,
+    assignments,
+    explain_segments,
+    format_play,
+    parse_segments,
+)
 from tavola.play import LegalPlays, Move, Play
 from tavola.position import BAR, OFF, WAITING, Position
 from tavola.variants import STANDARD, Variant
@@ -77,7 +85,9 @@ class Turn:
         if play is None:
             left = "-".join(map(str, self.remaining))
             raise IllegalPlayError(
-                f"the play is not finished: {left} still to play ({self.legal[0]} is legal)"
+                _("the play is not finished: {dice} still to play ({example} is legal)").format(
+                    dice=left, example=self.legal[0]
+                )
             )
         return play
 
@@ -101,7 +111,9 @@ class Turn:
             segments = [Segment(move.source, move.destination, move.hit) for move in steps]
             typed = " ".join(map(str, segments))
         if not segments:
-            raise IllegalPlayError("no move given: name a checker's move such as 24/18, or commit the play")
+            raise IllegalPlayError(
+                _("no move given: name a checker's move such as 24/18, or commit the play")
+            )
         marked = {segment.destination for segment in segments if segment.marked_hit}
         exact: dict[Position, Turn] = {}
         loose: dict[Position, Turn] = {}
@@ -122,15 +134,16 @@ class Turn:
         if len(found_turns) == 1:
             return found_turns[0]
         if found_turns:
-            options = " or ".join(turn.notation for turn in found_turns)
-            raise AmbiguousPlayError(f"{typed} could be {options}: mark the hits with *")
+            raise AmbiguousPlayError(ambiguous(typed, [turn.notation for turn in found_turns]))
         reason = explain_segments(self.current, list(self.remaining), segments, typed)
         if reason is None and playable_alone:
-            reason = (
-                f"{typed}: after that the rest of the roll cannot be played as the rules require "
-                f"(R11, R12); {self.legal[0]} is legal"
-            )
-        raise IllegalPlayError(reason or f"{typed} is not legal now; {self.legal[0]} is")
+            reason = _(
+                "{typed}: after that the rest of the roll cannot be played as the rules require "
+                "(R11, R12); {example} is legal"
+            ).format(typed=typed, example=self.legal[0])
+        raise IllegalPlayError(
+            reason or _("{typed} is not legal now; {example} is").format(typed=typed, example=self.legal[0])
+        )
 
     def _follow(
         self, segments: Sequence[Segment], dice: list[tuple[int, ...]]
@@ -158,7 +171,7 @@ class Turn:
         """Whether some way to play the dice left ends in a legal play."""
         if not self.remaining:
             return self.is_complete
-        results, _ = generate_dice(self.current.to_array(), self.remaining, self.variant.flags)
+        results, _finished = generate_dice(self.current.to_array(), self.remaining, self.variant.flags)
         return any(
             self.legal.by_result(Position._from_trusted_array(row, self.start.checkers)) for row in results
         )
@@ -184,4 +197,5 @@ class Turn:
         return found
 
     def __str__(self) -> str:
-        return f"{self.dice}: {self.notation or '(no moves yet)'}"
+        moves = self.notation or _("(no moves yet)")
+        return f"{self.dice}: {moves}"

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tavola.dice import Dice
+from tavola.i18n import _, ngettext
 from tavola.position import Position
 from tavola.render._view import BoardView, Cube, Home, Side, check_options, screen_points
 
@@ -168,8 +169,13 @@ def _number(column: Column) -> Cell:
 
 
 def _middle(column: Column) -> Cell:
-    """A cell of the middle row, which labels the bar and the tray."""
-    return Cell("   ", "text") if isinstance(column, int) else Cell(column.upper(), "label")
+    """A cell of the middle row, which labels the bar and the tray (three characters each)."""
+    if isinstance(column, int):
+        return Cell("   ", "text")
+    # TRANSLATORS: the labels of the bar and of the tray of borne-off checkers in the middle row
+    # of the text board; exactly three characters each, or the board's columns shift.
+    label = _("BAR") if column == "bar" else _("OFF")
+    return Cell(f"{label:^3.3}", "label")
 
 
 def _half(view: BoardView, groups: list[list[Column]], side: Side) -> list[Row]:
@@ -204,17 +210,29 @@ def _label(name: str, glyph: str) -> str:
 def _notes(view: BoardView, labels: dict[Side, str], dice: Dice | None, cube: Cube | None) -> list[Row]:
     """The notes beside each of the 13 rows: each side's pips by its half, the turn in the middle."""
     notes: list[Row] = [()] * 13
-    notes[2] = _note(f"{labels[view.far]}  pips {view.pips[1]}", view.far)
-    notes[10] = _note(f"{labels[view.near]}  pips {view.pips[0]}", view.near)
+    # TRANSLATORS: beside the board: a side ("X", or "Ann (X)") and its pip count.
+    pips = _("{side}  pips {pips}")
+    notes[2] = _note(pips.format(side=labels[view.far], pips=view.pips[1]), view.far)
+    notes[10] = _note(pips.format(side=labels[view.near], pips=view.pips[0]), view.near)
     for row, waiting, side in ((1, view.waiting[1], view.far), (11, view.waiting[0], view.near)):
         if waiting:
-            notes[row] = _note(f"{labels[side]}  {waiting} to enter", side)
-    rolled = f", rolled {dice.high}-{dice.low}" if dice is not None else ""
-    notes[6] = _note(f"{labels['mover']} to move{rolled}", "mover")
+            # TRANSLATORS: beside the board: a side and its checkers not yet entered (Acey-Deucey).
+            to_enter = ngettext("{side}  {count} to enter", "{side}  {count} to enter", waiting)
+            notes[row] = _note(to_enter.format(side=labels[side], count=waiting), side)
+    if dice is None:
+        # TRANSLATORS: beside the board: whose turn it is ("X", or "Ann (X)").
+        turn = _("{side} to move").format(side=labels["mover"])
+    else:
+        # TRANSLATORS: beside the board: whose turn it is and the dice rolled, e.g. "X to move, rolled 3-1".
+        turn = _("{side} to move, rolled {high}-{low}").format(
+            side=labels["mover"], high=dice.high, low=dice.low
+        )
+    notes[6] = _note(turn, "mover")
     if cube is not None:
         value, owner = cube
         row = 6 if owner == "center" else 3 if owner == view.far else 9
-        notes[row] += _note(f"cube {value}", "text")
+        # TRANSLATORS: beside the board: the doubling cube and its value.
+        notes[row] += _note(_("cube {value}").format(value=value), "text")
     return notes
 
 
