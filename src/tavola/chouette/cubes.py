@@ -230,8 +230,7 @@ class CubeTable:
             )
             for key in keys:
                 bet = self._bets[key]
-                side = bet.side_of(player)
-                self._pending.append(Offer(key, bet.cube.value * 2, side, group))
+                self._pending.append(Offer(key, bet.cube.value * 2, bet.side_of(name).other, group))
         self._doubled = True
         self._doubled_this_turn.add(player)
         self._record(player, Double(names))

@@ -357,7 +357,8 @@ class ChouetteGame:
     def apply(self, player: str | PlayerAction, action: ChouetteAction | None = None) -> None:
         """Do ``action`` as ``player``, or an item of :meth:`legal_actions`: ``apply(item)``."""
         if isinstance(player, PlayerAction):
-            player, action = player.player, player.action
+            item = player
+            player, action = item.player, item.action
         if action is None:
             raise IllegalActionError(f"apply needs an action for {player}")
         match action:
