@@ -14,11 +14,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tavola.cli import engine, hint, match, moves, play
+from tavola.cli import engine, hint, match, moves, play, rules
 from tavola.errors import TavolaError
 from tavola.i18n import LANGUAGES, _, set_language
 
-COMMANDS = (play, hint, moves, match, engine)
+COMMANDS = (play, hint, moves, match, rules, engine)
 
 
 def build_parser() -> argparse.ArgumentParser:
