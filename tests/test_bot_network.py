@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from builders import position
 from strategies import positions
 from tavola import Dice, Position
-from tavola.bot.encode import INPUTS, encode
+from tavola.bot.encode import INPUTS, RAW_INPUTS, encode
 from tavola.bot.evaluate import Evaluator, contact
 from tavola.bot.network import Network, NetworkError, consistent, equity, flip_probabilities
 from tavola.position import flip_array
@@ -23,7 +23,9 @@ def test_inputs_of_the_start_position():
     eight = 7 * 4  # 3 checkers
     assert inputs[eight : eight + 4].tolist() == [1.0, 1.0, 1.0, 0.0]
     assert inputs[98] == pytest.approx(167 / 150)
-    assert (inputs[:99] == inputs[99:]).all()  # the start is the same for both sides
+    assert (inputs[:99] == inputs[99:RAW_INPUTS]).all()  # the start is the same for both sides
+    features = inputs[RAW_INPUTS:]
+    assert (features[:3] == features[3:]).all()
 
 
 @settings(max_examples=50, deadline=None)
@@ -31,8 +33,11 @@ def test_inputs_of_the_start_position():
 def test_inputs_are_each_sides_own_view(pos):
     inputs = encode(pos.to_array()[None])[0]
     flipped = encode(pos.flip().to_array()[None])[0]
-    assert (inputs[:99] == flipped[99:]).all()
-    assert (inputs[99:] == flipped[:99]).all()
+    assert (inputs[:99] == flipped[99:RAW_INPUTS]).all()
+    assert (inputs[99:RAW_INPUTS] == flipped[:99]).all()
+    assert (inputs[RAW_INPUTS : RAW_INPUTS + 3] == flipped[RAW_INPUTS + 3 :]).all()
+    assert (inputs[RAW_INPUTS + 3 :] == flipped[RAW_INPUTS : RAW_INPUTS + 3]).all()
+    assert (encode(pos.to_array()[None], features=False)[0] == inputs[:RAW_INPUTS]).all()
 
 
 def test_network_weights_round_trip(tmp_path):

@@ -8,12 +8,15 @@ player on roll. For each side, from that side's own point of view:
 * its bar gives checkers / 2 and its borne-off checkers checkers / 15;
 * its pip count / 150.
 
-That is 99 inputs a side, the player on roll's first: :data:`INPUTS` = 198.
+That is 99 inputs a side, the player on roll's first: :data:`RAW_INPUTS` =
+198. The six contact features of :mod:`tavola.bot.features` (shots, escapes
+and primes of each side) follow them: :data:`INPUTS` = 204. Networks trained
+before the features existed take the first 198 only (``features=False``).
 
 >>> from tavola.position import Position
 >>> inputs = encode(Position.start().to_array()[None])
 >>> inputs.shape, inputs.dtype
-((1, 198), dtype('float32'))
+((1, 204), dtype('float32'))
 >>> [float(value) for value in inputs[0, 20:24]]  # the mover's 6-point: 5 checkers
 [1.0, 1.0, 1.0, 1.0]
 """
@@ -24,10 +27,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from tavola.bot.features import FEATURES, _features_into
 from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
 
 INPUTS_PER_SIDE = 24 * 4 + 3
-INPUTS = 2 * INPUTS_PER_SIDE
+RAW_INPUTS = 2 * INPUTS_PER_SIDE
+INPUTS = RAW_INPUTS + FEATURES
 
 _ONE, _TWO, _THREE = np.float32(1), np.float32(2), np.float32(3)
 _ZERO, _FIFTEEN, _TWENTY_FIVE, _PIP_SCALE = np.float32(0), np.float32(15), np.float32(25), np.float32(150)
@@ -35,7 +40,7 @@ _ZERO, _FIFTEEN, _TWENTY_FIVE, _PIP_SCALE = np.float32(0), np.float32(15), np.fl
 
 @njit(cache=True)
 def _encode_into(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32]) -> None:
-    """Fill ``out`` (N, 198) with the inputs of ``boards`` (N, 30), all in float32 arithmetic.
+    """Fill ``out[:, :198]`` with the raw inputs of ``boards`` (N, 30), all in float32 arithmetic.
 
     Everything is computed as the first, NumPy-only version computed it
     (tests/test_bot_reference.py keeps that version and checks every bit):
@@ -63,8 +68,11 @@ def _encode_into(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32]) 
             out[row, base + 98] = (pips + _TWENTY_FIVE * bar) / _PIP_SCALE
 
 
-def encode(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
-    """The inputs of an (N, 30) batch of positions, each from its player on roll: (N, 198) float32."""
+def encode(boards: npt.ArrayLike, *, features: bool = True) -> npt.NDArray[np.float32]:
+    """The inputs of an (N, 30) batch of positions, each from its player on roll: (N, 204) float32.
+
+    ``features=False`` gives the 198 raw inputs alone.
+    """
     array = np.asarray(boards)
     if array.ndim != 2:
         raise ValueError(f"encode takes a batch of positions, shape (N, 30), not {array.shape}")
@@ -72,6 +80,9 @@ def encode(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
         raise ValueError(f"positions have {ARRAY_SIZE} values each, not {array.shape[1]}")
     if array.dtype.kind not in "iuf":
         array = array.astype(np.float32)
-    out = np.empty((len(array), INPUTS), dtype=np.float32)
-    _encode_into(np.ascontiguousarray(array), out)
+    array = np.ascontiguousarray(array)
+    out = np.empty((len(array), INPUTS if features else RAW_INPUTS), dtype=np.float32)
+    _encode_into(array, out)
+    if features:
+        _features_into(array, out, RAW_INPUTS)
     return out

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
-from tavola.bot.encode import INPUTS, encode
+from tavola.bot.encode import INPUTS, RAW_INPUTS, encode
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, Network, equity
 from tavola.position import (
     CHECKERS,
@@ -89,9 +89,10 @@ class Evaluator:
         self, contact_net: Network, race_net: Network, bearoff_database: BearoffDatabase | None = None
     ) -> None:
         for name, net in (("contact", contact_net), ("race", race_net)):
-            if net.sizes[0] != INPUTS:
+            if net.sizes[0] not in (INPUTS, RAW_INPUTS):
                 raise ValueError(
-                    f"the {name} network takes {net.sizes[0]} inputs, not the encoder's {INPUTS}"
+                    f"the {name} network takes {net.sizes[0]} inputs, not the encoder's {INPUTS} "
+                    f"(or {RAW_INPUTS} without the contact features)"
                 )
         self.contact_net = contact_net
         self.race_net = race_net
@@ -123,7 +124,7 @@ class Evaluator:
         contact_rows, race_rows = route(array, self.bearoff_database, out)
         for mask, net in ((contact_rows, self.contact_net), (race_rows, self.race_net)):
             if mask.any():
-                out[mask] = net.probabilities(encode(array[mask]))
+                out[mask] = net.probabilities(encode(array[mask], features=net.sizes[0] == INPUTS))
         return out
 
     def choose(self, before: Boards, results: Boards) -> int:

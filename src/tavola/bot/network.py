@@ -1,13 +1,13 @@
 """The bot's neural networks, run with NumPy alone.
 
-A :class:`Network` is a multilayer perceptron: the 198 inputs of
-:mod:`tavola.bot.encode`, hidden layers of sigmoid units, and five sigmoid
+A :class:`Network` is a multilayer perceptron: the 204 inputs of
+:mod:`tavola.bot.encode` (or its 198 raw inputs), hidden layers of sigmoid units, and five sigmoid
 outputs, the probabilities for the player on roll of winning, winning a
 gammon, winning a backgammon, losing a gammon and losing a backgammon
 (gammons include backgammons). Weights are saved as ``.npz`` files; training
 (:mod:`tavola.bot.train`) writes them, the bot only reads them.
 
->>> net = Network.random([198, 8, 5], seed=1)
+>>> net = Network.random([204, 8, 5], seed=1)
 >>> from tavola.position import Position
 >>> from tavola.bot.encode import encode
 >>> probabilities = net.probabilities(encode(Position.start().to_array()[None]))

@@ -123,9 +123,21 @@ class Trainer:
     def load(self, path: Path) -> None:
         """Carry on from a checkpoint."""
         state = torch.load(path, map_location=self.device, weights_only=False)
+        widened = False
         for name, net in self.nets.items():
-            net.load_state_dict(state["nets"][name])
-        self.optimizer.load_state_dict(state["optimizer"])
+            weights = state["nets"][name]
+            first = weights["0.weight"]
+            if first.shape[1] < INPUTS:
+                # A network from before the contact features: they start with zero weight, so it
+                # plays as it did, and training teaches it to use them (the optimiser starts afresh).
+                extra = torch.zeros(first.shape[0], INPUTS - first.shape[1], dtype=first.dtype)
+                weights = {**weights, "0.weight": torch.cat([first, extra.to(first.device)], dim=1)}
+                widened = True
+            net.load_state_dict(weights)
+        if not widened:
+            self.optimizer.load_state_dict(state["optimizer"])
+            for group in self.optimizer.param_groups:
+                group["lr"] = self.settings.learning_rate  # the rate asked for now, not the saved one
         self.games_played = int(state["games_played"])
         self.rng.bit_generator.state = state["rng"]
 

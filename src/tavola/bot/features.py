@@ -1,0 +1,229 @@
+"""Contact features: the shots at each side's blots, each side's escapes and primes.
+
+The raw inputs of :mod:`tavola.bot.encode` say where every checker is; these
+say what the placement means in the play that follows, which a small network
+learns slowly on its own. For each side, from its own point of view:
+
+* **shots**: of the 36 rolls, how many let the other side hit one of its
+  blots. A roll hits when one checker can land on a blot with one die, or
+  with both dice (or up to four steps of a double) through points that are
+  not made (two or more checkers) by the side being hit. Checkers on the
+  bar must come in first: with two or more on the bar (non-double) only the
+  entering checkers can hit; with one, the other die is free for any
+  checker; with a double, the dice left after entering are. Only single
+  checkers hitting are looked at, and bearing off is ignored: a feature,
+  not the rules (the generator in :mod:`tavola.movegen` has those).
+* **escapes**: of the 36 rolls, how many let its rearmost checker (on the
+  bar, if any) move past every point the other side has made within the
+  12 points in front of it; 36 when there is no such point.
+* **prime**: its longest run of consecutive made points.
+
+:func:`features` returns them scaled to about 0-1 (shots and escapes / 36,
+prime / 6), the player on roll's three first.
+
+>>> from tavola.position import Position
+>>> [round(float(value), 3) for value in features(Position.start().to_array()[None])[0]]
+[0.0, 0.0, 0.167, 0.0, 0.0, 0.167]
+
+At the start nothing can be hit, the back checkers cannot pass the
+midpoint in one roll, and no two made points touch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from tavola.position import MY_BAR, THEIR_BAR
+
+FEATURES_PER_SIDE = 3
+FEATURES = 2 * FEATURES_PER_SIDE
+_REACH = 12
+"""How far in front of the rearmost checker the other side's points count as a blockade."""
+
+
+@njit(cache=True)
+def _sides(board: npt.NDArray[np.generic], side: int, out: npt.NDArray[np.int64]) -> None:
+    """``out[1..24]``: ``side``'s checkers on its own points 1-24, ``out[25]`` its bar (side 0: the mover)."""
+    for point in range(1, 25):
+        value = board[point] if side == 0 else -board[25 - point]
+        out[point] = value if value > 0 else 0
+    out[25] = board[MY_BAR] if side == 0 else board[THEIR_BAR]
+
+
+@njit(cache=True)
+def _blot(target: npt.NDArray[np.int64], point: int) -> bool:
+    """Whether the hitter's point ``point`` holds one of the target's checkers alone."""
+    return bool(target[25 - point] == 1)
+
+
+@njit(cache=True)
+def _made(target: npt.NDArray[np.int64], point: int) -> bool:
+    """Whether the target has made the hitter's point ``point`` (two or more checkers)."""
+    return bool(target[25 - point] >= 2)
+
+
+@njit(cache=True)
+def _hits_with_steps(target: npt.NDArray[np.int64], start: int, die: int, steps: int) -> bool:
+    """Whether a checker at ``start`` hits a blot within ``steps`` moves of ``die``, never on a made point."""
+    point = start
+    for _ in range(steps):
+        point -= die
+        if point < 1 or _made(target, point):
+            return False
+        if _blot(target, point):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _hits(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64], low: int, high: int) -> bool:
+    """Whether the hitter, rolling ``low``-``high``, can hit a blot of the target (see above)."""
+    bar = hitter[25]
+    if low == high:
+        free = 4
+        if bar > 0:
+            entry = 25 - low
+            if _made(target, entry):
+                return False
+            if _blot(target, entry):
+                return True
+            free = 4 - bar
+            if free <= 0:
+                return False
+            if _hits_with_steps(target, entry, low, free):
+                return True
+        for point in range(1, 25):  # noqa: SIM110 - Numba compiles the loop, not any() over a generator
+            if hitter[point] > 0 and _hits_with_steps(target, point, low, free):
+                return True
+        return False
+    if bar >= 2:
+        return _blot(target, 25 - low) or _blot(target, 25 - high)
+    for first, second in ((low, high), (high, low)):
+        if bar == 1:
+            entry = 25 - first
+            if _made(target, entry):
+                continue
+            if _blot(target, entry) or _hits_with_steps(target, entry, second, 1):
+                return True
+            for point in range(1, 25):
+                if hitter[point] > 0 and _hits_with_steps(target, point, second, 1):
+                    return True
+        else:
+            for point in range(1, 25):
+                if hitter[point] == 0:
+                    continue
+                middle = point - first
+                if middle < 1:
+                    continue
+                if _blot(target, middle):
+                    return True
+                if not _made(target, middle) and _hits_with_steps(target, middle, second, 1):
+                    return True
+    return False
+
+
+@njit(cache=True)
+def _shots(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
+    """How many of the 36 rolls let ``hitter`` hit a blot of ``target``."""
+    has_blot = False
+    for point in range(1, 25):
+        if target[point] == 1:
+            has_blot = True
+    if not has_blot:
+        return 0
+    total = 0
+    for low in range(1, 7):
+        for high in range(low, 7):
+            if _hits(target, hitter, low, high):
+                total += 1 if low == high else 2
+    return total
+
+
+@njit(cache=True)
+def _passes(blocker: npt.NDArray[np.int64], start: int, die: int, steps: int, goal: int) -> bool:
+    """Whether a checker at ``start`` passes ``goal`` by ``steps`` moves of ``die``; made points stop it."""
+    point = start
+    for _ in range(steps):
+        point -= die
+        if point < goal:
+            return True
+        if _made(blocker, point):
+            return False
+    return False
+
+
+@njit(cache=True)
+def _escapes(runner: npt.NDArray[np.int64], blocker: npt.NDArray[np.int64]) -> int:
+    """How many of the 36 rolls take ``runner``'s rearmost checker past ``blocker``'s points before it."""
+    start = 0
+    for point in range(25, 0, -1):
+        if runner[point] > 0:
+            start = point
+            break
+    if start == 0:
+        return 36
+    goal = 0  # the lowest point the blocker has made within reach
+    for point in range(max(1, start - _REACH), start):
+        if _made(blocker, point):
+            goal = point
+            break
+    if goal == 0:
+        return 36
+    total = 0
+    for low in range(1, 7):
+        for high in range(low, 7):
+            if low == high:
+                escaped = _passes(blocker, start, low, 4, goal)
+            else:
+                escaped = False
+                for first, second in ((low, high), (high, low)):
+                    middle = start - first
+                    passed = middle < goal
+                    if passed or (not _made(blocker, middle) and _passes(blocker, middle, second, 1, goal)):
+                        escaped = True
+            if escaped:
+                total += 1 if low == high else 2
+    return total
+
+
+@njit(cache=True)
+def _prime(side: npt.NDArray[np.int64]) -> int:
+    """The longest run of consecutive points 1-24 holding two or more of ``side``'s checkers."""
+    best = 0
+    run = 0
+    for point in range(1, 25):
+        if side[point] >= 2:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+@njit(cache=True)
+def _features_into(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32], column: int) -> None:
+    """Write the six features of each board into ``out[:, column:column + 6]``."""
+    mover = np.zeros(26, dtype=np.int64)
+    opponent = np.zeros(26, dtype=np.int64)
+    for row in range(boards.shape[0]):
+        _sides(boards[row], 0, mover)
+        _sides(boards[row], 1, opponent)
+        # Seen by the opponent, the mover's points are the target's points 25 - p: _made and _blot
+        # take the hitter's (or blocker's) numbering, so each side is passed as seen by itself.
+        out[row, column] = np.float32(_shots(mover, opponent)) / np.float32(36)
+        out[row, column + 1] = np.float32(_escapes(mover, opponent)) / np.float32(36)
+        out[row, column + 2] = np.float32(_prime(mover)) / np.float32(6)
+        out[row, column + 3] = np.float32(_shots(opponent, mover)) / np.float32(36)
+        out[row, column + 4] = np.float32(_escapes(opponent, mover)) / np.float32(36)
+        out[row, column + 5] = np.float32(_prime(opponent)) / np.float32(6)
+
+
+def features(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    """The (N, 6) contact features of an (N, 30) batch of positions, each from its player on roll."""
+    array = np.ascontiguousarray(np.asarray(boards))
+    out = np.empty((len(array), FEATURES), dtype=np.float32)
+    _features_into(array, out, 0)
+    return out
