@@ -13,12 +13,12 @@ anything else gives English.
 
 >>> set_language("it")
 'it'
->>> _("Your turn")
-'Tocca a te'
+>>> _("roll the dice")
+'tira i dadi'
 >>> set_language("en")
 'en'
->>> _("Your turn")
-'Your turn'
+>>> _("roll the dice")
+'roll the dice'
 >>> detect_language({"LANG": "es_ES.UTF-8"}, settings_file=None)
 'es'
 """

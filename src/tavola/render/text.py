@@ -172,10 +172,14 @@ def _middle(column: Column) -> Cell:
     """A cell of the middle row, which labels the bar and the tray (three characters each)."""
     if isinstance(column, int):
         return Cell("   ", "text")
-    # TRANSLATORS: the labels of the bar and of the tray of borne-off checkers in the middle row
-    # of the text board; exactly three characters each, or the board's columns shift.
-    label = _("BAR") if column == "bar" else _("OFF")
-    return Cell(f"{label:^3.3}", "label")
+    label = (
+        # TRANSLATORS: the bar's label in the middle row of the text board: exactly 3 characters.
+        _("BAR")
+        if column == "bar"
+        # TRANSLATORS: the label of the tray of borne-off checkers on the text board: exactly 3 characters.
+        else _("OFF")
+    )
+    return Cell(f"{label:^3.3}", "label")  # a longer translation would shift the board's columns
 
 
 def _half(view: BoardView, groups: list[list[Column]], side: Side) -> list[Row]:
