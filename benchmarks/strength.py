@@ -4,7 +4,10 @@ Run: python benchmarks/strength.py [--games 10000] [--seed 1] [--player pubeval]
 
 ``--games`` dice sequences are each played twice, the player in either seat
 (so twice as many games are played); the standard error is taken over the
-pairs. Bots are named as in :data:`tavola.bot.arena.CHOOSERS`. Prints points
+pairs. Bots are named as in :data:`tavola.bot.arena.CHOOSERS`, plus
+``previous``: Tavola's networks as shipped before the current ones (kept in
+``benchmarks/weights/``), so ``--player tavola --opponent previous`` measures
+what the last training gained. Prints points
 per game for the player with its standard error and a 95% interval, how its
 games were won and lost, and games per second on one core.
 """
@@ -20,6 +23,10 @@ from tavola.bot.evaluate import Evaluator
 from tavola.movegen import generate
 from tavola.position import Position
 
+PREVIOUS_WEIGHTS = Path(__file__).parent / "weights" / "previous.npz"
+"""The networks Tavola shipped before the current ones (and their ``-race`` twin)."""
+CHOOSERS["previous"] = lambda rng: Evaluator.load(PREVIOUS_WEIGHTS)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -33,6 +40,12 @@ def main() -> None:
         help="play 'tavola' with these networks (a training export) instead of the shipped ones",
     )
     parser.add_argument(
+        "--previous-weights",
+        type=Path,
+        default=PREVIOUS_WEIGHTS,
+        help="the networks 'previous' plays with (default: the ones shipped before the current)",
+    )
+    parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=sys.stderr.isatty(),
@@ -42,6 +55,8 @@ def main() -> None:
     if args.weights is not None:
         weights = args.weights
         CHOOSERS["tavola"] = lambda rng: Evaluator.load(weights)
+    previous = args.previous_weights
+    CHOOSERS["previous"] = lambda rng: Evaluator.load(previous)
 
     generate(Position.start().to_array(), 3, 1)  # compile (or load the cache) before timing
     player = make_chooser(args.player, (args.seed, 1, 0))
