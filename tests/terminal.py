@@ -13,8 +13,8 @@ from tavola import Dice
 from tavola.ids import parse_position
 
 PROMPT = re.compile(r"> $", re.MULTILINE)
-POSITION_ID = re.compile(r"Position ID: (\S+)")
-DICE_IN_PROMPT = re.compile(r"\((\d)-(\d)\): (?:your move|la tua mossa|tu jugada)")
+POSITION_ID = re.compile(r": ([A-Za-z0-9+/]{14})   ")  # the gnubg Position ID under the board, any language
+DICE_IN_PROMPT = re.compile(r"\((\d)-(\d)\): ")
 
 
 def environment(home: Path, language: str = "en") -> dict[str, str]:
@@ -45,6 +45,7 @@ class Terminal:
         )
         self.transcript = ""
         self.position_id: str | None = None
+        self._last: tuple[str, str] = ("", "")  # the last prompt and what was typed at it
 
     def next_prompt(self) -> str:
         """Everything printed up to the next prompt, the prompt included."""
@@ -96,14 +97,20 @@ class Terminal:
         raise AssertionError(f"no end after {limit} prompts:\n{self.transcript[-3000:]}")
 
     def _reply(self, prompt: str, text: str, answers: dict[str, str]) -> str:
+        """What a person would type, in any language: a legal play, else "take", else Enter.
+
+        "take" answers a double or a resignation and starts the next game; where
+        it means nothing (the roll) the same prompt comes back, and Enter rolls.
+        """
         for pattern, line in list(answers.items()):
             if re.search(pattern, prompt):
                 del answers[pattern]  # each answer is given once
                 return line
         if DICE_IN_PROMPT.search(prompt):
-            return self.first_legal_play(prompt)
-        if "Enter to commit" in prompt:
-            return ""
-        if "take" in prompt or "accept" in prompt:
-            return "take"
-        return ""  # roll, next game, leave
+            reply = self.first_legal_play(prompt)
+        elif self._last == (prompt, "take"):
+            reply = ""
+        else:
+            reply = "take"
+        self._last = (prompt, reply)
+        return reply
