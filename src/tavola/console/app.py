@@ -75,6 +75,7 @@ class ConsoleGame:
 
     def run(self) -> int:
         """Play until the series ends or the player quits; returns the exit status."""
+        self.console.print(self._welcome())
         try:
             while True:
                 game = self.session.current_game()
@@ -94,6 +95,26 @@ class ConsoleGame:
             if self.autosave is not None and not self.session.series.is_over:
                 self.console.print(_("Saved. Type `tavola play --resume` to go on."))
             return 0
+
+    def _welcome(self) -> str:
+        """What is being played, and how to get help."""
+        seats = self.session.seats
+        series = self.session.series
+        what = (
+            _("a match to {length}").format(length=series.length)
+            if isinstance(series, Match)
+            else _("a money session")
+        )
+        if series.variant.name != "standard":
+            what += f" ({series.variant.name})"
+        bots = [seat for seat in seats if seat.is_bot]
+        if bots:
+            opponent = _("{name} (the bot, {level})").format(name=bots[0].name, level=bots[0].bot_level)
+        else:
+            opponent = seats[1].name
+        return _("Tavola: {first} against {second}, {what}. Type help for the commands.").format(
+            first=seats[0].name if not seats[0].is_bot else seats[1].name, second=opponent, what=what
+        )
 
     def _step(self, game: Game) -> None:
         """One action by the player to act."""
