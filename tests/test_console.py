@@ -13,8 +13,9 @@ import pytest
 
 from gnubg_oracle import GNUBG
 from tavola.console.session import PlaySession
+from tavola.dicesource import RandomDice
 from tavola.match import Match
-from tavola.records import load
+from tavola.records import load, save
 from terminal import Terminal, environment
 
 
@@ -171,3 +172,24 @@ def test_a_match_saved_from_the_terminal_imports_into_gnubg(tmp_path: Path) -> N
     winner = series.players[outcome.winner]
     shown = re.search(rf"The score \(after 1 game\) is: .*{winner} {outcome.points}\b", completed.stdout)
     assert shown, completed.stdout[-2000:]
+
+
+def test_load_goes_on_with_a_saved_match(tmp_path: Path) -> None:
+    match = Match(3, dice=RandomDice(seed=8), players=("Ann", "Bo"))
+    game = match.new_game()
+    game.roll()
+    assert game.dice is not None
+    game.play(game.position.legal_plays(game.dice)[0])
+    game.double()
+    game.drop()
+    save(match, tmp_path / "match.mat")
+    terminal = Terminal(tmp_path, "--load", str(tmp_path / "match.mat"), "--seed", "2")
+    text = terminal.next_prompt()
+    winner = match.players[match.score.index(1)]
+    assert re.search(rf"Match to 3 · Ann {match.score[0]}, Bo {match.score[1]}", text)
+    assert winner in text
+    terminal.send("quit")
+    assert terminal.finish() == 0
+    again = PlaySession.load(tmp_path / "data" / "tavola" / "autosave.json")
+    assert again.seats[1].is_bot
+    assert len(again.series.games) == 2
