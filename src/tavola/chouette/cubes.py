@@ -225,7 +225,7 @@ class CubeTable:
         for name in names:
             keys = (
                 [(self.box, member) for member in self.members_in]
-                if name == self.box and (self.settings.single_cube)
+                if name == self.box and self.settings.single_cube
                 else [self._key(player, name)]
             )
             for key in keys:
@@ -316,7 +316,7 @@ class CubeTable:
         redoubled: dict[str, int] = {}  # one new group per player redoubling
         for offer, answer in answers:
             bet = self._bets[offer.bet]
-            if bet.key not in self._bets or not bet.is_live:
+            if not bet.is_live:  # an extra settled with its taker's cube in this same group
                 continue
             answerer = bet.player(offer.answering)
             if answer is _Answer.TAKE and self.settings.rules.automatic_beavers and offer.redoubles == 0:

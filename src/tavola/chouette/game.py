@@ -11,6 +11,10 @@ Several players may have something to do at once (members answering a
 double each for themselves), so every action names its player, and
 :meth:`ChouetteGame.legal_actions` lists who may do what now.
 
+Resignations are not part of a chouette game: every member's cube is a bet
+of their own, so one resignation cannot settle the team; a member leaves a
+game by dropping a double.
+
 >>> from tavola.chouette.seating import Seating
 >>> from tavola.dicesource import RandomDice
 >>> game = ChouetteGame(ChouetteSettings(), Seating("Ann", ("Ben", "Cid")), RandomDice(seed=3))

@@ -79,6 +79,7 @@ class Seating:
         to the end of the queue; a stand-in captain keeps their place. If a
         captain beat the box, that captain becomes the box, and the captains
         before them (who lost), then the old box, go to the end of the queue.
+        Everyone else, the box's partner included (H9), keeps their place.
         """
         if not captains:
             raise SeatingError("a game is played by a captain: none was given")
