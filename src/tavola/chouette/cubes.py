@@ -17,7 +17,7 @@ cube against the box is settled (a drop either way) is out of the game
 >>> table.may_double("Ann", Side.BOX, captain="Ben")
 ('Ben', 'Cid')
 >>> table.double("Ann", ("Ben",), Side.BOX, captain="Ben")
->>> table.answer("Ben", _Answer.DROP, ())
+>>> table.answer("Ben", Answer.DROP, ())
 >>> table.members_in, table.main("Ben").outcome.points
 (('Cid',), 1)
 """
@@ -45,20 +45,22 @@ from tavola.errors import IllegalActionError, NotInGameError, OutOfTurnError, Wr
 from tavola.game import Ending, Outcome
 from tavola.position import WinKind
 
-__all__ = ["CubeTable"]
+__all__ = ["Answer", "CubeTable"]
 
 Record = Callable[[str | None, LogAction], None]
 
 
-class _Answer(enum.Enum):
+class Answer(enum.Enum):
+    """An answer to a double (C3, M3)."""
+
     TAKE = "take"
     DROP = "drop"
     BEAVER = "beaver"
 
     def action(self, against: tuple[str, ...]) -> Take | Drop | Beaver:
-        if self is _Answer.TAKE:
+        if self is Answer.TAKE:
             return Take(against)
-        return Drop(against) if self is _Answer.DROP else Beaver(against)
+        return Drop(against) if self is Answer.DROP else Beaver(against)
 
 
 class CubeTable:
@@ -72,7 +74,7 @@ class CubeTable:
         self._record = record
         self._bets: dict[BetKey, Bet] = {(box, member): Bet(box, member, Cube()) for member in members}
         self._pending: list[Offer] = []  # offers waiting for an answer
-        self._answered: list[tuple[Offer, _Answer]] = []  # answers waiting for the rest of their group
+        self._answered: list[tuple[Offer, Answer]] = []  # answers waiting for the rest of their group
         self._groups = 0
         self._doubled = False  # someone has doubled in this game
         self._doubled_this_turn: set[str] = set()
@@ -254,7 +256,7 @@ class CubeTable:
 
     # --- answering ----------------------------------------------------------------------------
 
-    def answer(self, player: str, answer: _Answer, against: Sequence[str]) -> None:
+    def answer(self, player: str, answer: Answer, against: Sequence[str]) -> None:
         """``player`` takes, drops or beavers the doubles of the opponents named (all, if none is named)."""
         due = self.answers_due(player)
         if not due:
@@ -281,7 +283,7 @@ class CubeTable:
                     f"{player} answers the doubles made together at once: "
                     f"{', '.join(self._bets[other.bet].opponent(player) for other in whole)} (H5)"
                 )
-            if answer is _Answer.BEAVER and offer.redoubles >= self.settings.rules.beavers:
+            if answer is Answer.BEAVER and offer.redoubles >= self.settings.rules.beavers:
                 allowed = self.settings.rules.beavers
                 rule = "no beavers" if not allowed else f"{allowed} immediate redouble{'s' * (allowed > 1)}"
                 raise IllegalActionError(f"{player} cannot redouble now: these rules allow {rule} (M3, M4)")
@@ -300,15 +302,15 @@ class CubeTable:
         """Every offer of ``group`` has its answer: apply them, with H6 and H7."""
         answers = [(offer, answer) for offer, answer in self._answered if offer.group == group]
         self._answered = [item for item in self._answered if item[0].group != group]
-        takers = [index for index, (_, answer) in enumerate(answers) if answer is not _Answer.DROP]
+        takers = [index for index, (_, answer) in enumerate(answers) if answer is not Answer.DROP]
         by_box = all(offer.answering is Side.TEAM and offer.bet[0] == self.box for offer, _ in answers)
         if self.settings.last_taker_must_drop and by_box and len(answers) >= 2 and len(takers) == 1:
             offer, _ = answers[takers[0]]
-            answers[takers[0]] = (offer, _Answer.DROP)
+            answers[takers[0]] = (offer, Answer.DROP)
             self._record(offer.bet[1], ForcedDrop((self.box,)))
             takers = []
         if group == self._initial_group and self.settings.mandatory_extras and len(takers) == 1:
-            givers = [offer.bet[1] for offer, answer in answers if answer is _Answer.DROP]
+            givers = [offer.bet[1] for offer, answer in answers if answer is Answer.DROP]
             if givers:
                 taker_offer = answers[takers[0]][0]
                 self._extras_due = (taker_offer.bet[1], taker_offer.value)
@@ -319,12 +321,12 @@ class CubeTable:
             if not bet.is_live:  # an extra settled with its taker's cube in this same group
                 continue
             answerer = bet.player(offer.answering)
-            if answer is _Answer.TAKE and self.settings.rules.automatic_beavers and offer.redoubles == 0:
+            if answer is Answer.TAKE and self.settings.rules.automatic_beavers and offer.redoubles == 0:
                 self._record(answerer, AutomaticBeaver((bet.player(offer.doubler),)))
-                answer = _Answer.BEAVER
-            if answer is _Answer.DROP:
+                answer = Answer.BEAVER
+            if answer is Answer.DROP:
                 self._settle(bet, Outcome(int(offer.doubler), WinKind.SINGLE, offer.before, Ending.DROP))
-            elif answer is _Answer.TAKE:
+            elif answer is Answer.TAKE:
                 # Immediate redoubles never move the cube: it goes to the side doubled first (M4).
                 self._bets[bet.key] = bet.with_cube(Cube(offer.value, offer.doubler.other))
             else:

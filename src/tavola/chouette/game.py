@@ -57,7 +57,7 @@ from tavola.chouette.actions import (
     Take,
 )
 from tavola.chouette.bets import Bet, Offer, Side
-from tavola.chouette.cubes import CubeTable, _Answer
+from tavola.chouette.cubes import Answer, CubeTable
 from tavola.chouette.ledger import GameSettlement
 from tavola.chouette.seating import Seating, draw_at_random
 from tavola.chouette.settings import ChouetteSettings, Consultation
@@ -533,17 +533,17 @@ class ChouetteGame:
 
     def take(self, player: str, against: Sequence[str] = ()) -> None:
         """Accept the doubles of the opponents named (all waiting for ``player``, if none, C3)."""
-        self._answer(player, _Answer.TAKE, against)
+        self._answer(player, Answer.TAKE, against)
 
     def drop(self, player: str, against: Sequence[str] = ()) -> None:
         """Refuse the doubles of the opponents named: pay, and leave those cubes (C3, H5)."""
-        self._answer(player, _Answer.DROP, against)
+        self._answer(player, Answer.DROP, against)
 
     def beaver(self, player: str, against: Sequence[str] = ()) -> None:
         """Redouble at once the doubles of the opponents named, keeping the cubes (M3, M4)."""
-        self._answer(player, _Answer.BEAVER, against)
+        self._answer(player, Answer.BEAVER, against)
 
-    def _answer(self, player: str, answer: _Answer, against: Sequence[str]) -> None:
+    def _answer(self, player: str, answer: Answer, against: Sequence[str]) -> None:
         self._check_open()
         self.side_of(player)
         if self.phase in (Phase.PARTNER, Phase.OPENING):
