@@ -7,6 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="training needs PyTorch (pip install 'tavola[train]')")
 
+from tavola.bot.encode import INPUTS, RAW_INPUTS  # noqa: E402
 from tavola.bot.evaluate import Evaluator  # noqa: E402
 from tavola.bot.network import Network  # noqa: E402
 from tavola.bot.train.td import Settings, Trainer, _Trajectory, train  # noqa: E402
@@ -34,5 +35,21 @@ def test_training_saves_resumes_and_exports(tmp_path):
     assert more.games_played == 24  # carried on from 16
     contact_net = Network.load(weights)
     race_net = Network.load(tmp_path / "tavola-race.npz")
-    assert contact_net.sizes == race_net.sizes == [198, 8, 5]
+    assert contact_net.sizes == race_net.sizes == [INPUTS, 8, 5]
     Evaluator(contact_net, race_net)  # the bot can load what training wrote
+
+
+def test_a_checkpoint_from_before_the_contact_features_is_widened_with_zero_weights(tmp_path):
+    settings = Settings(games=8, parallel=4, hidden=8, warmup_positions=100)
+    old = Trainer(settings)
+    state = old.state()
+    for name in ("contact", "race"):
+        state["nets"][name]["0.weight"] = state["nets"][name]["0.weight"][:, :RAW_INPUTS].clone()
+    torch.save(state, tmp_path / "old.pt")
+    new = Trainer(settings)
+    new.load(tmp_path / "old.pt")
+    for name in ("contact", "race"):
+        weights = new.nets[name][0].weight.detach()
+        assert weights.shape[1] == INPUTS
+        assert torch.equal(weights[:, :RAW_INPUTS], state["nets"][name]["0.weight"])
+        assert not weights[:, RAW_INPUTS:].any()  # the features start unused: the net plays as before

@@ -179,7 +179,7 @@ class ConsoleGame:
         try:
             self._obey(game, player, command)
         except TavolaError as error:
-            self._complain(f"{_('Not allowed')}: {error}")
+            self._complain(_("Not allowed: {reason}").format(reason=error))
 
     def _prompt(self, game: Game, player: int) -> str:
         name = self._name(player)

@@ -11,15 +11,15 @@ atomically, so an interrupted write never spoils the last good save.
 >>> import tempfile
 >>> from tavola.match import Match
 >>> from tavola.dicesource import RandomDice
->>> session = PlaySession(Match(3, dice=RandomDice(seed=2), players=("Ann", "Tavola")),
+>>> session = PlaySession(Match(3, dice=RandomDice(seed=3), players=("Ann", "Tavola")),
 ...                       (Seat("Ann"), Seat("Tavola", bot_level="advanced")))
 >>> session.current_game().roll()
-Dice(6, 3)
+Dice(5, 2)
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     session.save(Path(folder) / "play.json")
 ...     again = PlaySession.load(Path(folder) / "play.json")
 >>> again.current_game().dice, again.seats[1]
-(Dice(6, 3), Seat(name='Tavola', bot_level='advanced'))
+(Dice(5, 2), Seat(name='Tavola', bot_level='advanced'))
 """
 
 from __future__ import annotations
