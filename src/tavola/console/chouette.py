@@ -43,19 +43,6 @@ from tavola.render.text import rich_board
 
 Reader = Callable[[str], str]
 
-_VERBS: dict[str, str] = {
-    "roll": "roll",
-    "double": "double",
-    "take": "take",
-    "drop": "drop",
-    "beaver": "beaver",
-    "extra": "extra",
-    "noextra": "noextra",
-    "partner": "partner",
-    "nopartner": "nopartner",
-    "suggest": "suggest",
-}
-
 
 class ChouetteConsole:
     """Plays ``table`` at a terminal: ``console`` shows, ``read`` asks."""
@@ -127,12 +114,12 @@ class ChouetteConsole:
             try:
                 if command.name == "enter" and self.table.can_start():
                     return True
-                if command.name == "quit":
+                if command.name == "quit" and not name:
                     return False
                 if verb.lower() in ("join", "entra", "unirse"):
                     self.table.join(name)
                     self.console.print(_("{name} joins the table.").format(name=name))
-                elif verb.lower() in ("leave", "esce", "salir"):
+                elif verb.lower() in ("leave", "esce", "salir", "retirar"):
                     self.table.leave(name)
                     self.console.print(_("{name} leaves the table.").format(name=name))
                 elif verb.lower() in ("ledger", "conti", "cuentas"):
@@ -235,6 +222,10 @@ class ChouetteConsole:
             action = GiveExtra()
         elif words[1].lower() in ("noextra", "keep"):
             action = DeclineExtra()
+        elif words[1].lower() == "partner":
+            action = AcceptPartnership()
+        elif words[1].lower() == "nopartner":
+            action = DeclinePartnership()
         elif words[1].lower() == "suggest":
             game.suggest(player, " ".join(words[2:]))
             self.console.print(_("{name} suggests {play}.").format(name=player, play=" ".join(words[2:])))
@@ -364,9 +355,23 @@ class ChouetteConsole:
         return table
 
 
+_TYPED = {
+    Roll: "roll",
+    Double: "double",
+    Take: "take",
+    Drop: "drop",
+    Beaver: "beaver",
+    GiveExtra: "extra",
+    DeclineExtra: "noextra",
+    AcceptPartnership: "partner",
+    DeclinePartnership: "nopartner",
+}
+"""The word a player types for each kind of action."""
+
+
 def _example(actions: list[PlayerAction]) -> str:
+    """A line the player could type for the first action listed."""
     if not actions:
         return "Ann roll"
     first = actions[0]
-    verb = type(first.action).__name__.lower()
-    return f"{first.player} {verb}"
+    return f"{first.player} {_TYPED.get(type(first.action), 'roll')}"
