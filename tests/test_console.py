@@ -18,13 +18,26 @@ from tavola.match import Match
 from tavola.records import load, save
 from terminal import Terminal, environment
 
+MATCH_WON = {
+    "en": r"(Ann|Tavola) wins the match (1-0|0-1)",
+    "it": r"(Ann|Tavola) vince il match (1-0|0-1)",
+    "es": r"(Ann|Tavola) gana el partido (1-0|0-1)",
+}
+YOUR_MOVE = {"en": "): your move > ", "it": "): tocca a te > ", "es": "): te toca > "}
 
-def test_a_whole_match_against_the_bot_to_its_end(tmp_path: Path) -> None:
-    terminal = Terminal(tmp_path, "--match", "1", "--level", "beginner", "--seed", "4", "--name", "Ann")
+
+@pytest.mark.parametrize("language", ["en", "it", "es"])
+def test_a_whole_match_against_the_bot_to_its_end_in_each_language(tmp_path: Path, language: str) -> None:
+    terminal = Terminal(
+        tmp_path, "--match", "1", "--level", "beginner", "--seed", "4", "--name", "Ann", language=language
+    )
     transcript = terminal.play_out()
     assert terminal.finish() == 0
-    assert "Opening roll" in transcript
-    assert re.search(r"(Ann|Tavola) wins the match 1-0|(Ann|Tavola) wins the match 0-1", transcript)
+    assert re.search(MATCH_WON[language], transcript)
+    assert YOUR_MOVE[language] in transcript
+    for other, prompt in YOUR_MOVE.items():
+        if other != language:
+            assert prompt not in transcript
     session = PlaySession.load(tmp_path / "data" / "tavola" / "autosave.json")
     assert isinstance(session.series, Match)
     assert session.series.is_over
