@@ -35,6 +35,7 @@ from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse, game_decisio
 from tavola.bot.network import equity
 from tavola.bot.player import Bot
 from tavola.dice import Dice
+from tavola.engine import MatchScore
 from tavola.game import Game, Phase
 from tavola.position import WinKind
 from tavola.variants import Scoring
@@ -58,7 +59,13 @@ def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> 
     if phase is Phase.MOVE:
         turn = game.turn
         assert turn is not None
-        return Played(bot.play(turn.start, turn.dice, game.variant).play)
+        match = None
+        if away is not None:
+            length = max(away)
+            match = MatchScore(length, (length - away[0], length - away[1]), game.crawford)
+        return Played(
+            bot.play(turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value).play
+        )
     raise ValueError("the game is over: there is nothing to do")
 
 

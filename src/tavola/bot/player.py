@@ -14,7 +14,7 @@ Dice(3, 1)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from tavola.bot.cube import CubeDecision, match_decision, money_decision
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.met import mwc_to_equity
+from tavola.bot.met import mwc_to_equity, table_for
 from tavola.bot.network import equity
 from tavola.bot.search import Level, RankedPlay, evaluate_ply, level, rank_plays
 from tavola.cube import Cube
@@ -84,20 +84,49 @@ class Bot:
     # --- checker play -------------------------------------------------------------------
 
     def hint(
-        self, position: Position, dice: Dice, variant: Variant = STANDARD, level: str | None = None
+        self,
+        position: Position,
+        dice: Dice,
+        variant: Variant = STANDARD,
+        level: str | None = None,
+        match: MatchScore | None = None,
+        cube_value: int = 1,
     ) -> list[Choice]:
-        """Every legal play, best first, as the level's search judged them (without its noise)."""
+        """Every legal play, best first, as the level's search judged them (without its noise).
+
+        In a ``match`` the plays are ranked by match winning chances at the
+        score and ``cube_value`` (gammons count for what they do to the match),
+        their equities given back in money terms (:meth:`MatchEquityTable.to_equity`);
+        the search itself looks ahead by money equity.
+        """
         chosen = self._level(level)
         plays = position.legal_plays(dice, variant)
         ranked = rank_plays(self.evaluator, position, dice, chosen.plies, chosen.filter, flags=variant.flags)
-        return [self._choice(plays[item.index], item) for item in ranked]
+        choices = [self._choice(plays[item.index], item) for item in ranked]
+        if match is None:
+            return choices
+        away = match.away
+        table = table_for(away[0], away[1])
+        judged = []
+        for choice in choices:
+            mwc = table.cubeless(choice.probabilities, away[0], away[1], cube_value, match.crawford)
+            judged.append(
+                replace(choice, equity=table.to_equity(mwc, away[0], away[1], cube_value, match.crawford))
+            )
+        return sorted(judged, key=lambda choice: (-choice.plies, -choice.equity))
 
     def play(
-        self, position: Position, dice: Dice, variant: Variant = STANDARD, level: str | None = None
+        self,
+        position: Position,
+        dice: Dice,
+        variant: Variant = STANDARD,
+        level: str | None = None,
+        match: MatchScore | None = None,
+        cube_value: int = 1,
     ) -> Choice:
         """The play the bot makes at ``level``: the best, or at weak levels the best once noise blurs them."""
         chosen = self._level(level)
-        ranked = self.hint(position, dice, variant, level)
+        ranked = self.hint(position, dice, variant, level, match, cube_value)
         if chosen.noise > 0 and len(ranked) > 1:
             blurred = [choice.equity + self.rng.normal(0.0, chosen.noise) for choice in ranked]
             return ranked[int(np.argmax(blurred))]
@@ -157,14 +186,19 @@ class Bot:
         if request.command in ("play", "hint"):
             if request.dice is None:
                 raise RequestError(f"dice: {request.command} needs the dice, such as [6, 5]")
+            cube_value = request.cube.value
             if request.command == "play":
-                chosen = self.play(request.position, request.dice, request.variant, request.level)
+                chosen = self.play(
+                    request.position, request.dice, request.variant, request.level, request.match, cube_value
+                )
                 return {
                     "play": chosen.play.notation,
                     "position_id": _id(chosen.play.after),
                     "equity": round(chosen.equity, 4),
                 }
-            ranked = self.hint(request.position, request.dice, request.variant, request.level)
+            ranked = self.hint(
+                request.position, request.dice, request.variant, request.level, request.match, cube_value
+            )
             return {"plays": [_choice_json(choice) for choice in ranked]}
         evaluation = self.evaluate(
             request.position, request.cube, request.match, request.rules, request.level
