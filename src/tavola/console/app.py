@@ -37,6 +37,7 @@ from tavola.console.commands import HELP, RESIGN_KINDS, Command, read_command
 from tavola.console.session import PlaySession
 from tavola.console.view import board, cube_hint, hint_table, pip_line, score_line
 from tavola.dice import Dice
+from tavola.engine import MatchScore
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
 from tavola.game import Ending, Game, Phase
 from tavola.i18n import _, ngettext
@@ -539,7 +540,12 @@ class ConsoleGame:
         if game.phase is Phase.MOVE:
             turn = game.turn
             assert turn is not None
-            choices = bot.hint(turn.start, turn.dice, game.variant)
+            away = self.session.away(player)
+            match = None
+            if away is not None:
+                length = max(away)
+                match = MatchScore(length, (length - away[0], length - away[1]), game.crawford)
+            choices = bot.hint(turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value)
             self.console.print(hint_table(choices))
             return
         if game.phase in (Phase.ROLL, Phase.DOUBLED) and game.rules.cube and game.variant.cube:
