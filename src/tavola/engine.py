@@ -73,6 +73,16 @@ class MatchScore:
         """Points each player still needs: (player on roll, opponent)."""
         return self.length - self.score[0], self.length - self.score[1]
 
+    @classmethod
+    def from_away(cls, away: tuple[int, int], crawford: bool = False) -> MatchScore:
+        """The score from the points each player still needs (the match as long as the larger).
+
+        >>> MatchScore.from_away((2, 5)).away
+        (2, 5)
+        """
+        length = max(away)
+        return cls(length, (length - away[0], length - away[1]), crawford)
+
 
 @dataclass(frozen=True)
 class Request:

@@ -59,10 +59,7 @@ def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> 
     if phase is Phase.MOVE:
         turn = game.turn
         assert turn is not None
-        match = None
-        if away is not None:
-            length = max(away)
-            match = MatchScore(length, (length - away[0], length - away[1]), game.crawford)
+        match = None if away is None else MatchScore.from_away(away, game.crawford)
         return Played(
             bot.play(turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value).play
         )

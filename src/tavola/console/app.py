@@ -541,10 +541,7 @@ class ConsoleGame:
             turn = game.turn
             assert turn is not None
             away = self.session.away(player)
-            match = None
-            if away is not None:
-                length = max(away)
-                match = MatchScore(length, (length - away[0], length - away[1]), game.crawford)
+            match = None if away is None else MatchScore.from_away(away, game.crawford)
             choices = bot.hint(turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value)
             self.console.print(hint_table(choices))
             return
