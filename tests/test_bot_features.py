@@ -83,3 +83,20 @@ def test_shots_agree_with_the_legal_plays_in_most_game_positions() -> None:
     assert agree >= 0.85 * len(positions)
     assert np.mean(differences) < 1.0
     assert Dice(1, 1) in ALL_ROLLS  # the rolls are the 21 distinct ones, doubles weighted once
+
+
+def test_the_fast_count_of_shots_equals_the_roll_by_roll_count() -> None:
+    """Without checkers on the bar the shots are counted by blot-checker pairs; it must change nothing."""
+    from tavola.bot.features import _shots_by_pairs, _shots_by_rolls, _sides
+
+    mover, opponent = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    compared = 0
+    for pos in random_positions(3000, seed=17):
+        board = pos.to_array()
+        _sides(board, 0, mover)
+        _sides(board, 1, opponent)
+        for target, hitter in ((mover, opponent), (opponent, mover)):
+            if hitter[25] == 0 and (target[1:25] == 1).any():
+                assert _shots_by_pairs(target, hitter) == _shots_by_rolls(target, hitter), pos
+                compared += 1
+    assert compared > 1000

@@ -125,14 +125,76 @@ def _hits(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64], low: int
 
 
 @njit(cache=True)
+def _covers(target: npt.NDArray[np.int64], start: int, distance: int, low: int, high: int) -> bool:
+    """Whether the roll ``low``-``high`` carries one checker from ``start`` exactly ``distance`` points.
+
+    Landing points on the way must not be made by the target; the checker may
+    not pass below point 1 (no bearing off here).
+    """
+    if low != high:
+        if distance == low or distance == high:  # noqa: SIM109 - plain comparisons for Numba
+            return True
+        if distance != low + high:
+            return False
+        return not _made(target, start - low) or not _made(target, start - high)
+    if distance % low != 0 or distance // low > 4:
+        return False
+    for step in range(1, distance // low):  # noqa: SIM110 - Numba compiles the loop, not all()
+        if _made(target, start - step * low):
+            return False
+    return True
+
+
+@njit(cache=True)
 def _shots(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
-    """How many of the 36 rolls let ``hitter`` hit a blot of ``target``."""
+    """How many of the 36 rolls let ``hitter`` hit a blot of ``target``.
+
+    Without checkers on the bar, each pair of a blot and a checker behind it
+    marks the rolls that cover their distance; otherwise every roll is tried
+    (:func:`_hits`). Both give the same count.
+    """
     has_blot = False
     for point in range(1, 25):
         if target[point] == 1:
             has_blot = True
     if not has_blot:
         return 0
+    if hitter[25] == 0:
+        return _shots_by_pairs(target, hitter)
+    return _shots_by_rolls(target, hitter)
+
+
+@njit(cache=True)
+def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
+    """:func:`_shots` for a hitter with no checker on the bar: blot-checker pairs, rolls as bits."""
+    hit = np.zeros(21, dtype=np.bool_)
+    for own in range(1, 25):
+        if target[own] != 1:
+            continue
+        blot = 25 - own  # the blot's point in the hitter's numbering
+        for start in range(blot + 1, min(blot + 24, 24) + 1):
+            if hitter[start] == 0:
+                continue
+            distance = start - blot
+            roll = 0
+            for low in range(1, 7):
+                for high in range(low, 7):
+                    if not hit[roll] and _covers(target, start, distance, low, high):
+                        hit[roll] = True
+                    roll += 1
+    total = 0
+    roll = 0
+    for low in range(1, 7):
+        for high in range(low, 7):
+            if hit[roll]:
+                total += 1 if low == high else 2
+            roll += 1
+    return total
+
+
+@njit(cache=True)
+def _shots_by_rolls(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
+    """:func:`_shots` roll by roll, following the bar's rules."""
     total = 0
     for low in range(1, 7):
         for high in range(low, 7):
