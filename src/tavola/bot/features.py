@@ -164,31 +164,47 @@ def _shots(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
     return _shots_by_rolls(target, hitter)
 
 
+def _reaching_rolls() -> npt.NDArray[np.int64]:
+    """For each distance 1-24, the rolls (as ``low, high`` pairs) that can cover it with no point made."""
+    table = np.zeros((25, 21, 2), dtype=np.int64)
+    for distance in range(1, 25):
+        found = 0
+        for low in range(1, 7):
+            for high in range(low, 7):
+                reach = (low, high, low + high) if low != high else tuple(low * k for k in range(1, 5))
+                if distance in reach:
+                    table[distance, found] = (low, high)
+                    found += 1
+    return table
+
+
+_REACHING = _reaching_rolls()
+"""``_REACHING[d]``: the rolls that may carry a checker ``d`` points, padded with (0, 0)."""
+
+
 @njit(cache=True)
 def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
-    """:func:`_shots` for a hitter with no checker on the bar: blot-checker pairs, rolls as bits."""
-    hit = np.zeros(21, dtype=np.bool_)
+    """:func:`_shots` for a hitter with no checker on the bar: blot-checker pairs, each roll once."""
+    hit = np.zeros((7, 7), dtype=np.bool_)
     for own in range(1, 25):
         if target[own] != 1:
             continue
         blot = 25 - own  # the blot's point in the hitter's numbering
-        for start in range(blot + 1, min(blot + 24, 24) + 1):
+        for start in range(blot + 1, 25):
             if hitter[start] == 0:
                 continue
             distance = start - blot
-            roll = 0
-            for low in range(1, 7):
-                for high in range(low, 7):
-                    if not hit[roll] and _covers(target, start, distance, low, high):
-                        hit[roll] = True
-                    roll += 1
+            for index in range(21):
+                low, high = _REACHING[distance, index, 0], _REACHING[distance, index, 1]
+                if low == 0:
+                    break
+                if not hit[low, high] and _covers(target, start, distance, low, high):
+                    hit[low, high] = True
     total = 0
-    roll = 0
     for low in range(1, 7):
         for high in range(low, 7):
-            if hit[roll]:
+            if hit[low, high]:
                 total += 1 if low == high else 2
-            roll += 1
     return total
 
 
