@@ -7,21 +7,24 @@ import sys
 from pathlib import Path
 
 from tavola.errors import TavolaError
+from tavola.i18n import _
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "engine",
-        help="answer bot requests, one JSON object per line on standard input",
-        description="Serve Tavola's bot: one JSON request per line in, one JSON reply per line out.",
+        help=_("answer bot requests, one JSON object per line on standard input"),
+        description=_("Serve Tavola's bot: one JSON request per line in, one JSON reply per line out."),
     )
     parser.add_argument(
-        "--level", default="world-class", help="the default level (a request may name another)"
+        "--level", default="world-class", help=_("the default level (a request may name another)")
     )
     parser.add_argument(
-        "--weights", type=Path, help="networks to use instead of the shipped ones (a training export)"
+        "--weights", type=Path, help=_("networks to use instead of the shipped ones (a training export)")
     )
-    parser.add_argument("--seed", type=int, help="seed the noise of the weaker levels, for reproducible runs")
+    parser.add_argument(
+        "--seed", type=int, help=_("seed the noise of the weaker levels, for reproducible runs")
+    )
     parser.set_defaults(run=run)
 
 

@@ -19,22 +19,27 @@ from rich.table import Table
 
 from tavola.errors import TavolaError
 from tavola.game import Ending, Game
+from tavola.i18n import N_, _
 from tavola.match import Match
 from tavola.records import Series, load, save
 from tavola.variants import STANDARD
 
-_HOW = {Ending.BEAR_OFF: "bear-off", Ending.DROP: "drop", Ending.RESIGNATION: "resignation"}
+# TRANSLATORS: how a game ended, in the "how" column of a match's summary.
+_HOW = {Ending.BEAR_OFF: N_("bear-off"), Ending.DROP: N_("drop"), Ending.RESIGNATION: N_("resignation")}
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "match",
-        help="summarise a saved match or session (.mat or .json), or convert it",
-        description=__doc__.splitlines()[0] if __doc__ else None,
+        help=_("summarise a saved match or session (.mat or .json), or convert it"),
+        description=_(
+            "``tavola match FILE``: what a saved match or money session holds, "
+            "and conversion between formats."
+        ),
     )
-    parser.add_argument("file", help="a .mat file or a Tavola JSON record")
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-    parser.add_argument("--to", metavar="OUT", help="write the record to OUT (.mat or .json)")
+    parser.add_argument("file", help=_("a .mat file or a Tavola JSON record"))
+    parser.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
+    parser.add_argument("--to", metavar="OUT", help=_("write the record to OUT (.mat or .json)"))
     parser.set_defaults(run=run)
 
 
@@ -75,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tavola match: {error}", file=sys.stderr)
         return 1
     if args.to:
-        print(f"wrote {args.to}", file=sys.stderr)
+        print(_("wrote {path}").format(path=args.to), file=sys.stderr)
         return 0
     if args.json:
         print(json.dumps(summary(series)))
@@ -86,15 +91,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(series: Series) -> Table:
-    names = series.players
-    variant = "" if series.variant is STANDARD else f" of {series.variant.name}"
+    first, second = series.players
+    variant = series.variant.name
     if isinstance(series, Match):
-        title = f"{names[0]} vs {names[1]}: {series.length}-point match{variant}"
+        if series.variant is STANDARD:
+            text = _("{first} vs {second}: {length}-point match")
+        else:
+            text = _("{first} vs {second}: {length}-point match of {variant}")
+        title = text.format(first=first, second=second, length=series.length, variant=variant)
     else:
-        title = f"{names[0]} vs {names[1]}: money session{variant} at {series.stake:g} a point"
+        if series.variant is STANDARD:
+            text = _("{first} vs {second}: money session at {stake} a point")
+        else:
+            text = _("{first} vs {second}: money session of {variant} at {stake} a point")
+        title = text.format(first=first, second=second, stake=f"{series.stake:g}", variant=variant)
     table = Table(title=title)
-    for column in ("game", "winner", "points", "how", "score after"):
-        table.add_column(column, justify="right" if column in ("game", "points") else "left")
+    table.add_column(_("game"), justify="right")
+    table.add_column(_("winner"))
+    table.add_column(_("points"), justify="right")
+    # TRANSLATORS: a column of a match's summary: how each game ended (bear-off, drop, resignation).
+    table.add_column(_("how"))
+    # TRANSLATORS: a column of a match's summary: the score after each game.
+    table.add_column(_("score after"))
     for index, game in enumerate(series.games):
         table.add_row(str(index + 1), *_row(series, index, game))
     return table
@@ -103,9 +121,9 @@ def _table(series: Series) -> Table:
 def _row(series: Series, index: int, game: Game) -> tuple[str, str, str, str]:
     outcome = game.outcome
     if outcome is None:
-        return ("(in progress)", "", "", "")
+        return (_("(in progress)"), "", "", "")
     after = _score_after(series, index)
-    return (series.players[outcome.winner], str(outcome.points), _HOW[outcome.ending], after)
+    return (series.players[outcome.winner], str(outcome.points), _(_HOW[outcome.ending]), after)
 
 
 def _score_after(series: Series, index: int) -> str:
@@ -121,13 +139,29 @@ def _score_after(series: Series, index: int) -> str:
 
 
 def _final_line(series: Series) -> str:
-    names = series.players
+    first, second = series.players
     if isinstance(series, Match):
         score = series.score
-        state = f"{names[series.winner]} wins the match" if series.winner is not None else "match in progress"
-        return f"Score: {names[0]} {score[0]}, {names[1]} {score[1]} ({state})"
+        if series.winner is None:
+            line = _("Score: {first} {first_score}, {second} {second_score} (match in progress)")
+        else:
+            line = _("Score: {first} {first_score}, {second} {second_score} ({winner} wins the match)")
+        winner = "" if series.winner is None else series.players[series.winner]
+        return line.format(
+            first=first, first_score=score[0], second=second, second_score=score[1], winner=winner
+        )
     points, money = series.score.points, series.score.money
-    return (
-        f"Net: {names[0]} {points[0]:+d} ({money[0]:+g}), {names[1]} {points[1]:+d} ({money[1]:+g}) "
-        f"at {series.stake:g} a point"
+    # TRANSLATORS: a money session's result: each player's net points and money, signed (+3, -3).
+    line = _(
+        "Net: {first} {first_points} ({first_money}), {second} {second_points} ({second_money}) "
+        "at {stake} a point"
+    )
+    return line.format(
+        first=first,
+        first_points=f"{points[0]:+d}",
+        first_money=f"{money[0]:+g}",
+        second=second,
+        second_points=f"{points[1]:+d}",
+        second_money=f"{money[1]:+g}",
+        stake=f"{series.stake:g}",
     )

@@ -20,6 +20,7 @@ from rich.table import Table
 
 from tavola.dice import Dice
 from tavola.errors import TavolaError
+from tavola.i18n import _, ngettext
 from tavola.ids import parse_position
 from tavola.position import Position
 from tavola.variants import STANDARD, VARIANTS, Variant, find_variant
@@ -28,22 +29,22 @@ from tavola.variants import STANDARD, VARIANTS, Variant, find_variant
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "moves",
-        help="list the legal plays of a position and roll",
-        description=__doc__.splitlines()[0] if __doc__ else None,
+        help=_("list the legal plays of a position and roll"),
+        description=_("``tavola moves POSITION DICE``: the legal plays of a position and roll."),
     )
-    parser.add_argument("position", nargs="?", help="gnubg Position ID or XGID (player on roll moves)")
-    parser.add_argument("dice", nargs="*", help="the roll: 31, 3-1 or 3 1")
+    parser.add_argument("position", nargs="?", help=_("gnubg Position ID or XGID (player on roll moves)"))
+    parser.add_argument("dice", nargs="*", help=_("the roll: 31, 3-1 or 3 1"))
     parser.add_argument(
         "--variant",
         default="standard",
         choices=[variant.name for variant in VARIANTS],
-        help="the rules to play by (default: standard)",
+        help=_("the rules to play by (default: standard)"),
     )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--json", action="store_true", help=_("print JSON instead of a table"))
     parser.add_argument(
         "--stdin",
         action="store_true",
-        help="read 'POSITION DICE' lines from standard input, answer each in JSON",
+        help=_("read 'POSITION DICE' lines from standard input, answer each in JSON"),
     )
     parser.set_defaults(run=run)
 
@@ -72,13 +73,17 @@ def _read_request(position: str, dice: str, variant: Variant) -> tuple[Position,
 def run(args: argparse.Namespace) -> int:
     if args.stdin:
         if args.position or args.dice:
-            print("tavola moves: give POSITION and DICE or --stdin, not both", file=sys.stderr)
+            # TRANSLATORS: POSITION, DICE and --stdin are the command's arguments, as its usage names them.
+            message = _("give POSITION and DICE or --stdin, not both")
+            print(f"tavola moves: {message}", file=sys.stderr)
             return 2
         return _serve_lines(find_variant(args.variant))
     if not args.position or not args.dice:
-        print(
-            "tavola moves: give a POSITION and the DICE, e.g. tavola moves 4HPwATDgc/ABMA 31", file=sys.stderr
+        # TRANSLATORS: POSITION and DICE are the command's arguments, as its usage names them.
+        message = _("give a POSITION and the DICE, e.g. {example}").format(
+            example="tavola moves 4HPwATDgc/ABMA 31"
         )
+        print(f"tavola moves: {message}", file=sys.stderr)
         return 2
     try:
         position, dice, variant = _read_request(
@@ -91,11 +96,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    table = Table(title=f"{report['position']}  {dice.high}-{dice.low}: {len(report['plays'])} legal plays")
-    table.add_column("play")
-    table.add_column("position after (player who moved)")
+    count = len(report["plays"])
+    # English has always said "1 legal plays" here, and keeps it; translations give each form.
+    # TRANSLATORS: {position} is a Position ID, {dice} a roll such as 3-1.
+    title = ngettext(
+        "{position}  {dice}: {count} legal plays", "{position}  {dice}: {count} legal plays", count
+    )
+    table = Table(
+        title=title.format(position=report["position"], dice=f"{dice.high}-{dice.low}", count=count)
+    )
+    table.add_column(_("play"))
+    table.add_column(_("position after (player who moved)"))
     for entry in report["plays"]:
-        table.add_row(entry["play"] or "(no legal play)", entry["position_id"])
+        table.add_row(entry["play"] or _("(no legal play)"), entry["position_id"])
     Console().print(table)
     return 0
 
@@ -106,7 +119,7 @@ def _serve_lines(variant: Variant) -> int:
         text = line.strip()
         if not text:
             continue
-        position, _, dice = text.partition(" ")
+        position, _sep, dice = text.partition(" ")
         try:
             answer = plays_report(*_read_request(position, dice, variant))
         except TavolaError as error:
