@@ -1,0 +1,144 @@
+"""Supervised training on our own 1-ply search: the 0-ply networks learn what looking one roll ahead sees.
+
+Three steps, each resumable:
+
+1. **Positions**: games of self-play by the networks being improved (0-ply,
+   with a share of random plays for variety) give positions before a roll.
+2. **Targets**: each position is judged by a 1-ply search
+   (:func:`~tavola.bot.search.evaluate_ply`): every roll, the best play for
+   it, the opponent's evaluation after it. The search sees further than the
+   network alone, so its judgements are better targets than the network's
+   own. Targets are written in chunks to ``--data`` as they are computed.
+3. **Fitting**: the networks of a TD checkpoint (:mod:`tavola.bot.train.td`)
+   are fitted to the targets (cross-entropy on the five outputs), and
+   written as a new checkpoint and exported weights.
+
+Run (PyTorch needed)::
+
+    python -m tavola.bot.train.distill --weights checkpoints/tavola.npz \\
+        --checkpoint checkpoints/td.pt --data checkpoints/distill.npz \\
+        --positions 200000 --out checkpoints/distilled.pt --export checkpoints/distilled.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from tavola.bot.encode import encode
+from tavola.bot.evaluate import Evaluator, contact
+from tavola.bot.network import equity, flip_probabilities
+from tavola.bot.search import evaluate_ply
+from tavola.bot.train.td import Settings, Trainer, _Trajectory
+from tavola.movegen import generate_batch
+from tavola.position import CHECKERS, MY_OFF, THEIR_OFF, Position, flip_array
+
+CHUNK = 2_000
+"""Positions judged between two writes of the data file."""
+
+
+def self_play_positions(
+    evaluator: Evaluator, count: int, rng: np.random.Generator, explore: float = 0.1, parallel: int = 256
+) -> npt.NDArray[np.int8]:
+    """``count`` positions before a roll from games the evaluator plays against itself.
+
+    Each play is the 0-ply best, or with probability ``explore`` a random legal play.
+    """
+    start = Position.start().to_array()
+    boards = np.repeat(start[None], parallel, axis=0)
+    found: list[npt.NDArray[np.int8]] = []
+    total = 0
+    while total < count:
+        found.append(boards.copy())
+        total += len(boards)
+        dice = rng.integers(1, 7, size=(len(boards), 2)).astype(np.int8)
+        offsets, results, _ = generate_batch(boards, dice)
+        values = flip_probabilities(evaluator.evaluate(flip_array(results)))
+        scores = equity(values)
+        for slot in range(len(boards)):
+            begin, end = offsets[slot], offsets[slot + 1]
+            if rng.random() < explore:
+                choice = int(rng.integers(begin, end))
+            else:
+                choice = begin + int(np.argmax(scores[begin:end]))
+            after = results[choice]
+            boards[slot] = start if after[MY_OFF] == CHECKERS else flip_array(after)
+    positions = np.concatenate(found)[:count]
+    finished = (positions[:, MY_OFF] >= CHECKERS) | (positions[:, THEIR_OFF] >= CHECKERS)
+    return positions[~finished]
+
+
+def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32]) -> None:
+    """Save the data atomically (a temporary file renamed over the old one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp.npz")
+    np.savez_compressed(temporary, boards=boards, targets=targets)
+    os.replace(temporary, path)
+
+
+def judged_positions(
+    evaluator: Evaluator, data: Path, count: int, rng: np.random.Generator
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
+    """Positions and their 1-ply targets, carrying on from ``data`` and saving it as they come."""
+    from rich.progress import Progress
+
+    if data.exists():
+        saved = np.load(data)
+        boards, targets = saved["boards"], saved["targets"]
+    else:
+        boards = self_play_positions(evaluator, count, rng)
+        targets = np.zeros((0, 5), dtype=np.float32)
+        _write(data, boards, targets)
+    with Progress() as bar:
+        task = bar.add_task("1-ply targets", total=len(boards), completed=len(targets))
+        while len(targets) < len(boards):
+            chunk = boards[len(targets) : len(targets) + CHUNK]
+            targets = np.concatenate([targets, evaluate_ply(evaluator, chunk, 1)])
+            _write(data, boards, targets)
+            bar.update(task, completed=len(targets))
+    return boards, targets
+
+
+def fit(
+    checkpoint: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32], epochs: int, rate: float
+) -> Trainer:
+    """The TD checkpoint's networks fitted to the targets."""
+    import torch
+
+    state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    settings = replace(Settings(**state["settings"]), epochs=1, learning_rate=rate)
+    trainer = Trainer(settings)
+    trainer.load(checkpoint)
+    trajectory = _Trajectory(list(encode(boards)), list(contact(boards)))
+    for epoch in range(epochs):
+        loss = trainer.fit([(trajectory, targets)])
+        print(f"epoch {epoch + 1} of {epochs}: loss {loss:.4f}")
+    return trainer
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Fit Tavola's networks to their own 1-ply search.")
+    parser.add_argument("--weights", type=Path, required=True, help="the exported networks to improve")
+    parser.add_argument("--checkpoint", type=Path, required=True, help="their TD checkpoint")
+    parser.add_argument("--data", type=Path, required=True, help="positions and targets, kept as they come")
+    parser.add_argument("--positions", type=int, default=200_000)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--learning-rate", type=float, default=1e-4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, required=True, help="the new checkpoint")
+    parser.add_argument("--export", type=Path, required=True, help="the new NumPy weights")
+    args = parser.parse_args(argv)
+    evaluator = Evaluator.load(args.weights)
+    boards, targets = judged_positions(evaluator, args.data, args.positions, np.random.default_rng(args.seed))
+    trainer = fit(args.checkpoint, boards, targets, args.epochs, args.learning_rate)
+    trainer.save(args.out)
+    trainer.export(args.export)
+
+
+if __name__ == "__main__":
+    main()
