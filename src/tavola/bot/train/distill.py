@@ -18,6 +18,9 @@ Run (PyTorch needed)::
     python -m tavola.bot.train.distill --weights checkpoints/tavola.npz \\
         --checkpoint checkpoints/td.pt --data checkpoints/distill.npz \\
         --positions 200000 --out checkpoints/distilled.pt --export checkpoints/distilled.npz
+
+Several ``--data`` files can be judged by separate runs at once (one core
+each), then fitted together by one run naming them all.
 """
 
 from __future__ import annotations
@@ -125,8 +128,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Fit Tavola's networks to their own 1-ply search.")
     parser.add_argument("--weights", type=Path, required=True, help="the exported networks to improve")
     parser.add_argument("--checkpoint", type=Path, required=True, help="their TD checkpoint")
-    parser.add_argument("--data", type=Path, required=True, help="positions and targets, kept as they come")
-    parser.add_argument("--positions", type=int, default=200_000)
+    parser.add_argument(
+        "--data",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="files of positions and targets, kept as they come (several can be judged at once by "
+        "separate runs, then fitted together)",
+    )
+    parser.add_argument("--positions", type=int, default=200_000, help="positions in each data file")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--learning-rate", type=float, default=1e-4)
     parser.add_argument("--seed", type=int, default=1)
@@ -134,7 +144,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--export", type=Path, required=True, help="the new NumPy weights")
     args = parser.parse_args(argv)
     evaluator = Evaluator.load(args.weights)
-    boards, targets = judged_positions(evaluator, args.data, args.positions, np.random.default_rng(args.seed))
+    judged = [
+        judged_positions(evaluator, path, args.positions, np.random.default_rng([args.seed, index]))
+        for index, path in enumerate(args.data)
+    ]
+    boards = np.concatenate([part[0] for part in judged])
+    targets = np.concatenate([part[1] for part in judged])
     trainer = fit(args.checkpoint, boards, targets, args.epochs, args.learning_rate)
     trainer.save(args.out)
     trainer.export(args.export)
