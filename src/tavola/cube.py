@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tavola.errors import IllegalActionError
+from tavola.i18n import _
 
 
 @dataclass(frozen=True)
@@ -29,11 +30,19 @@ class Cube:
 
     def __post_init__(self) -> None:
         if isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 1:
-            raise IllegalActionError(f"the cube's value is a whole number from 1 up, not {self.value!r}")
+            raise IllegalActionError(
+                _("the cube's value is a whole number from 1 up, not {value}").format(value=repr(self.value))
+            )
         if self.value & (self.value - 1):
-            raise IllegalActionError(f"the cube's value is a power of two, not {self.value}")
+            raise IllegalActionError(
+                _("the cube's value is a power of two, not {value}").format(value=self.value)
+            )
         if self.owner not in (None, 0, 1):
-            raise IllegalActionError(f"the cube belongs to player 0, player 1 or nobody, not {self.owner!r}")
+            raise IllegalActionError(
+                _("the cube belongs to player 0, player 1 or nobody, not {owner}").format(
+                    owner=repr(self.owner)
+                )
+            )
 
     def may_double(self, player: int) -> bool:
         """Whether the cube lets ``player`` double: it is theirs or in the middle (C2)."""

@@ -67,6 +67,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from tavola.dice import Dice
 from tavola.errors import DiceNeededError, DiceVerificationError, InvalidDiceError, InvalidSecretError
+from tavola.i18n import N_, _, ngettext
 
 __all__ = [
     "MIN_SECRET_BYTES",
@@ -120,7 +121,7 @@ class DiceSource(Protocol):
 
 def _check_die(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-        raise InvalidDiceError(f"a die shows 1 to 6, not {value!r}")
+        raise InvalidDiceError(_("a die shows 1 to 6, not {value}").format(value=repr(value)))
     return value
 
 
@@ -191,17 +192,40 @@ class RandomDice:
 
 _Kind = Literal["roll", "die", "opening"]
 
-_NEEDED: dict[_Kind, str] = {
-    "roll": "a turn's roll (two dice, such as 31 or 3-1)",
-    "die": "a single die",
-    "opening": "an opening roll (one die for each player)",
+_NONE_ENTERED: dict[_Kind, str] = {
+    # TRANSLATORS: enter(...), enter_die(...) and enter_opening(...) are Python methods: keep them as written.
+    "roll": N_(
+        "no dice entered: a turn's roll (two dice, such as 31 or 3-1) is needed; enter it with enter(...)"
+    ),
+    "die": N_("no dice entered: a single die is needed; enter it with enter_die(...)"),
+    "opening": N_(
+        "no dice entered: an opening roll (one die for each player) is needed; "
+        "enter it with enter_opening(...)"
+    ),
 }
+"""What :class:`ManualDice` says when nothing is queued, by the kind of dice asked for."""
 
-_HOW_TO_ENTER: dict[_Kind, str] = {
-    "roll": "enter(...)",
-    "die": "enter_die(...)",
-    "opening": "enter_opening(...)",
+_OTHER_KIND: dict[tuple[_Kind, _Kind], str] = {
+    ("roll", "die"): N_(
+        "a turn's roll (two dice, such as 31 or 3-1) is needed, but the next dice entered are the die {first}"
+    ),
+    ("roll", "opening"): N_(
+        "a turn's roll (two dice, such as 31 or 3-1) is needed, "
+        "but the next dice entered are the opening {first} and {second}"
+    ),
+    ("die", "roll"): N_("a single die is needed, but the next dice entered are the roll {first}{second}"),
+    ("die", "opening"): N_(
+        "a single die is needed, but the next dice entered are the opening {first} and {second}"
+    ),
+    ("opening", "roll"): N_(
+        "an opening roll (one die for each player) is needed, "
+        "but the next dice entered are the roll {first}{second}"
+    ),
+    ("opening", "die"): N_(
+        "an opening roll (one die for each player) is needed, but the next dice entered are the die {first}"
+    ),
 }
+"""What :class:`ManualDice` says when the next entry is of another kind: (asked for, entered)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +278,7 @@ class ManualDice:
         if isinstance(dice, str):
             dice = Dice.parse(dice)
         elif not isinstance(dice, Dice):
-            raise InvalidDiceError(f"enter a Dice or text such as '31', not {dice!r}")
+            raise InvalidDiceError(_("enter a Dice or text such as '31', not {dice}").format(dice=repr(dice)))
         return _Entry("roll", (dice.high, dice.low))
 
     def enter(self, dice: Dice | str) -> None:
@@ -280,12 +304,11 @@ class ManualDice:
 
     def _take(self, kind: _Kind) -> tuple[int, ...]:
         if not self._queue:
-            raise DiceNeededError(
-                f"no dice entered: {_NEEDED[kind]} is needed; enter it with {_HOW_TO_ENTER[kind]}"
-            )
+            raise DiceNeededError(_(_NONE_ENTERED[kind]))
         entry = self._queue[0]
         if entry.kind != kind:
-            raise DiceNeededError(f"{_NEEDED[kind]} is needed, but the next dice entered are the {entry}")
+            message = _(_OTHER_KIND[kind, entry.kind])
+            raise DiceNeededError(message.format(first=entry.dice[0], second=entry.dice[-1]))
         self._queue.popleft()
         return entry.dice
 
@@ -318,12 +341,16 @@ def _commitment(secret: bytes) -> str:
 
 def _secret_from_hex(secret_hex: str) -> bytes:
     if not isinstance(secret_hex, str):
-        raise InvalidSecretError(f"a secret is written as hexadecimal text, not {type(secret_hex).__name__}")
+        raise InvalidSecretError(
+            _("a secret is written as hexadecimal text, not {kind}").format(kind=type(secret_hex).__name__)
+        )
     try:
         return bytes.fromhex(secret_hex)
     except ValueError:
         raise InvalidSecretError(
-            f"{secret_hex!r} is not a secret in hexadecimal (an even number of digits 0-9, a-f)"
+            _("{secret} is not a secret in hexadecimal (an even number of digits 0-9, a-f)").format(
+                secret=repr(secret_hex)
+            )
         ) from None
 
 
@@ -367,18 +394,25 @@ def verify(commitment: str, secret_hex: str, dice: Sequence[int]) -> None:
     except InvalidSecretError as error:
         raise DiceVerificationError(str(error)) from None
     if not isinstance(commitment, str):
-        raise DiceVerificationError(f"a commitment is hexadecimal text, not {type(commitment).__name__}")
+        raise DiceVerificationError(
+            _("a commitment is hexadecimal text, not {kind}").format(kind=type(commitment).__name__)
+        )
     expected_commitment = _commitment(secret)
     if not hmac.compare_digest(expected_commitment, commitment.strip().lower()):
         raise DiceVerificationError(
-            f"the secret does not match the commitment: its SHA-256 is {expected_commitment}, "
-            f"the commitment is {commitment!r}"
+            _(
+                "the secret does not match the commitment: its SHA-256 is {expected}, "
+                "the commitment is {commitment}"
+            ).format(expected=expected_commitment, commitment=repr(commitment))
         )
     expected = derive_dice(secret.hex(), len(dice))
     for index, (seen, derived) in enumerate(zip(dice, expected, strict=True)):
         if seen != derived:
             raise DiceVerificationError(
-                f"die {index} (counting from 0) was {seen!r}, but the secret gives {derived}", index
+                _("die {index} (counting from 0) was {seen}, but the secret gives {derived}").format(
+                    index=index, seen=repr(seen), derived=derived
+                ),
+                index,
             )
 
 
@@ -413,8 +447,13 @@ class VerifiableDice:
             raise TypeError(f"a secret is bytes, not {type(secret).__name__}")
         elif len(secret) < MIN_SECRET_BYTES:
             raise InvalidSecretError(
-                f"a secret of {len(secret)} bytes could be guessed from its commitment; "
-                f"use at least {MIN_SECRET_BYTES} random bytes (or none, for {SECRET_BYTES})"
+                ngettext(
+                    "a secret of {count} byte could be guessed from its commitment; "
+                    "use at least {least} random bytes (or none, for {default})",
+                    "a secret of {count} bytes could be guessed from its commitment; "
+                    "use at least {least} random bytes (or none, for {default})",
+                    len(secret),
+                ).format(count=len(secret), least=MIN_SECRET_BYTES, default=SECRET_BYTES)
             )
         self._secret = bytes(secret)
         self._commitment = _commitment(self._secret)
@@ -446,8 +485,10 @@ class VerifiableDice:
     def _next(self) -> int:
         if self._revealed:
             raise DiceNeededError(
-                "these dice were revealed, so anyone can predict the next ones; "
-                "start a new VerifiableDice and publish its commitment"
+                _(
+                    "these dice were revealed, so anyone can predict the next ones; "
+                    "start a new VerifiableDice and publish its commitment"
+                )
             )
         while not self._buffer:
             self._buffer.extend(_faces(_block(self._secret, self._counter)))

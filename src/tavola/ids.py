@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tavola.errors import InvalidIdError, InvalidPositionError
+from tavola.i18n import N_, _
 from tavola.position import CHECKERS, Position
 
 __all__ = [
@@ -70,26 +71,35 @@ def _shown(text: str) -> str:
     return repr(text) if len(text) <= 80 else repr(text[:80]) + "..."
 
 
+_BASE64_ERRORS: dict[str, tuple[str, str]] = {
+    "position ID": (
+        N_("position ID {id}: {char} (character {index}) is not a base64 character (A-Z, a-z, 0-9, + or /)"),
+        N_("position ID {id}: bits left over in its last character (the last {padding} bits must be zero)"),
+    ),
+    "match ID": (
+        N_("match ID {id}: {char} (character {index}) is not a base64 character (A-Z, a-z, 0-9, + or /)"),
+        N_("match ID {id}: bits left over in its last character (the last {padding} bits must be zero)"),
+    ),
+}
+"""What is wrong with the base64 text of an ID, by the kind of ID: a stray character, bits left over."""
+
+
 def _key_from_base64(text: str, key_bytes: int, what: str) -> int:
     """The little-endian key that ``text`` encodes, checking every character.
 
-    The bits that pad the last character beyond the key must be zero.
+    The bits that pad the last character beyond the key must be zero. ``what``
+    is the kind of ID, a key of :data:`_BASE64_ERRORS`.
     """
     value = 0
     for index, char in enumerate(text):
         sextet = _SEXTETS.get(char)
         if sextet is None:
-            raise InvalidIdError(
-                f"{what} {_shown(text)}: {char!r} (character {index + 1}) is not a base64 "
-                "character (A-Z, a-z, 0-9, + or /)"
-            )
+            message = _(_BASE64_ERRORS[what][0])
+            raise InvalidIdError(message.format(id=_shown(text), char=repr(char), index=index + 1))
         value = value << 6 | sextet
     padding = 6 * len(text) - 8 * key_bytes
     if value & ((1 << padding) - 1):
-        raise InvalidIdError(
-            f"{what} {_shown(text)}: bits left over in its last character "
-            f"(the last {padding} bits must be zero)"
-        )
+        raise InvalidIdError(_(_BASE64_ERRORS[what][1]).format(id=_shown(text), padding=padding))
     return int.from_bytes((value >> padding).to_bytes(key_bytes, "big"), "little")
 
 
@@ -109,12 +119,45 @@ def _checked_text(text: object, what: str) -> str:
 # --- checks shared by the formats ------------------------------------------------
 
 
+_OUT_OF_RANGE: dict[str, str] = {
+    "the number of checkers per side": N_("the number of checkers per side is {low} to {high}, not {value}"),
+    "a die": N_("a die is {low} to {high}, not {value}"),
+    "the cube value": N_("the cube value is {low} to {high}, not {value}"),
+    "the maximum cube": N_("the maximum cube is {low} to {high}, not {value}"),
+    "the cube owner (None when centred)": N_(
+        "the cube owner (None when centred) is {low} to {high}, not {value}"
+    ),
+    "the player on roll": N_("the player on roll is {low} to {high}, not {value}"),
+    "the player whose turn it is": N_("the player whose turn it is is {low} to {high}, not {value}"),
+    "the resignation offered": N_("the resignation offered is {low} to {high}, not {value}"),
+    "the match length (0 for money)": N_("the match length (0 for money) is {low} to {high}, not {value}"),
+    "player 0's score": N_("player 0's score is {low} to {high}, not {value}"),
+    "player 1's score": N_("player 1's score is {low} to {high}, not {value}"),
+    "the bottom player's score": N_("the bottom player's score is {low} to {high}, not {value}"),
+    "the top player's score": N_("the top player's score is {low} to {high}, not {value}"),
+    "the Crawford flag in a match": N_("the Crawford flag in a match is {low} to {high}, not {value}"),
+    "the Jacoby/beaver field in a money game": N_(
+        "the Jacoby/beaver field in a money game is {low} to {high}, not {value}"
+    ),
+}
+"""The sentence that refuses a number out of its range, by what the number is."""
+
+_NOT_A_POWER_OF_TWO: dict[str, str] = {
+    "the cube value": N_("the cube value is a power of two, not {value}"),
+    "the maximum cube": N_("the maximum cube is a power of two, not {value}"),
+}
+
+
 def _checked_int(value: object, what: str, low: int, high: int) -> int:
-    """``value`` if it is a whole number from ``low`` to ``high``, else an InvalidIdError."""
+    """``value`` if it is a whole number from ``low`` to ``high``, else an InvalidIdError.
+
+    ``what`` names the number, a key of :data:`_OUT_OF_RANGE`. A value that is not a whole number
+    comes from a program, never from an ID, and is refused in English.
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidIdError(f"{what} is a whole number, not {value!r}")
     if not low <= value <= high:
-        raise InvalidIdError(f"{what} is {low} to {high}, not {value}")
+        raise InvalidIdError(_(_OUT_OF_RANGE[what]).format(low=low, high=high, value=value))
     return value
 
 
@@ -133,7 +176,7 @@ def _checked_pair(value: object, what: str) -> tuple[object, object]:
 def _checked_cube(value: object, what: str) -> int:
     cube = _checked_int(value, what, 1, 1 << 15)
     if cube & (cube - 1):
-        raise InvalidIdError(f"{what} is a power of two, not {cube}")
+        raise InvalidIdError(_(_NOT_A_POWER_OF_TWO[what]).format(value=cube))
     return cube
 
 
@@ -144,7 +187,9 @@ def _checked_dice(value: object) -> tuple[int, int]:
         _checked_int(second, "a die", 0, 6),
     )
     if (dice[0] == 0) != (dice[1] == 0):
-        raise InvalidIdError(f"the dice are two numbers 1-6, or (0, 0) when not rolled, not {dice}")
+        raise InvalidIdError(
+            _("the dice are two numbers 1-6, or (0, 0) when not rolled, not {dice}").format(dice=dice)
+        )
     return dice
 
 
@@ -178,7 +223,9 @@ def encode_position_id(position: Position) -> str:
         bit += count + 1
     if bit > 8 * _POSITION_KEY_BYTES:
         raise InvalidIdError(
-            f"a position ID holds at most 30 checkers on the board and bars; this position has {bit - 50}"
+            _(
+                "a position ID holds at most 30 checkers on the board and bars; this position has {count}"
+            ).format(count=bit - 50)
         )
     return _base64_from_key(key, _POSITION_KEY_BYTES, POSITION_ID_LENGTH)
 
@@ -201,7 +248,9 @@ def decode_position_id(text: str, *, checkers: int = CHECKERS) -> Position:
     _checked_int(checkers, "the number of checkers per side", 1, 127)
     if len(text) != POSITION_ID_LENGTH:
         raise InvalidIdError(
-            f"a position ID has {POSITION_ID_LENGTH} characters, not {len(text)}: {_shown(text)}"
+            _("a position ID has {length} characters, not {count}: {id}").format(
+                length=POSITION_ID_LENGTH, count=len(text), id=_shown(text)
+            )
         )
     key = _key_from_base64(text, _POSITION_KEY_BYTES, "position ID")
     counts: list[int] = []
@@ -210,8 +259,10 @@ def decode_position_id(text: str, *, checkers: int = CHECKERS) -> Position:
     while len(counts) < 50:
         if bit == 8 * _POSITION_KEY_BYTES:
             raise InvalidIdError(
-                f"position ID {_shown(text)}: its bits run out after {len(counts)} of the 50 points "
-                "and bars (more than 30 checkers on the board)"
+                _(
+                    "position ID {id}: its bits run out after {count} of the 50 points and bars "
+                    "(more than 30 checkers on the board)"
+                ).format(id=_shown(text), count=len(counts))
             )
         if key >> bit & 1:
             run += 1
@@ -221,20 +272,32 @@ def decode_position_id(text: str, *, checkers: int = CHECKERS) -> Position:
         bit += 1
     if key >> bit:
         raise InvalidIdError(
-            f"position ID {_shown(text)}: bits left over after both sides' points and bars "
-            f"(bits {bit + 1} to 80 must be zero)"
+            _(
+                "position ID {id}: bits left over after both sides' points and bars "
+                "(bits {first} to 80 must be zero)"
+            ).format(id=_shown(text), first=bit + 1)
         )
     opponent, mover = counts[:25], counts[25:]
-    for side, side_counts in (("player on roll", mover), ("opponent", opponent)):
+    for side_counts, too_many in (
+        (
+            mover,
+            N_(
+                "position ID {id}: the player on roll has {count} checkers on the board, more than {checkers}"
+            ),
+        ),
+        (
+            opponent,
+            N_("position ID {id}: the opponent has {count} checkers on the board, more than {checkers}"),
+        ),
+    ):
         if sum(side_counts) > checkers:
             raise InvalidIdError(
-                f"position ID {_shown(text)}: the {side} has {sum(side_counts)} checkers on the board, "
-                f"more than {checkers}"
+                _(too_many).format(id=_shown(text), count=sum(side_counts), checkers=checkers)
             )
     try:
         return Position.from_sides(mover, opponent, checkers=checkers)
     except InvalidPositionError as error:
-        raise InvalidIdError(f"position ID {_shown(text)}: {error}") from error
+        raise InvalidIdError(_("position ID {id}: {error}").format(id=_shown(text), error=error)) from error
 
 
 # --- the Match ID -----------------------------------------------------------------
@@ -335,7 +398,9 @@ class MatchState:
         try:
             object.__setattr__(self, "game_state", GameState(self.game_state))
         except ValueError:
-            raise InvalidIdError(f"the game state is 0 to 4, not {self.game_state}") from None
+            raise InvalidIdError(
+                _("the game state is 0 to 4, not {state}").format(state=self.game_state)
+            ) from None
         object.__setattr__(self, "dice", _checked_dice(self.dice))
         length = _checked_int(self.match_length, "the match length (0 for money)", 0, _MAX_FIELD_15)
         first, second = _checked_pair(self.score, "the score")
@@ -346,7 +411,7 @@ class MatchState:
         )
         object.__setattr__(self, "score", score)
         if self.crawford and not length:
-            raise InvalidIdError("a money game has no Crawford game")
+            raise InvalidIdError(_("a money game has no Crawford game"))
 
 
 def encode_match_id(state: MatchState) -> str:
@@ -388,19 +453,30 @@ match_length=9, score=(0, 0), jacoby=False)
     """
     text = _checked_text(text, "a match ID")
     if len(text) != MATCH_ID_LENGTH:
-        raise InvalidIdError(f"a match ID has {MATCH_ID_LENGTH} characters, not {len(text)}: {_shown(text)}")
+        raise InvalidIdError(
+            _("a match ID has {length} characters, not {count}: {id}").format(
+                length=MATCH_ID_LENGTH, count=len(text), id=_shown(text)
+            )
+        )
     key = _key_from_base64(text, _MATCH_KEY_BYTES, "match ID")
     if key >> _MATCH_KEY_BITS:
         raise InvalidIdError(
-            f"match ID {_shown(text)}: bits left over after its {_MATCH_KEY_BITS} bits "
-            f"(bits {_MATCH_KEY_BITS + 1} to 72 must be zero)"
+            _("match ID {id}: bits left over after its {bits} bits (bits {first} to 72 must be zero)").format(
+                id=_shown(text), bits=_MATCH_KEY_BITS, first=_MATCH_KEY_BITS + 1
+            )
         )
     owner = _get(key, _CUBE_OWNER)
     if owner == 2:
-        raise InvalidIdError(f"match ID {_shown(text)}: the cube owner is 0, 1 or 3 (centred), not 2")
+        raise InvalidIdError(
+            _("match ID {id}: the cube owner is 0, 1 or 3 (centred), not 2").format(id=_shown(text))
+        )
     game_state = _get(key, _GAME_STATE)
     if game_state > max(GameState):
-        raise InvalidIdError(f"match ID {_shown(text)}: the game state is 0 to 4, not {game_state}")
+        raise InvalidIdError(
+            _("match ID {id}: the game state is 0 to 4, not {state}").format(
+                id=_shown(text), state=game_state
+            )
+        )
     try:
         return MatchState(
             cube_value=1 << _get(key, _CUBE),
@@ -417,7 +493,7 @@ match_length=9, score=(0, 0), jacoby=False)
             jacoby=not _get(key, _NO_JACOBY),
         )
     except InvalidIdError as error:
-        raise InvalidIdError(f"match ID {_shown(text)}: {error}") from None
+        raise InvalidIdError(_("match ID {id}: {error}").format(id=_shown(text), error=error)) from None
 
 
 # --- the XGID ---------------------------------------------------------------------
@@ -500,8 +576,9 @@ class XgidState:
         mover, opponent = self.position.sides()
         if max(mover + opponent) > _XGID_MAX_PER_POINT:
             raise InvalidIdError(
-                f"an XGID holds at most {_XGID_MAX_PER_POINT} checkers on a point or a bar, "
-                f"not {max(mover + opponent)}"
+                _("an XGID holds at most {most} checkers on a point or a bar, not {count}").format(
+                    most=_XGID_MAX_PER_POINT, count=max(mover + opponent)
+                )
             )
         object.__setattr__(self, "turn", _checked_side(self.turn, "the player on turn"))
         if self.cube_owner is not None:
@@ -511,7 +588,9 @@ class XgidState:
         dice = _checked_dice(self.dice)
         if (self.stage is XgidStage.ROLLED) != (dice != (0, 0)):
             raise InvalidIdError(
-                f"the dice are rolled exactly when the stage is ROLLED, not {self.stage} with {dice}"
+                _("the dice are rolled exactly when the stage is ROLLED, not {stage} with {dice}").format(
+                    stage=self.stage, dice=dice
+                )
             )
         _checked_cube(self.cube_value, "the cube value")
         _checked_cube(self.max_cube, "the maximum cube")
@@ -563,11 +642,21 @@ def _board_letters(bottom: Sequence[int], top: Sequence[int]) -> str:
     return "".join(letters)
 
 
+_NO_WAITING: dict[str, str] = {
+    "a gnubg Position ID": N_(
+        "a gnubg Position ID cannot hold checkers waiting to enter (Acey-Deucey); "
+        "use the Tavola ID (tavola_id())"
+    ),
+    "an XGID": N_(
+        "an XGID cannot hold checkers waiting to enter (Acey-Deucey); use the Tavola ID (tavola_id())"
+    ),
+}
+
+
 def _refuse_waiting(position: Position, what: str) -> None:
+    """Refuse checkers waiting to enter, which ``what`` (a key of :data:`_NO_WAITING`) cannot hold."""
     if position.waiting != (0, 0):
-        raise InvalidIdError(
-            f"{what} cannot hold checkers waiting to enter (Acey-Deucey); use the Tavola ID (tavola_id())"
-        )
+        raise InvalidIdError(_(_NO_WAITING[what]))
 
 
 def encode_xgid(state: XgidState) -> str:
@@ -598,19 +687,92 @@ def encode_xgid(state: XgidState) -> str:
     return _XGID_PREFIX + ":".join(fields)
 
 
+_XGID_FIELD_ERRORS: dict[str, tuple[str, str]] = {
+    "the cube (a power of two)": (
+        N_("XGID {id}: the cube (a power of two) is a whole number, not {field}"),
+        N_("XGID {id}: the cube (a power of two) is {low} to {high}, not {value}"),
+    ),
+    "the cube position": (
+        N_("XGID {id}: the cube position is a whole number, not {field}"),
+        N_("XGID {id}: the cube position is {low} to {high}, not {value}"),
+    ),
+    "the player on turn": (
+        N_("XGID {id}: the player on turn is a whole number, not {field}"),
+        N_("XGID {id}: the player on turn is {low} to {high}, not {value}"),
+    ),
+    "the bottom player's score": (
+        N_("XGID {id}: the bottom player's score is a whole number, not {field}"),
+        N_("XGID {id}: the bottom player's score is {low} to {high}, not {value}"),
+    ),
+    "the top player's score": (
+        N_("XGID {id}: the top player's score is a whole number, not {field}"),
+        N_("XGID {id}: the top player's score is {low} to {high}, not {value}"),
+    ),
+    "the Crawford/Jacoby field": (
+        N_("XGID {id}: the Crawford/Jacoby field is a whole number, not {field}"),
+        N_("XGID {id}: the Crawford/Jacoby field is {low} to {high}, not {value}"),
+    ),
+    "the match length": (
+        N_("XGID {id}: the match length is a whole number, not {field}"),
+        N_("XGID {id}: the match length is {low} to {high}, not {value}"),
+    ),
+    "the maximum cube (power of two)": (
+        N_("XGID {id}: the maximum cube (power of two) is a whole number, not {field}"),
+        N_("XGID {id}: the maximum cube (power of two) is {low} to {high}, not {value}"),
+    ),
+}
+"""What is wrong with a numeric field of an XGID, by the field: not a number, out of range."""
+
+
 def _xgid_number(text: str, field: str, what: str, low: int, high: int) -> int:
+    """The number in a field of an XGID; ``what`` names the field, a key of :data:`_XGID_FIELD_ERRORS`."""
+    not_a_number, out_of_range = _XGID_FIELD_ERRORS[what]
     if not _XGID_NUMBER.fullmatch(field):
-        raise InvalidIdError(f"XGID {_shown(text)}: {what} is a whole number, not {field!r}")
+        raise InvalidIdError(_(not_a_number).format(id=_shown(text), field=repr(field)))
     value = int(field)
     if not low <= value <= high:
-        raise InvalidIdError(f"XGID {_shown(text)}: {what} is {low} to {high}, not {value}")
+        raise InvalidIdError(_(out_of_range).format(id=_shown(text), low=low, high=high, value=value))
     return value
 
 
+_BOARD_ERRORS: dict[str, tuple[str, str, str, str]] = {
+    "XGID": (
+        N_("XGID {id}: its position field has 26 characters, not {count}"),
+        N_(
+            "XGID {id}: the first character is the top player's bar, "
+            "so it cannot hold the bottom player's {char}"
+        ),
+        N_(
+            "XGID {id}: the last character is the bottom player's bar, "
+            "so it cannot hold the top player's {char}"
+        ),
+        N_("XGID {id}: {char} (character {index} of the position) is not '-', A-P or a-p"),
+    ),
+    "Tavola ID": (
+        N_("Tavola ID {id}: its position field has 26 characters, not {count}"),
+        N_(
+            "Tavola ID {id}: the first character is the top player's bar, "
+            "so it cannot hold the bottom player's {char}"
+        ),
+        N_(
+            "Tavola ID {id}: the last character is the bottom player's bar, "
+            "so it cannot hold the top player's {char}"
+        ),
+        N_("Tavola ID {id}: {char} (character {index} of the position) is not '-', A-P or a-p"),
+    ),
+}
+"""What is wrong with the 26-letter board of an XGID or a Tavola ID: its length, a checker on the
+wrong bar (top, then bottom), a stray character."""
+
+
 def _xgid_sides(text: str, board: str, what: str = "XGID") -> tuple[list[int], list[int]]:
-    """Each side's counts from its own side, (bottom, top), from the 26-letter position field."""
+    """Each side's counts from its own side, (bottom, top), from the 26-letter position field.
+
+    ``what`` is the kind of ID, a key of :data:`_BOARD_ERRORS`.
+    """
+    wrong_length, bottom_on_top_bar, top_on_bottom_bar, stray = _BOARD_ERRORS[what]
     if len(board) != 26:
-        raise InvalidIdError(f"{what} {_shown(text)}: its position field has 26 characters, not {len(board)}")
+        raise InvalidIdError(_(wrong_length).format(id=_shown(text), count=len(board)))
     bottom = [0] * 25
     top = [0] * 25
     for index, char in enumerate(board):
@@ -618,23 +780,14 @@ def _xgid_sides(text: str, board: str, what: str = "XGID") -> tuple[list[int], l
             continue
         if "A" <= char <= "P":
             if index == 0:
-                raise InvalidIdError(
-                    f"{what} {_shown(text)}: the first character is the top player's bar, "
-                    f"so it cannot hold the bottom player's {char!r}"
-                )
+                raise InvalidIdError(_(bottom_on_top_bar).format(id=_shown(text), char=repr(char)))
             bottom[index - 1] = ord(char) - ord("A") + 1  # index 25 is bottom[24], its bar
         elif "a" <= char <= "p":
             if index == 25:
-                raise InvalidIdError(
-                    f"{what} {_shown(text)}: the last character is the bottom player's bar, "
-                    f"so it cannot hold the top player's {char!r}"
-                )
+                raise InvalidIdError(_(top_on_bottom_bar).format(id=_shown(text), char=repr(char)))
             top[24 if index == 0 else 24 - index] = ord(char) - ord("a") + 1
         else:
-            raise InvalidIdError(
-                f"{what} {_shown(text)}: {char!r} (character {index + 1} of the position) is not "
-                "'-', A-P or a-p"
-            )
+            raise InvalidIdError(_(stray).format(id=_shown(text), char=repr(char), index=index + 1))
     return bottom, top
 
 
@@ -666,7 +819,9 @@ separated by colons, not 9
     fields = body.split(":")
     if len(fields) != _XGID_FIELDS:
         raise InvalidIdError(
-            f"XGID {_shown(text)}: it has {_XGID_FIELDS} fields separated by colons, not {len(fields)}"
+            _("XGID {id}: it has {fields} fields separated by colons, not {count}").format(
+                id=_shown(text), fields=_XGID_FIELDS, count=len(fields)
+            )
         )
     board, cube, owner, turn, dice_text, score_bottom, score_top, rules, length, max_cube = fields
     bottom, top = _xgid_sides(text, board)
@@ -674,7 +829,9 @@ separated by colons, not 9
     owner_value = _xgid_number(text, owner, "the cube position", -1, 1)
     turn_value = _xgid_number(text, turn, "the player on turn", -1, 1)
     if turn_value == 0:
-        raise InvalidIdError(f"XGID {_shown(text)}: the player on turn is 1 (bottom) or -1 (top), not 0")
+        raise InvalidIdError(
+            _("XGID {id}: the player on turn is 1 (bottom) or -1 (top), not 0").format(id=_shown(text))
+        )
     dice = (0, 0)
     if dice_text == "00":
         stage = XgidStage.TO_ROLL
@@ -685,20 +842,27 @@ separated by colons, not 9
         dice = (int(dice_text[0]), int(dice_text[1]))
     else:
         raise InvalidIdError(
-            f"XGID {_shown(text)}: the dice field is two dice 1-6, 00, D, B or R, not {dice_text!r}"
+            _("XGID {id}: the dice field is two dice 1-6, 00, D, B or R, not {dice}").format(
+                id=_shown(text), dice=repr(dice_text)
+            )
         )
     side = XgidSide(turn_value)
     mover, opponent = (bottom, top) if side is XgidSide.BOTTOM else (top, bottom)
-    for name, counts in (("bottom", bottom), ("top", top)):
+    for counts, too_many in (
+        (bottom, N_("XGID {id}: the bottom player has {count} checkers on the board, more than {checkers}")),
+        (top, N_("XGID {id}: the top player has {count} checkers on the board, more than {checkers}")),
+    ):
         if sum(counts) > checkers:
-            raise InvalidIdError(
-                f"XGID {_shown(text)}: the {name} player has {sum(counts)} checkers on the board, "
-                f"more than {checkers}"
-            )
+            raise InvalidIdError(_(too_many).format(id=_shown(text), count=sum(counts), checkers=checkers))
     try:
         position = Position.from_sides(mover, opponent, checkers=checkers)
     except InvalidPositionError as error:
-        raise InvalidIdError(f"XGID {_shown(text)}: {error}") from error
+        raise InvalidIdError(_("XGID {id}: {error}").format(id=_shown(text), error=error)) from error
+    bottom_score = _xgid_number(text, score_bottom, "the bottom player's score", 0, _MAX_FIELD_15)
+    top_score = _xgid_number(text, score_top, "the top player's score", 0, _MAX_FIELD_15)
+    crawford_jacoby = _xgid_number(text, rules, "the Crawford/Jacoby field", 0, 3)
+    match_length = _xgid_number(text, length, "the match length", 0, _MAX_FIELD_15)
+    max_power = _xgid_number(text, max_cube, "the maximum cube (power of two)", 0, _MAX_CUBE_POWER)
     try:
         return XgidState(
             position=position,
@@ -707,16 +871,14 @@ separated by colons, not 9
             dice=dice,
             cube_value=1 << cube_power,
             cube_owner=None if owner_value == 0 else XgidSide(owner_value),
-            score_bottom=_xgid_number(text, score_bottom, "the bottom player's score", 0, _MAX_FIELD_15),
-            score_top=_xgid_number(text, score_top, "the top player's score", 0, _MAX_FIELD_15),
-            crawford_jacoby=_xgid_number(text, rules, "the Crawford/Jacoby field", 0, 3),
-            match_length=_xgid_number(text, length, "the match length", 0, _MAX_FIELD_15),
-            max_cube=1 << _xgid_number(text, max_cube, "the maximum cube (power of two)", 0, _MAX_CUBE_POWER),
+            score_bottom=bottom_score,
+            score_top=top_score,
+            crawford_jacoby=crawford_jacoby,
+            match_length=match_length,
+            max_cube=1 << max_power,
         )
     except InvalidIdError as error:
-        if str(error).startswith("XGID "):
-            raise
-        raise InvalidIdError(f"XGID {_shown(text)}: {error}") from None
+        raise InvalidIdError(_("XGID {id}: {error}").format(id=_shown(text), error=error)) from None
 
 
 # --- either -----------------------------------------------------------------------
@@ -752,7 +914,9 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
     if len(text) == POSITION_ID_LENGTH:
         return decode_position_id(text, checkers=checkers)
     raise InvalidIdError(
-        f"{_shown(text)} is neither a gnubg Position ID ({POSITION_ID_LENGTH} characters) nor an XGID"
+        _("{id} is neither a gnubg Position ID ({length} characters) nor an XGID").format(
+            id=_shown(text), length=POSITION_ID_LENGTH
+        )
     )
 
 
@@ -793,8 +957,9 @@ def decode_tavola_id(text: str) -> Position:
     match = _TAVOLA_ID.fullmatch(body)
     if match is None:
         raise InvalidIdError(
-            f"Tavola ID {_shown(text)}: write TVL= then 26 board letters and three numbers, "
-            "such as TVL=-b----E-C---eE---c-e----B-:0:0:15"
+            _("Tavola ID {id}: write TVL= then 26 board letters and three numbers, such as {example}").format(
+                id=_shown(text), example="TVL=-b----E-C---eE---c-e----B-:0:0:15"
+            )
         )
     mover, opponent = _xgid_sides(text, match.group("board"), "Tavola ID")
     checkers = _checked_int(int(match.group("checkers")), "the number of checkers per side", 1, 127)
@@ -802,4 +967,4 @@ def decode_tavola_id(text: str) -> Position:
     try:
         return Position.from_sides(mover, opponent, waiting=waiting, checkers=checkers)
     except InvalidPositionError as error:
-        raise InvalidIdError(f"Tavola ID {_shown(text)}: {error}") from error
+        raise InvalidIdError(_("Tavola ID {id}: {error}").format(id=_shown(text), error=error)) from error

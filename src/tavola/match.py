@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from tavola.dicesource import DiceSource, default_dice
 from tavola.errors import IllegalActionError, InvalidRulesError
 from tavola.game import Ending, Game, Phase
+from tavola.i18n import _
 from tavola.ids import GameState, MatchState, encode_match_id
 from tavola.rules import Rules
 from tavola.variants import STANDARD, Variant
@@ -36,7 +37,7 @@ class _Series:
         self, rules: Rules | None, dice: DiceSource | None, players: tuple[str, str], variant: Variant
     ) -> None:
         if len(players) != 2 or not all(isinstance(name, str) and name.strip() for name in players):
-            raise InvalidRulesError(f"two players with names, not {players!r}")
+            raise InvalidRulesError(_("two players with names, not {players}").format(players=repr(players)))
         self.variant = variant
         self.rules = rules or Rules()
         self.dice = dice or default_dice()
@@ -51,9 +52,9 @@ class _Series:
     def new_game(self) -> Game:
         """Start the next game; the one before must be over."""
         if self.games and not self.games[-1].is_over:
-            raise IllegalActionError("the game in progress must end before the next one starts")
+            raise IllegalActionError(_("the game in progress must end before the next one starts"))
         if self.is_over:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError(_("the match is over"))
         game = self._create_game()
         self.games.append(game)
         return game
@@ -81,7 +82,9 @@ class Match(_Series):
         variant: Variant = STANDARD,
     ) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
-            raise InvalidRulesError(f"a match is to 1 to 32767 points, not {length!r}")
+            raise InvalidRulesError(
+                _("a match is to 1 to 32767 points, not {length}").format(length=repr(length))
+            )
         rules = rules or Rules()
         rules.check_for_match()
         super().__init__(rules, dice, players, variant)
@@ -216,7 +219,9 @@ class MoneySession(_Series):
         variant: Variant = STANDARD,
     ) -> None:
         if isinstance(stake, bool) or not isinstance(stake, int | float) or stake <= 0:
-            raise InvalidRulesError(f"the stake is a positive amount per point, not {stake!r}")
+            raise InvalidRulesError(
+                _("the stake is a positive amount per point, not {stake}").format(stake=repr(stake))
+            )
         super().__init__(rules, dice, players, variant)
         self.stake = stake
 

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.errors import InvalidPositionError
+from tavola.i18n import N_, _
 
 if TYPE_CHECKING:
     from tavola.dice import Dice
@@ -131,11 +132,13 @@ class Position:
         checkers: int = CHECKERS,
     ) -> None:
         if len(board) != 24:
-            raise InvalidPositionError(f"a board has 24 points, not {len(board)}")
+            raise InvalidPositionError(_("a board has 24 points, not {count}").format(count=len(board)))
         values = [_checked_int(value, "a point") for value in board]
         for name, pair in (("bar", bar), ("off", off), ("waiting", waiting)):
             if pair is not None and len(pair) != 2:
-                raise InvalidPositionError(f"{name} is a pair (mover, opponent), not {pair!r}")
+                raise InvalidPositionError(
+                    _("{name} is a pair (mover, opponent), not {pair}").format(name=name, pair=repr(pair))
+                )
         mine_bar, theirs_bar = (_checked_count(value, "the bar") for value in bar)
         mine_wait, theirs_wait = (_checked_count(value, "the checkers waiting to enter") for value in waiting)
         mine_on = sum(value for value in values if value > 0) + mine_bar + mine_wait
@@ -143,22 +146,20 @@ class Position:
         if off is None:
             off = (checkers - mine_on, checkers - theirs_on)
         mine_off, theirs_off = (_checked_int(value, "off") for value in off)
-        for side, on, borne, barred in (
-            ("mover", mine_on, mine_off, mine_bar + mine_wait),
-            ("opponent", theirs_on, theirs_off, theirs_bar + theirs_wait),
+        for (too_many, wrong_total), on, borne, barred in (
+            (_MOVER_COUNTS, mine_on, mine_off, mine_bar + mine_wait),
+            (_OPPONENT_COUNTS, theirs_on, theirs_off, theirs_bar + theirs_wait),
         ):
             if on > checkers:
-                raise InvalidPositionError(
-                    f"the {side} has {on} checkers in play (on the board, the bar or waiting to enter); "
-                    f"a side has {checkers}"
-                )
+                raise InvalidPositionError(_(too_many).format(count=on, checkers=checkers))
             if borne < 0 or on + borne != checkers:
                 raise InvalidPositionError(
-                    f"the {side} has {on - barred} checkers on the board, {barred} on the bar or "
-                    f"waiting and {borne} off: {on + borne}, not {checkers}"
+                    _(wrong_total).format(
+                        board=on - barred, bar=barred, off=borne, total=on + borne, checkers=checkers
+                    )
                 )
         if mine_off == theirs_off == checkers:
-            raise InvalidPositionError("both sides cannot have borne off all their checkers")
+            raise InvalidPositionError(_("both sides cannot have borne off all their checkers"))
         array = np.zeros(ARRAY_SIZE, dtype=np.int8)
         array[1:25] = values
         array[[MY_OFF, MY_BAR, MY_WAITING, THEIR_BAR, THEIR_OFF, THEIR_WAITING]] = (
@@ -179,7 +180,11 @@ class Position:
         """Build from the int8 layout that :meth:`to_array` returns, validating it."""
         values = np.asarray(array)
         if values.shape != (ARRAY_SIZE,):
-            raise InvalidPositionError(f"a position array has {ARRAY_SIZE} values, not shape {values.shape}")
+            raise InvalidPositionError(
+                _("a position array has {size} values, not shape {shape}").format(
+                    size=ARRAY_SIZE, shape=values.shape
+                )
+            )
         ints = [int(v) for v in values]
         return cls(
             ints[1:25],
@@ -214,11 +219,12 @@ class Position:
         >>> Position.from_sides([0] * 5 + [15] + [0] * 19, [0] * 5 + [15] + [0] * 19).kind
         <PositionKind.BEAROFF: 'bearoff'>
         """
-        for side, counts in (("mover", mover), ("opponent", opponent)):
+        for side, counts, wrong_length in (
+            ("mover", mover, N_("the mover's counts are 24 points and the bar, not {count} values")),
+            ("opponent", opponent, N_("the opponent's counts are 24 points and the bar, not {count} values")),
+        ):
             if len(counts) != 25:
-                raise InvalidPositionError(
-                    f"the {side}'s counts are 24 points and the bar, not {len(counts)} values"
-                )
+                raise InvalidPositionError(_(wrong_length).format(count=len(counts)))
             for value in counts:
                 _checked_count(value, f"the {side}'s points")
         board = []
@@ -226,7 +232,9 @@ class Position:
             mine, theirs = mover[point - 1], opponent[24 - point]
             if mine and theirs:
                 raise InvalidPositionError(
-                    f"point {point} is held by both sides ({mine} and {theirs} checkers)"
+                    _("point {point} is held by both sides ({mine} and {theirs} checkers)").format(
+                        point=point, mine=mine, theirs=theirs
+                    )
                 )
             board.append(mine - theirs)
         return cls(board, bar=(mover[24], opponent[24]), waiting=waiting, checkers=checkers)
@@ -460,16 +468,75 @@ def _loss_kind(loser: Position) -> WinKind:
     return WinKind.GAMMON
 
 
+_MOVER_COUNTS = (
+    N_(
+        "the mover has {count} checkers in play (on the board, the bar or waiting to enter); "
+        "a side has {checkers}"
+    ),
+    N_(
+        "the mover has {board} checkers on the board, {bar} on the bar or waiting and {off} off: "
+        "{total}, not {checkers}"
+    ),
+)
+_OPPONENT_COUNTS = (
+    N_(
+        "the opponent has {count} checkers in play (on the board, the bar or waiting to enter); "
+        "a side has {checkers}"
+    ),
+    N_(
+        "the opponent has {board} checkers on the board, {bar} on the bar or waiting and {off} off: "
+        "{total}, not {checkers}"
+    ),
+)
+"""For each side, what :class:`Position` says when it has too many checkers in play, and when its
+checkers do not add up."""
+
+_WRONG_COUNTS: dict[str, tuple[str, str, str]] = {
+    "a point": (
+        N_("a point holds a whole number of checkers, not {value}"),
+        N_("a point cannot hold {value} checkers"),
+        N_("a point cannot hold a negative number of checkers ({value})"),
+    ),
+    "off": (
+        N_("off holds a whole number of checkers, not {value}"),
+        N_("off cannot hold {value} checkers"),
+        N_("off cannot hold a negative number of checkers ({value})"),
+    ),
+    "the bar": (
+        N_("the bar holds a whole number of checkers, not {value}"),
+        N_("the bar cannot hold {value} checkers"),
+        N_("the bar cannot hold a negative number of checkers ({value})"),
+    ),
+    "the checkers waiting to enter": (
+        N_("the checkers waiting to enter holds a whole number of checkers, not {value}"),
+        N_("the checkers waiting to enter cannot hold {value} checkers"),
+        N_("the checkers waiting to enter cannot hold a negative number of checkers ({value})"),
+    ),
+    "the mover's points": (
+        N_("the mover's points holds a whole number of checkers, not {value}"),
+        N_("the mover's points cannot hold {value} checkers"),
+        N_("the mover's points cannot hold a negative number of checkers ({value})"),
+    ),
+    "the opponent's points": (
+        N_("the opponent's points holds a whole number of checkers, not {value}"),
+        N_("the opponent's points cannot hold {value} checkers"),
+        N_("the opponent's points cannot hold a negative number of checkers ({value})"),
+    ),
+}
+"""What is wrong with a count of checkers, by the place it counts: not a whole number, too many, negative."""
+
+
 def _checked_int(value: object, what: str) -> int:
+    """``value``, checkers (negative: the opponent's) at ``what``, a key of :data:`_WRONG_COUNTS`."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InvalidPositionError(f"{what} holds a whole number of checkers, not {value!r}")
+        raise InvalidPositionError(_(_WRONG_COUNTS[what][0]).format(value=repr(value)))
     if not -127 <= int(value) <= 127:
-        raise InvalidPositionError(f"{what} cannot hold {value} checkers")
+        raise InvalidPositionError(_(_WRONG_COUNTS[what][1]).format(value=value))
     return int(value)
 
 
 def _checked_count(value: object, what: str) -> int:
     count = _checked_int(value, what)
     if count < 0:
-        raise InvalidPositionError(f"{what} cannot hold a negative number of checkers ({count})")
+        raise InvalidPositionError(_(_WRONG_COUNTS[what][2]).format(value=count))
     return count

@@ -18,6 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from tavola.errors import InvalidRulesError
+from tavola.i18n import N_, _
+
+_MONEY_ONLY = (
+    ("automatic_doubles", N_("automatic doubles are for money play, not matches (P4)")),
+    ("beavers", N_("beavers are for money play, not matches (P4)")),
+    ("jacoby", N_("the Jacoby rule is for money play, not matches (P4)")),
+)
+"""The money-only rules (P4), each with the sentence that refuses it in a match."""
 
 
 @dataclass(frozen=True)
@@ -51,25 +59,27 @@ class Rules:
         for field in fields(self):
             value = getattr(self, field.name)
             if field.type in ("bool", bool) and not isinstance(value, bool):
-                raise InvalidRulesError(f"{field.name} is True or False, not {value!r}")
+                raise InvalidRulesError(
+                    _("{name} is True or False, not {value}").format(name=field.name, value=repr(value))
+                )
             if field.type in ("int", int) and (
                 isinstance(value, bool) or not isinstance(value, int) or value < 0
             ):
-                raise InvalidRulesError(f"{field.name} is a whole number from 0 up, not {value!r}")
+                raise InvalidRulesError(
+                    _("{name} is a whole number from 0 up, not {value}").format(
+                        name=field.name, value=repr(value)
+                    )
+                )
         if self.automatic_beavers and not self.beavers:
-            raise InvalidRulesError("automatic beavers need beavers allowed (beavers=1 or more)")
+            raise InvalidRulesError(_("automatic beavers need beavers allowed (beavers=1 or more)"))
         if not self.cube and (self.beavers or self.automatic_doubles or self.jacoby):
-            raise InvalidRulesError("beavers, automatic doubles and the Jacoby rule need the cube")
+            raise InvalidRulesError(_("beavers, automatic doubles and the Jacoby rule need the cube"))
 
     def check_for_match(self) -> None:
         """Refuse the money-only options in a match (P4)."""
-        for what, used in (
-            ("automatic doubles are", self.automatic_doubles),
-            ("beavers are", self.beavers),
-            ("the Jacoby rule is", self.jacoby),
-        ):
-            if used:
-                raise InvalidRulesError(f"{what} for money play, not matches (P4)")
+        for name, refusal in _MONEY_ONLY:
+            if getattr(self, name):
+                raise InvalidRulesError(_(refusal))
 
     def __repr__(self) -> str:
         changed = [

@@ -22,6 +22,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from tavola.errors import InvalidRulesError
+from tavola.i18n import _
 from tavola.movegen import HIT_NEEDS_HOME
 from tavola.position import START_BOARD, Position
 
@@ -71,7 +72,9 @@ class Variant:
     def with_options(self, *, acey_deucey_roll: bool | None = None) -> Variant:
         """The variant with a setting changed, e.g. Acey-Deucey without its 1-2 roll."""
         if acey_deucey_roll is not None and self.scoring is not Scoring.CHECKERS_LEFT:
-            raise InvalidRulesError(f"the 1-2 roll is a setting of Acey-Deucey, not of {self.name}")
+            raise InvalidRulesError(
+                _("the 1-2 roll is a setting of Acey-Deucey, not of {variant}").format(variant=self.name)
+            )
         return replace(
             self, acey_deucey_roll=self.acey_deucey_roll if acey_deucey_roll is None else acey_deucey_roll
         )
@@ -140,4 +143,5 @@ def find_variant(name: str) -> Variant:
     for variant in VARIANTS:
         if variant.name == wanted:
             return variant
-    raise InvalidRulesError(f"no variant {name!r}: {', '.join(variant.name for variant in VARIANTS)}")
+    known = ", ".join(variant.name for variant in VARIANTS)
+    raise InvalidRulesError(_("no variant {name}: {known}").format(name=repr(name), known=known))

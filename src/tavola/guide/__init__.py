@@ -30,6 +30,7 @@ from importlib import resources
 
 from tavola.errors import TavolaError
 from tavola.guide.boards import BOARDS, UnknownBoardError, picture
+from tavola.i18n import _
 from tavola.i18n import language as current_language
 
 __all__ = [
@@ -222,7 +223,7 @@ def find_topic(name: str) -> Topic:
         if topic.name == wanted:
             return topic
     known = ", ".join(topic.name for topic in TOPICS)
-    raise UnknownTopicError(f"no rules topic {name!r}: {known}")
+    raise UnknownTopicError(_("no rules topic {name}: {known}").format(name=repr(name), known=known))
 
 
 @cache
@@ -239,7 +240,7 @@ def source_text(topic: str, language: str | None = None) -> str:
     if text is None:
         text = _read(name, DEFAULT_LANGUAGE)
     if text is None:
-        raise UnknownTopicError(f"the rules topic {name!r} has no text")
+        raise UnknownTopicError(_("the rules topic {name} has no text").format(name=repr(name)))
     return text
 
 
