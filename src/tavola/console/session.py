@@ -33,6 +33,7 @@ from typing import Any, Literal
 from tavola.dicesource import DiceSource, ManualDice, RandomDice
 from tavola.errors import RecordError, TavolaError
 from tavola.game import Game
+from tavola.i18n import _
 from tavola.match import Match, MoneySession
 from tavola.records import Series, from_json, to_json
 from tavola.records._common import write_atomically
@@ -77,7 +78,7 @@ class PlaySession:
 
     def __post_init__(self) -> None:
         if len(self.seats) != 2:
-            raise TavolaError(f"a game has two seats, not {len(self.seats)}")
+            raise TavolaError(_("a game has two seats, not {count}").format(count=len(self.seats)))
 
     def current_game(self) -> Game:
         """The game being played: the last one, or a new one when that is over and the series goes on."""
@@ -125,45 +126,54 @@ class PlaySession:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise RecordError(f"{path}: there is no saved game here") from None
+            raise RecordError(_("{path}: there is no saved game here").format(path=path)) from None
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise RecordError(f"{path}: not a saved game ({error})") from None
+            raise RecordError(
+                _("{path}: not a saved game ({error})").format(path=path, error=error)
+            ) from None
         try:
             return cls.from_json(data, seed=seed)
         except RecordError as error:
-            raise RecordError(f"{path}: {error}", error.line) from None
+            raise RecordError(_("{path}: {error}").format(path=path, error=error), error.line) from None
 
     @classmethod
     def from_json(cls, data: object, *, seed: int | None = None) -> PlaySession:
         """The session a JSON object holds (see :meth:`to_json`); errors name the field."""
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise RecordError(f"format/version: not a saved {FORMAT!r} version {VERSION} game")
+            raise RecordError(
+                # TRANSLATORS: format/version, seats, dice, turn, view: fields of a saved game, as written.
+                _("format/version: not a saved {format} version {version} game").format(
+                    format=repr(FORMAT), version=VERSION
+                )
+            )
         seats = _seats(data.get("seats"))
         view = _view(data.get("view"))
         dice_kind = data.get("dice")
         if dice_kind not in ("random", "manual"):
-            raise RecordError(f"dice: 'random' or 'manual', not {dice_kind!r}")
+            raise RecordError(_("dice: 'random' or 'manual', not {dice}").format(dice=repr(dice_kind)))
         manual = ManualDice() if dice_kind == "manual" else None
         source: DiceSource = manual if manual is not None else RandomDice(seed)
         series = from_json(data.get("record"), dice=source)
         session = cls(series, seats, view, dice_kind, manual)
         moves = data.get("turn", [])
         if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
-            raise RecordError(f"turn: a list of moves such as '24/18', not {moves!r}")
+            raise RecordError(
+                _("turn: a list of moves such as '24/18', not {moves}").format(moves=repr(moves))
+            )
         game = series.game
         for move in moves:
             if game is None:
-                raise RecordError("turn: moves saved with no game in progress")
+                raise RecordError(_("turn: moves saved with no game in progress"))
             try:
                 game.move(move)
             except TavolaError as error:
-                raise RecordError(f"turn: {move}: {error}") from None
+                raise RecordError(_("turn: {move}: {error}").format(move=move, error=error)) from None
         return session
 
 
 def _seats(data: object) -> tuple[Seat, Seat]:
     if not isinstance(data, list) or len(data) != 2:
-        raise RecordError(f"seats: a list of two seats, not {data!r}")
+        raise RecordError(_("seats: a list of two seats, not {seats}").format(seats=repr(data)))
     seats = []
     for index, seat in enumerate(data):
         if (
@@ -171,19 +181,24 @@ def _seats(data: object) -> tuple[Seat, Seat]:
             or not isinstance(seat.get("name"), str)
             or not isinstance(seat.get("bot_level"), str | None)
         ):
-            raise RecordError(f"seats[{index}]: {{'name': str, 'bot_level': str or null}}, not {seat!r}")
+            raise RecordError(
+                # TRANSLATORS: the JSON names stay as written; {{ and }} are single braces.
+                _("seats[{index}]: {{'name': str, 'bot_level': str or null}}, not {seat}").format(
+                    index=index, seat=repr(seat)
+                )
+            )
         seats.append(Seat(seat["name"], seat["bot_level"]))
     return seats[0], seats[1]
 
 
 def _view(data: object) -> View:
     if not isinstance(data, dict):
-        raise RecordError(f"view: an object with home and colors, not {data!r}")
+        raise RecordError(_("view: an object with home and colors, not {view}").format(view=repr(data)))
     home, colors = data.get("home"), data.get("colors")
     if home not in ("right", "left"):
-        raise RecordError(f"view.home: 'right' or 'left', not {home!r}")
+        raise RecordError(_("view.home: 'right' or 'left', not {home}").format(home=repr(home)))
     if not isinstance(colors, list) or len(colors) != 2 or not all(isinstance(c, str) for c in colors):
-        raise RecordError(f"view.colors: two colour names, not {colors!r}")
+        raise RecordError(_("view.colors: two colour names, not {colors}").format(colors=repr(colors)))
     return View(home, (colors[0], colors[1]))
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from tavola.dicesource import DiceSource
 from tavola.errors import RecordError
+from tavola.i18n import _
 from tavola.records._common import Series
 from tavola.records.jsonfmt import from_json, read_json, to_json, write_json
 from tavola.records.mat import mat_text, parse_mat, read_mat, write_mat
@@ -52,7 +53,11 @@ _FORMATS = (".mat", ".json")
 def _suffix(path: str | os.PathLike[str]) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in _FORMATS:
-        raise RecordError(f"{path}: cannot tell the format from the suffix {suffix!r}: use .mat or .json")
+        raise RecordError(
+            _("{path}: cannot tell the format from the suffix {suffix}: use .mat or .json").format(
+                path=path, suffix=repr(suffix)
+            )
+        )
     return suffix
 
 

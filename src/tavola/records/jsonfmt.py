@@ -78,6 +78,7 @@ from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
 from tavola.game import Game, Outcome
+from tavola.i18n import N_, _
 from tavola.match import Match, MoneySession
 from tavola.position import WinKind
 from tavola.records._common import ReplayDice, Series, play_text, write_atomically
@@ -194,13 +195,18 @@ def read_json(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path}: not valid JSON: line {error.lineno}: {error.msg}", error.lineno) from None
+        message = _("{path}: not valid JSON: line {line}: {error}")
+        raise RecordError(
+            message.format(path=path, line=error.lineno, error=error.msg), error.lineno
+        ) from None
     except UnicodeDecodeError as error:
-        raise RecordError(f"{path}: not a JSON record (not UTF-8 text: {error.reason})") from None
+        message = _("{path}: not a JSON record (not UTF-8 text: {reason})")
+        raise RecordError(message.format(path=path, reason=error.reason)) from None
     try:
         return from_json(data, dice=dice)
     except RecordError as error:
-        raise RecordError(f"{path}: {error}", error.line) from None
+        # TRANSLATORS: a file name, then what is wrong in it (an error message already translated).
+        raise RecordError(_("{path}: {error}").format(path=path, error=error), error.line) from None
 
 
 def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
@@ -209,36 +215,68 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
     Later rolls (an unfinished game, new games) come from ``dice``, OS
     entropy by default. Raises :class:`RecordError` naming the field at fault.
     """
-    record = _object(data, "the record")
+    record = _object(data, _RECORD)
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise RecordError(
-            f"format/version: expected {FORMAT!r} version {VERSION}, not "
-            f"{record.get('format')!r} version {record.get('version')!r}"
+            _(
+                "format/version: expected {format} version {version}, not {found} version {found_version}"
+            ).format(
+                format=repr(FORMAT),
+                version=VERSION,
+                found=repr(record.get("format")),
+                found_version=repr(record.get("version")),
+            )
         )
     manual = ManualDice()
     series = _series(record, ReplayDice(manual, dice))
-    games = _field(record, "games", list, "the record")
+    games = _field(record, "games", list, _RECORD)
     for index, game_data in enumerate(games):
         _replay_game(series, manual, _object(game_data, f"games[{index}]"), index)
     if "score" in record:
         score = series.score if isinstance(series, Match) else series.score.points
         if record["score"] != list(score):
-            raise RecordError(f"score: the games give {list(score)}, not {record['score']!r}")
+            raise RecordError(
+                _("score: the games give {score}, not {recorded}").format(
+                    score=list(score), recorded=repr(record["score"])
+                )
+            )
     return series
+
+
+_RECORD = "the record"
+"""The ``where`` of the record's own fields (which are named without a path)."""
+
+_NOT_OF_KIND: dict[tuple[type, ...], str] = {
+    # TRANSLATORS: {field} is a field of a JSON record such as games[0].log[3].dice, kept as written.
+    (int,): N_("{field}: {value} is not a whole number"),
+    (str,): N_("{field}: {value} is not text"),
+    (list,): N_("{field}: {value} is not a list"),
+    (dict,): N_("{field}: {value} is not dict"),
+    (int, float): N_("{field}: {value} is not a whole number or a number"),
+}
+"""What :func:`_field` says of a value of the wrong kind, for each kind it is asked for."""
 
 
 def _object(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise RecordError(f"{where}: expected a JSON object, not {type(value).__name__}")
+        if where == _RECORD:
+            message = _("the record: expected a JSON object, not {kind}")
+        else:
+            message = _("{where}: expected a JSON object, not {kind}")
+        raise RecordError(message.format(where=where, kind=type(value).__name__))
     return value
 
 
 def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
     if name not in data:
-        raise RecordError(f"{where}: the field {name!r} is missing")
+        if where == _RECORD:
+            message = _("the record: the field {name} is missing")
+        else:
+            message = _("{where}: the field {name} is missing")
+        raise RecordError(message.format(where=where, name=repr(name)))
     value = data[name]
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _types(kind)):
-        raise RecordError(f"{_path(where, name)}: {value!r} is not {_kind_name(kind)}")
+        raise RecordError(_(_NOT_OF_KIND[_types(kind)]).format(field=_path(where, name), value=repr(value)))
     return value
 
 
@@ -246,33 +284,28 @@ def _types(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {int: "a whole number", float: "a number", str: "text", list: "a list", bool: "true or false"}
-    return " or ".join(names.get(item, item.__name__) for item in _types(kind))
-
-
 def _path(where: str, name: str) -> str:
-    return name if where == "the record" else f"{where}.{name}"
+    return name if where == _RECORD else f"{where}.{name}"
 
 
 def _series(record: dict[str, Any], dice: ReplayDice) -> Series:
-    kind = _field(record, "type", str, "the record")
-    players = _field(record, "players", list, "the record")
+    kind = _field(record, "type", str, _RECORD)
+    players = _field(record, "players", list, _RECORD)
     if len(players) != 2 or not all(isinstance(name, str) for name in players):
-        raise RecordError(f"players: two names, not {players!r}")
-    rules = _rules(_object(_field(record, "rules", dict, "the record"), "rules"))
+        raise RecordError(_("players: two names, not {players}").format(players=repr(players)))
+    rules = _rules(_object(_field(record, "rules", dict, _RECORD), "rules"))
     variant = _variant(record.get("variant"))
     names = (players[0], players[1])
     try:
         if kind == "match":
-            length = _field(record, "length", int, "the record")
+            length = _field(record, "length", int, _RECORD)
             return Match(length, rules, dice, players=names, variant=variant)
         if kind == "money":
-            stake = _field(record, "stake", (int, float), "the record")
+            stake = _field(record, "stake", (int, float), _RECORD)
             return MoneySession(rules, dice, stake=stake, players=names, variant=variant)
     except TavolaError as error:
-        raise RecordError(f"{kind}: {error}") from None
-    raise RecordError(f"type: 'match' or 'money', not {kind!r}")
+        raise RecordError(_("{where}: {error}").format(where=kind, error=error)) from None
+    raise RecordError(_("type: 'match' or 'money', not {kind}").format(kind=repr(kind)))
 
 
 def _variant(data: object) -> Variant:
@@ -285,18 +318,18 @@ def _variant(data: object) -> Variant:
         roll = record.get("acey_deucey_roll", variant.acey_deucey_roll)
         return variant if roll == variant.acey_deucey_roll else variant.with_options(acey_deucey_roll=roll)
     except TavolaError as error:
-        raise RecordError(f"variant: {error}") from None
+        raise RecordError(_("{where}: {error}").format(where="variant", error=error)) from None
 
 
 def _rules(data: dict[str, Any]) -> Rules:
     known = {item.name for item in dataclasses.fields(Rules)}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise RecordError(f"rules.{unknown[0]}: there is no such rule")
+        raise RecordError(_("rules.{name}: there is no such rule").format(name=unknown[0]))
     try:
         return Rules(**data)
     except TavolaError as error:
-        raise RecordError(f"rules: {error}") from None
+        raise RecordError(_("{where}: {error}").format(where="rules", error=error)) from None
 
 
 @dataclass(frozen=True)
@@ -330,10 +363,16 @@ def _step(data: object, where: str) -> _Step:
     entry = _object(data, where)
     player = _field(entry, "player", int, where)
     if player not in (0, 1):
-        raise RecordError(f"{where}.player: players are 0 and 1, not {player!r}")
+        raise RecordError(
+            _("{where}.player: players are 0 and 1, not {player}").format(where=where, player=repr(player))
+        )
     action = _field(entry, "action", str, where)
     if action not in _NAMES.values():
-        raise RecordError(f"{where}.action: {action!r} is not one of {', '.join(_NAMES.values())}")
+        raise RecordError(
+            _("{where}.action: {action} is not one of {actions}").format(
+                where=where, action=repr(action), actions=", ".join(_NAMES.values())
+            )
+        )
     if action in ("opening_roll", "roll"):
         return _Step(where, player, action, dice=_dice(entry, where))
     if action == "play":
@@ -341,7 +380,11 @@ def _step(data: object, where: str) -> _Step:
     if action == "resign":
         kind = _field(entry, "kind", str, where)
         if kind.upper() not in WinKind.__members__:
-            raise RecordError(f"{where}.kind: single, gammon or backgammon, not {kind!r}")
+            raise RecordError(
+                _("{where}.kind: single, gammon or backgammon, not {kind}").format(
+                    where=where, kind=repr(kind)
+                )
+            )
         return _Step(where, player, action, kind=WinKind[kind.upper()])
     if action == "choose_double":
         return _Step(where, player, action, number=_field(entry, "number", int, where))
@@ -351,7 +394,9 @@ def _step(data: object, where: str) -> _Step:
 def _dice(entry: dict[str, Any], where: str) -> tuple[int, int]:
     dice = _field(entry, "dice", list, where)
     if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
-        raise RecordError(f"{where}.dice: two dice of 1 to 6, not {dice!r}")
+        raise RecordError(
+            _("{where}.dice: two dice of 1 to 6, not {dice}").format(where=where, dice=repr(dice))
+        )
     return dice[0], dice[1]
 
 
@@ -360,10 +405,15 @@ def _replay_game(series: Series, manual: ManualDice, data: dict[str, Any], index
     try:
         game = series.new_game()
     except TavolaError as error:
-        raise RecordError(f"{where}: the game cannot start: {error}") from None
+        raise RecordError(
+            _("{where}: the game cannot start: {error}").format(where=where, error=error)
+        ) from None
     if "crawford" in data and data["crawford"] != game.crawford:
-        state = "is" if game.crawford else "is not"
-        raise RecordError(f"{where}.crawford: this game {state} the Crawford game (P2)")
+        if game.crawford:
+            message = _("{where}.crawford: this game is the Crawford game (P2)")
+        else:
+            message = _("{where}.crawford: this game is not the Crawford game (P2)")
+        raise RecordError(message.format(where=where))
     steps = [
         _step(entry, f"{where}.log[{number}]")
         for number, entry in enumerate(_field(data, "log", list, where))
@@ -382,15 +432,21 @@ def _apply(game: Game, manual: ManualDice, steps: list[_Step], position: int) ->
         _act(game, manual, step)
     except TavolaError as error:
         field = {"opening_roll": "dice", "roll": "dice", "play": "play"}.get(step.action)
-        raise RecordError(f"{step.where}{'.' + field if field else ''}: {error}") from None
+        where = f"{step.where}.{field}" if field else step.where
+        # TRANSLATORS: a field of a JSON record (games[0].log[3].play), kept as written; what is wrong.
+        raise RecordError(_("{where}: {error}").format(where=where, error=error)) from None
     finally:
         manual.clear()
     logged = game.log[before:]
     for offset, entry in enumerate(logged):
         expected = steps[position + offset] if position + offset < len(steps) else None
         if expected is None or not expected.matches(entry):
-            where = expected.where if expected else f"{step.where} (after it)"
-            raise RecordError(f"{where}: the game logs {_describe(entry)} here")
+            if expected is None:
+                message = _("{where} (after it): the game logs {entry} here")
+            else:
+                message = _("{where}: the game logs {entry} here")
+            where = expected.where if expected else step.where
+            raise RecordError(message.format(where=where, entry=_describe(entry)))
     return len(logged)
 
 
@@ -435,5 +491,10 @@ def _describe(entry: Entry) -> str:
 def _check_outcome(game: Game, recorded: object, where: str) -> None:
     actual = _outcome_json(game.outcome)
     if recorded != actual:
-        shown = "the game is not over" if actual is None else json.dumps(actual)
-        raise RecordError(f"{where}.outcome: by the replay, {shown}; the record says {json.dumps(recorded)}")
+        if actual is None:
+            message = _("{where}.outcome: by the replay, the game is not over; the record says {recorded}")
+        else:
+            message = _("{where}.outcome: by the replay, {outcome}; the record says {recorded}")
+        raise RecordError(
+            message.format(where=where, outcome=json.dumps(actual), recorded=json.dumps(recorded))
+        )

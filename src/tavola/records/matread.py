@@ -16,6 +16,7 @@ from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
 from tavola.game import Ending, Game, Phase
+from tavola.i18n import _, ngettext
 from tavola.match import Match, MoneySession
 from tavola.position import WinKind
 from tavola.records._common import ReplayDice, Series, play_text, scores_before
@@ -39,7 +40,7 @@ def read_mat(path: str | os.PathLike[str], *, dice: DiceSource | None = None) ->
     try:
         return parse_mat(text, dice=dice)
     except RecordError as error:
-        raise RecordError(f"{path}: {error}", error.line) from None
+        raise RecordError(_("{path}: {error}").format(path=path, error=error), error.line) from None
 
 
 def parse_mat(text: str, *, dice: DiceSource | None = None) -> Series:
@@ -108,14 +109,15 @@ def _read_header(lines: Sequence[str]) -> _Header:
             continue
         length = _LENGTH.match(stripped)
         if length is None:
-            raise RecordError(
-                f"line {index + 1}: expected the match length (such as ' 7 point match') or a "
-                f"'; [Tag \"value\"]' comment, not {stripped!r}",
-                index + 1,
+            message = _(
+                "line {line}: expected the match length (such as ' 7 point match') or a "
+                "'; [Tag \"value\"]' comment, not {text}"
             )
+            raise RecordError(message.format(line=index + 1, text=repr(stripped)), index + 1)
         return _Header(tags, int(length.group("length")), index + 1, index + 1)
     last = max(len(lines), 1)
-    raise RecordError(f"line {last}: no ' N point match' line: not a .mat file, or one cut short", last)
+    message = _("line {line}: no ' N point match' line: not a .mat file, or one cut short")
+    raise RecordError(message.format(line=last), last)
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,8 @@ def _read_games(lines: Sequence[str], start: int) -> Iterator[_GameText]:
                 yield game
             game, index = _read_score(lines, index, int(heading.group("number")))
         elif game is None:
-            raise RecordError(f"line {index}: expected ' Game 1', not {stripped!r}", index)
+            message = _("line {line}: expected ' Game 1', not {text}")
+            raise RecordError(message.format(line=index, text=repr(stripped)), index)
         else:
             game.records += _read_line(lines[index - 1], index)
     if game is not None:
@@ -170,13 +173,13 @@ def _read_score(lines: Sequence[str], index: int, number: int) -> tuple[_GameTex
     while index < len(lines) and not lines[index].strip():
         index += 1
     if index == len(lines):
-        raise RecordError(f"line {heading}: game {number} has no score line (the file is cut short)", heading)
+        message = _("line {line}: game {number} has no score line (the file is cut short)")
+        raise RecordError(message.format(line=heading, number=number), heading)
     score = _SCORE.match(lines[index].strip())
     if score is None:
+        message = _("line {line}: expected game {number}'s score line ('Name : 0    Name : 0'), not {text}")
         raise RecordError(
-            f"line {index + 1}: expected game {number}'s score line ('Name : 0    Name : 0'), "
-            f"not {lines[index].strip()!r}",
-            index + 1,
+            message.format(line=index + 1, number=number, text=repr(lines[index].strip())), index + 1
         )
     game = _GameText(
         number,
@@ -236,25 +239,28 @@ def _read_cell(text: str, player: int, line: int) -> _Record:
     if wins:
         points, match = int(wins.group("points")), bool(wins.group("match"))
         return _Record(line, player, text, "wins", value=points, flag=match)
-    raise RecordError(
-        f"line {line}: cannot read {text!r}: expected a roll ('53: 8/3 6/3'), 'Doubles => 2', "
-        "'Takes', 'Drops', 'Beavers => 4' or 'Wins 1 point'",
-        line,
+    message = _(
+        "line {line}: cannot read {text}: expected a roll ('53: 8/3 6/3'), 'Doubles => 2', "
+        "'Takes', 'Drops', 'Beavers => 4' or 'Wins 1 point'"
     )
+    raise RecordError(message.format(line=line, text=repr(text)), line)
 
 
 def _read_roll(text: str, roll: re.Match[str], player: int, line: int) -> _Record:
     die0, die1 = int(roll.group("die0")), int(roll.group("die1"))
     for die in (die0, die1):
         if not 1 <= die <= 6:
-            raise RecordError(f"line {line}: {text!r}: a die shows 1 to 6, not {die}", line)
+            message = _("line {line}: {text}: a die shows 1 to 6, not {die}")
+            raise RecordError(message.format(line=line, text=repr(text), die=die), line)
     moves: str | None = roll.group("moves").strip()
     if moves == "???":
         moves = None
     elif moves is not None and moves.lower().startswith("cannot move"):
         moves = ""
     elif moves is not None and moves.lower().startswith("illegal play"):
-        raise RecordError(f"line {line}: Snowie's 'Illegal play' records cannot be replayed", line)
+        raise RecordError(
+            _("line {line}: Snowie's 'Illegal play' records cannot be replayed").format(line=line), line
+        )
     return _Record(line, player, text, "roll", dice=Dice(die0, die1), moves=moves)
 
 
@@ -279,7 +285,8 @@ def _tag_flag(tags: dict[str, tuple[int, str]], key: str, *, default: bool) -> b
     try:
         return _flag(value)
     except ValueError:
-        raise RecordError(f"line {line}: the [{key}] tag is On or Off, not {value!r}", line) from None
+        message = _("line {line}: the [{key}] tag is On or Off, not {value}")
+        raise RecordError(message.format(line=line, key=key, value=repr(value)), line) from None
 
 
 def _flag(value: str) -> bool:
@@ -296,19 +303,20 @@ def _parse_rules(line: int, text: str) -> Rules:
     known = {item.name: item for item in dataclasses.fields(Rules)}
     settings: dict[str, bool | int] = {}
     for part in filter(None, (part.strip() for part in text.split(","))):
-        name, _, value = part.partition("=")
+        name, _equals, value = part.partition("=")
         name = name.strip()
         if name not in known:
-            raise RecordError(f"line {line}: the [Rules] tag names no rule {name!r}", line)
+            message = _("line {line}: the [Rules] tag names no rule {name}")
+            raise RecordError(message.format(line=line, name=repr(name)), line)
         try:
             settings[name] = int(value) if known[name].type in ("int", int) else _flag(value)
         except ValueError:
-            message = f"line {line}: [Rules] {name}={value.strip()!r} is not a setting"
-            raise RecordError(message, line) from None
+            message = _("line {line}: [Rules] {name}={value} is not a setting")
+            raise RecordError(message.format(line=line, name=name, value=repr(value.strip())), line) from None
     try:
         return Rules(**settings)  # type: ignore[arg-type]
     except TavolaError as error:
-        raise RecordError(f"line {line}: [Rules]: {error}", line) from None
+        raise RecordError(_("line {line}: [Rules]: {error}").format(line=line, error=error), line) from None
 
 
 def _longest_beaver_chain(games: Sequence[_GameText]) -> int:
@@ -341,7 +349,7 @@ class _Replay:
                 return Match(self.header.length, self.rules, dice, players=names, variant=variant)
             return MoneySession(self.rules, dice, stake=self._stake(), players=names, variant=variant)
         except TavolaError as error:
-            raise RecordError(f"line {line}: {error}", line) from None
+            raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
 
     def _tag_names(self) -> tuple[str, str]:
         tags = self.header.tags
@@ -353,7 +361,8 @@ class _Replay:
         line, name = self.header.tags.get("Variation", (0, "Backgammon"))
         if name not in VARIATIONS:
             known = ", ".join(repr(key) for key in VARIATIONS)
-            raise RecordError(f"line {line}: Tavola plays the variations {known}, not {name!r}", line)
+            message = _("line {line}: Tavola plays the variations {known}, not {name}")
+            raise RecordError(message.format(line=line, known=known, name=repr(name)), line)
         return VARIATIONS[name]
 
     def _stake(self) -> float:
@@ -361,7 +370,8 @@ class _Replay:
         try:
             return int(value) if value.strip().isdigit() else float(value)
         except ValueError:
-            raise RecordError(f"line {line}: the stake is a number, not {value!r}", line) from None
+            message = _("line {line}: the stake is a number, not {value}")
+            raise RecordError(message.format(line=line, value=repr(value)), line) from None
 
     def run(self) -> Series:
         for index, text in enumerate(self.games):
@@ -369,32 +379,52 @@ class _Replay:
             try:
                 game = self.series.new_game()
             except TavolaError as error:
-                message = f"line {text.line}: game {text.number} cannot start: {error}"
-                raise RecordError(message, text.line) from None
-            if text.crawford and not game.crawford:
+                message = _("line {line}: game {number} cannot start: {error}")
                 raise RecordError(
-                    f"line {text.score_line}: game {text.number} is marked as the Crawford game, but "
-                    f"it is not (P2)",
-                    text.score_line,
-                )
+                    message.format(line=text.line, number=text.number, error=error), text.line
+                ) from None
+            if text.crawford and not game.crawford:
+                message = _("line {line}: game {number} is marked as the Crawford game, but it is not (P2)")
+                raise RecordError(message.format(line=text.score_line, number=text.number), text.score_line)
             _GameReplay(self.series, game, text, self.manual).run()
         return self.series
 
     def _check_heading(self, index: int, text: _GameText) -> None:
         if text.number != index + 1:
-            message = f"line {text.line}: expected game {index + 1}, not game {text.number}"
-            raise RecordError(message, text.line)
-        if text.names != self.series.players:
+            message = _("line {line}: expected game {expected}, not game {number}")
             raise RecordError(
-                f"line {text.score_line}: the players are {self.series.players[0]!r} and "
-                f"{self.series.players[1]!r}, not {text.names[0]!r} and {text.names[1]!r}",
+                message.format(line=text.line, expected=index + 1, number=text.number), text.line
+            )
+        if text.names != self.series.players:
+            message = _(
+                "line {line}: the players are {first} and {second}, not {named_first} and {named_second}"
+            )
+            players = self.series.players
+            raise RecordError(
+                message.format(
+                    line=text.score_line,
+                    first=repr(players[0]),
+                    second=repr(players[1]),
+                    named_first=repr(text.names[0]),
+                    named_second=repr(text.names[1]),
+                ),
                 text.score_line,
             )
         expected = scores_before(self.series, index)
         if text.score != expected:
+            message = _(
+                "line {line}: the score before game {number} is {first}-{second} by the games before it, "
+                "not {written_first}-{written_second}"
+            )
             raise RecordError(
-                f"line {text.score_line}: the score before game {text.number} is "
-                f"{expected[0]}-{expected[1]} by the games before it, not {text.score[0]}-{text.score[1]}",
+                message.format(
+                    line=text.score_line,
+                    number=text.number,
+                    first=expected[0],
+                    second=expected[1],
+                    written_first=text.score[0],
+                    written_second=text.score[1],
+                ),
                 text.score_line,
             )
 
@@ -419,25 +449,31 @@ class _GameReplay:
             except RecordError:
                 raise
             except TavolaError as error:
-                raise RecordError(f"line {record.line}: {record.text!r}: {error}", record.line) from None
+                # TRANSLATORS: {text} is a quoted cell of a .mat file ('52: 8/3 6/4'); {error}: what is wrong.
+                message = _("line {line}: {text}: {error}")
+                raise RecordError(
+                    message.format(line=record.line, text=repr(record.text), error=error), record.line
+                ) from None
             finally:
                 self.manual.clear()
         if self.game.is_over and not self.won:
             line = records[-1].line if records else self.text.score_line
-            raise RecordError(
-                f"line {line}: game {self.text.number} is over here, but its 'Wins' line is missing "
-                "(the file is cut short)",
-                line,
+            message = _(
+                "line {line}: game {number} is over here, but its 'Wins' line is missing "
+                "(the file is cut short)"
             )
+            raise RecordError(message.format(line=line, number=self.text.number), line)
 
     def _apply(self, record: _Record, following: _Record | None) -> None:
         if self.won:
-            raise RecordError(f"line {record.line}: game {self.text.number} is already over", record.line)
+            message = _("line {line}: game {number} is already over")
+            raise RecordError(message.format(line=record.line, number=self.text.number), record.line)
         if self.game.is_over and record.kind != "wins":
+            message = _(
+                "line {line}: {text}: game {number} is over (the last checker is off or a double was dropped)"
+            )
             raise RecordError(
-                f"line {record.line}: {record.text!r}: game {self.text.number} is over "
-                "(the last checker is off or a double was dropped)",
-                record.line,
+                message.format(line=record.line, text=repr(record.text), number=self.text.number), record.line
             )
         self._implied(record)
         getattr(self, f"_{record.kind}")(record, following)
@@ -465,8 +501,8 @@ class _GameReplay:
             pass  # the play of a roll written before a declined resignation
         elif game.phase is Phase.OPENING:
             if dice.is_double:
-                message = f"line {record.line}: {record.text!r}: an opening roll is never a double (R4)"
-                raise RecordError(message, record.line)
+                message = _("line {line}: {text}: an opening roll is never a double (R4)")
+                raise RecordError(message.format(line=record.line, text=repr(record.text)), record.line)
             low, high = dice.low, dice.high
             self.manual.enter_opening(*((high, low) if player == 0 else (low, high)))
             game.roll()
@@ -514,8 +550,9 @@ class _GameReplay:
         offer = self.game.offer
         assert offer is not None
         if record.value is not None and record.value != offer[0]:
+            message = _("line {line}: {text}: the cube goes to {cube}, not {value}")
             raise RecordError(
-                f"line {record.line}: {record.text!r}: the cube goes to {offer[0]}, not {record.value}",
+                message.format(line=record.line, text=repr(record.text), cube=offer[0], value=record.value),
                 record.line,
             )
 
@@ -543,22 +580,30 @@ class _GameReplay:
         outcome = game.outcome
         assert outcome is not None
         if (outcome.winner, outcome.points) != (winner, record.value):
+            message = _by_the_replay(outcome.ending, outcome.points)
             raise RecordError(
-                f"line {record.line}: {record.text!r}: by the replay, {self.series.players[outcome.winner]} "
-                f"wins {outcome.points} point{'s' if outcome.points != 1 else ''} ({_how(outcome.ending)})",
+                message.format(
+                    line=record.line,
+                    text=repr(record.text),
+                    winner=self.series.players[outcome.winner],
+                    count=outcome.points,
+                ),
                 record.line,
             )
         if record.flag and not (isinstance(self.series, Match) and self.series.is_over):
-            raise RecordError(f"line {record.line}: {record.text!r}: the match is not over", record.line)
+            message = _("line {line}: {text}: the match is not over")
+            raise RecordError(message.format(line=record.line, text=repr(record.text)), record.line)
         self.won = True
 
     def _check_resigner(self, record: _Record) -> None:
         if self.game.player_to_act == record.player:
             loser = self.series.players[1 - record.player]
+            message = _(
+                "line {line}: {text}: {loser} resigns here, on the other player's turn; "
+                "Tavola takes a resignation only from the player whose turn it is (C6)"
+            )
             raise RecordError(
-                f"line {record.line}: {record.text!r}: {loser} resigns here, on the other player's turn; "
-                "Tavola takes a resignation only from the player whose turn it is (C6)",
-                record.line,
+                message.format(line=record.line, text=repr(record.text), loser=loser), record.line
             )
 
     def _resigned_kind(self, record: _Record) -> WinKind:
@@ -566,14 +611,40 @@ class _GameReplay:
         assert record.value is not None
         cube = self.game.cube.value
         if record.value % cube or not 1 <= record.value // cube <= 3:
+            message = _(
+                "line {line}: {text}: with the cube at {cube}, a resignation gives {single}, {gammon} or "
+                "{backgammon} points"
+            )
             raise RecordError(
-                f"line {record.line}: {record.text!r}: with the cube at {cube}, a resignation gives "
-                f"{cube}, {2 * cube} or {3 * cube} points",
+                message.format(
+                    line=record.line,
+                    text=repr(record.text),
+                    cube=cube,
+                    single=cube,
+                    gammon=2 * cube,
+                    backgammon=3 * cube,
+                ),
                 record.line,
             )
         return WinKind(record.value // cube)
 
 
-def _how(ending: Ending) -> str:
-    names = {Ending.BEAR_OFF: "bearing off", Ending.DROP: "a drop", Ending.RESIGNATION: "a resignation"}
-    return names[ending]
+def _by_the_replay(ending: Ending, points: int) -> str:
+    """What the replay says a game's winner wins, by how the game ended."""
+    if ending is Ending.BEAR_OFF:
+        return ngettext(
+            "line {line}: {text}: by the replay, {winner} wins {count} point (bearing off)",
+            "line {line}: {text}: by the replay, {winner} wins {count} points (bearing off)",
+            points,
+        )
+    if ending is Ending.DROP:
+        return ngettext(
+            "line {line}: {text}: by the replay, {winner} wins {count} point (a drop)",
+            "line {line}: {text}: by the replay, {winner} wins {count} points (a drop)",
+            points,
+        )
+    return ngettext(
+        "line {line}: {text}: by the replay, {winner} wins {count} point (a resignation)",
+        "line {line}: {text}: by the replay, {winner} wins {count} points (a resignation)",
+        points,
+    )

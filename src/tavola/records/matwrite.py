@@ -22,6 +22,7 @@ from tavola.actions import (
 from tavola.dice import Dice
 from tavola.errors import RecordError
 from tavola.game import Game
+from tavola.i18n import _
 from tavola.match import Match
 from tavola.play import Play
 from tavola.position import WinKind
@@ -58,16 +59,17 @@ def mat_text(series: Series) -> str:
 
 def _check_writable(series: Series) -> None:
     if series.variant not in VARIATIONS.values():
-        raise RecordError(
-            f"a .mat file holds standard backgammon, nackgammon or hypergammon, not {series.variant.name}: "
-            "save it as JSON"
+        message = _(
+            "a .mat file holds standard backgammon, nackgammon or hypergammon, not {variant}: save it as JSON"
         )
+        raise RecordError(message.format(variant=series.variant.name))
     for name in series.players:
         if name != name.strip() or any(char in name for char in ":\r\n\t"):
-            raise RecordError(
-                f"player name {name!r} cannot be written to a .mat file: "
+            message = _(
+                "player name {name} cannot be written to a .mat file: "
                 "no ':', tabs, line breaks, or spaces at either end"
             )
+            raise RecordError(message.format(name=repr(name)))
     for number, game in enumerate(series.games, start=1):
         _check_game_writable(series.rules, number, game)
 
@@ -75,15 +77,23 @@ def _check_writable(series: Series) -> None:
 def _check_game_writable(rules: Rules, number: int, game: Game) -> None:
     ties = sum(1 for entry in game.log if isinstance(entry.action, OpeningRoll) and _is_tie(entry.action))
     if ties and rules.cube and rules.automatic_doubles:
-        raise RecordError(
-            f"game {number}: a tied opening roll doubled the cube (automatic doubles, M2), which a .mat "
+        message = _(
+            "game {number}: a tied opening roll doubled the cube (automatic doubles, M2), which a .mat "
             "file cannot show (other programs would start the game at 1): save it as JSON"
         )
+        raise RecordError(message.format(number=number))
     if not rules.gammons and game.outcome is not None and _raw_kind(game) is not WinKind.SINGLE:
-        raise RecordError(
-            f"game {number}: a {_raw_kind(game).name.lower()} counted single because these rules have "
-            "no gammons, which other programs reading a .mat file would not know: save it as JSON"
-        )
+        if _raw_kind(game) is WinKind.GAMMON:
+            message = _(
+                "game {number}: a gammon counted single because these rules have no gammons, "
+                "which other programs reading a .mat file would not know: save it as JSON"
+            )
+        else:
+            message = _(
+                "game {number}: a backgammon counted single because these rules have no gammons, "
+                "which other programs reading a .mat file would not know: save it as JSON"
+            )
+        raise RecordError(message.format(number=number))
 
 
 def _is_tie(action: OpeningRoll) -> bool:
