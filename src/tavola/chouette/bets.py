@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from tavola.cube import Cube
 from tavola.errors import IllegalActionError
 from tavola.game import Outcome
+from tavola.i18n import _
 
 __all__ = ["Bet", "BetKey", "Offer", "Side"]
 
@@ -69,7 +70,9 @@ class Bet:
         if player == self.team_side:
             return Side.TEAM
         raise IllegalActionError(
-            f"{player} has no part in the cube between {self.box_side} and {self.team_side}"
+            _("{player} has no part in the cube between {box_side} and {team_side}").format(
+                player=player, box_side=self.box_side, team_side=self.team_side
+            )
         )
 
     def opponent(self, player: str) -> str:

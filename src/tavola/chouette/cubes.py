@@ -43,6 +43,7 @@ from tavola.chouette.settings import ChouetteSettings
 from tavola.cube import Cube
 from tavola.errors import IllegalActionError, NotInGameError, OutOfTurnError, WrongSideError
 from tavola.game import Ending, Outcome
+from tavola.i18n import N_, _, ngettext
 from tavola.position import WinKind
 
 __all__ = ["Answer", "CubeTable"]
@@ -61,6 +62,14 @@ class Answer(enum.Enum):
         if self is Answer.TAKE:
             return Take(against)
         return Drop(against) if self is Answer.DROP else Beaver(against)
+
+
+_NOTHING_TO_ANSWER: dict[Answer, str] = {
+    Answer.TAKE: N_("no double waits for an answer: {player} cannot take"),
+    Answer.DROP: N_("no double waits for an answer: {player} cannot drop"),
+    Answer.BEAVER: N_("no double waits for an answer: {player} cannot beaver"),
+}
+"""What an answer with no double waiting is told, by the answer."""
 
 
 class CubeTable:
@@ -188,37 +197,50 @@ class CubeTable:
         """``player`` doubles the opponents named (all they may double, if none is named)."""
         live = self.live_bets(player)
         if not self.settings.rules.cube:
-            raise IllegalActionError("these rules have no doubling cube")
+            raise IllegalActionError(_("these rules have no doubling cube"))
         if not live:
-            raise NotInGameError(f"{player} has no cube left in this game, so cannot double")
-        if all(bet.side_of(player) is not on_roll for bet in live):
-            raise WrongSideError(
-                f"the {on_roll.name.lower()} side is on roll: "
-                f"{player} doubles before their own side rolls (C2)"
+            raise NotInGameError(
+                _("{player} has no cube left in this game, so cannot double").format(player=player)
             )
+        if all(bet.side_of(player) is not on_roll for bet in live):
+            if on_roll is Side.BOX:
+                message = _("the box side is on roll: {player} doubles before their own side rolls (C2)")
+            else:
+                message = _("the team side is on roll: {player} doubles before their own side rolls (C2)")
+            raise WrongSideError(message.format(player=player))
         if player in self._doubled_this_turn:
             raise IllegalActionError(
-                f"{player} has doubled this turn already: a turn's doubles are made at once"
+                _("{player} has doubled this turn already: a turn's doubles are made at once").format(
+                    player=player
+                )
             )
         allowed = self.may_double(player, on_roll, captain)
         names = tuple(against) or allowed
         member = self.settings.single_cube and self.in_game(player) and player not in (self.box, captain)
         if member and (self.box in names or not names):
             raise OutOfTurnError(
-                f"one cube for the team: the captain, {captain}, doubles the box for everyone; "
-                f"{player} only answers the box's doubles (H5)"
+                _(
+                    "one cube for the team: the captain, {captain}, doubles the box for everyone; "
+                    "{player} only answers the box's doubles (H5)"
+                ).format(captain=captain, player=player)
             )
         if not names:
-            raise IllegalActionError(f"{player} has no cube to double now: {self._why_not(player, on_roll)}")
+            raise IllegalActionError(
+                _("{player} has no cube to double now: {reason}").format(
+                    player=player, reason=self._why_not(player, on_roll)
+                )
+            )
         for name in names:
             if name not in allowed or names.count(name) > 1:
                 raise IllegalActionError(
-                    f"{player} cannot double {name}: {self._why_not(player, on_roll, name)}"
+                    _("{player} cannot double {opponent}: {reason}").format(
+                        player=player, opponent=name, reason=self._why_not(player, on_roll, name)
+                    )
                 )
         team = set(self.members_in)
         if self.settings.single_cube and player == self.box and team & set(names) != team & set(allowed):
             raise IllegalActionError(
-                "one cube for the team: the box doubles every member still in the game at once (H5)"
+                _("one cube for the team: the box doubles every member still in the game at once (H5)")
             )
         names = tuple(sorted(names, key=self._order.__getitem__))
         group = self._new_group()
@@ -238,21 +260,24 @@ class CubeTable:
         self._record(player, Double(names))
 
     def _why_not(self, player: str, on_roll: Side, name: str | None = None) -> str:
+        """Why ``player`` cannot double (``name``) now: the reason of a refusal, in the language in use."""
         key = None if name is None else self._find_key(player, name)
         if name is not None and key is None:
-            return "they play no cube against each other in this game"
+            return _("they play no cube against each other in this game")
         bets = [self._bets[key]] if key is not None else self.live_bets(player)
         for bet in bets:
             side = bet.side_of(player)
             if not bet.is_live:
-                return "that cube is settled"
+                return _("that cube is settled")
             if side is not on_roll:
-                return f"{player} is on the {side.name.lower()} side, which is not on roll (C2)"
+                if side is Side.BOX:
+                    return _("{player} is on the box side, which is not on roll (C2)").format(player=player)
+                return _("{player} is on the team side, which is not on roll (C2)").format(player=player)
             if not bet.cube.may_double(side):
-                return f"{bet.opponent(player)} owns that cube (C2)"
+                return _("{owner} owns that cube (C2)").format(owner=bet.opponent(player))
             if any(offer.bet == bet.key for offer in self._pending):
-                return "a double on that cube waits for an answer"
-        return "one cube for the team: the box doubles the whole team, the captain the box (H5)"
+                return _("a double on that cube waits for an answer")
+        return _("one cube for the team: the box doubles the whole team, the captain the box (H5)")
 
     # --- answering ----------------------------------------------------------------------------
 
@@ -261,32 +286,46 @@ class CubeTable:
         due = self.answers_due(player)
         if not due:
             if not self.live_bets(player):
-                raise NotInGameError(f"{player} has no cube left in this game")
+                raise NotInGameError(_("{player} has no cube left in this game").format(player=player))
             if self._pending:
                 waiting = sorted(
                     {self.answering(offer) for offer in self._pending}, key=self._order.__getitem__
                 )
                 raise OutOfTurnError(
-                    f"no double waits for {player}'s answer; {', '.join(waiting)} must answer"
+                    _("no double waits for {player}'s answer; {waiting} must answer").format(
+                        player=player, waiting=", ".join(waiting)
+                    )
                 )
-            raise IllegalActionError(f"no double waits for an answer: {player} cannot {answer.value}")
+            raise IllegalActionError(_(_NOTHING_TO_ANSWER[answer]).format(player=player))
         chosen = due if not against else []
         for name in against:
             found = [offer for offer in due if self._bets[offer.bet].opponent(player) == name]
             if not found or against.count(name) > 1:
-                raise IllegalActionError(f"{player} has no double from {name} to answer")
+                raise IllegalActionError(
+                    _("{player} has no double from {opponent} to answer").format(player=player, opponent=name)
+                )
             chosen += found
         for offer in chosen:
             whole = [other for other in due if other.group == offer.group]
             if any(other not in chosen for other in whole):
+                doublers = ", ".join(self._bets[other.bet].opponent(player) for other in whole)
                 raise IllegalActionError(
-                    f"{player} answers the doubles made together at once: "
-                    f"{', '.join(self._bets[other.bet].opponent(player) for other in whole)} (H5)"
+                    _("{player} answers the doubles made together at once: {doublers} (H5)").format(
+                        player=player, doublers=doublers
+                    )
                 )
             if answer is Answer.BEAVER and offer.redoubles >= self.settings.rules.beavers:
                 allowed = self.settings.rules.beavers
-                rule = "no beavers" if not allowed else f"{allowed} immediate redouble{'s' * (allowed > 1)}"
-                raise IllegalActionError(f"{player} cannot redouble now: these rules allow {rule} (M3, M4)")
+                if not allowed:
+                    refusal = _("{player} cannot redouble now: these rules allow no beavers (M3, M4)")
+                else:
+                    refusal = ngettext(
+                        "{player} cannot redouble now: these rules allow {count} immediate redouble (M3, M4)",
+                        "{player} cannot redouble now: "
+                        "these rules allow {count} immediate redoubles (M3, M4)",
+                        allowed,
+                    )
+                raise IllegalActionError(refusal.format(player=player, count=allowed))
         names = tuple(
             sorted({self._bets[offer.bet].opponent(player) for offer in chosen}, key=self._order.__getitem__)
         )
@@ -302,10 +341,10 @@ class CubeTable:
         """Every offer of ``group`` has its answer: apply them, with H6 and H7."""
         answers = [(offer, answer) for offer, answer in self._answered if offer.group == group]
         self._answered = [item for item in self._answered if item[0].group != group]
-        takers = [index for index, (_, answer) in enumerate(answers) if answer is not Answer.DROP]
-        by_box = all(offer.answering is Side.TEAM and offer.bet[0] == self.box for offer, _ in answers)
+        takers = [index for index, (_offer, answer) in enumerate(answers) if answer is not Answer.DROP]
+        by_box = all(offer.answering is Side.TEAM and offer.bet[0] == self.box for offer, _answer in answers)
         if self.settings.last_taker_must_drop and by_box and len(answers) >= 2 and len(takers) == 1:
-            offer, _ = answers[takers[0]]
+            offer, _answer = answers[takers[0]]
             answers[takers[0]] = (offer, Answer.DROP)
             self._record(offer.bet[1], ForcedDrop((self.box,)))
             takers = []
@@ -355,10 +394,12 @@ class CubeTable:
         """A member who dropped the box's initial double gives the lone taker an extra cube, or not (H7)."""
         waiting = self.extras_waiting
         if not waiting:
-            raise IllegalActionError("no extra cube is being offered now (H7)")
+            raise IllegalActionError(_("no extra cube is being offered now (H7)"))
         if player not in waiting:
             raise IllegalActionError(
-                f"{player} has no extra to give: {', '.join(waiting)} dropped the box's initial double (H7)"
+                _("{player} has no extra to give: {givers} dropped the box's initial double (H7)").format(
+                    player=player, givers=", ".join(waiting)
+                )
             )
         assert self._extras_due is not None
         taker, value = self._extras_due

@@ -74,12 +74,44 @@ from tavola.errors import (
 )
 from tavola.game import Game
 from tavola.game import Phase as GamePhase
+from tavola.i18n import N_, _
 from tavola.play import Move, Play
 from tavola.position import Position
 from tavola.rules import Rules
 from tavola.turn import Turn
 
 __all__ = ["ChouetteGame", "Phase", "Suggestion"]
+
+
+_REFUSALS: dict[str, tuple[str, str, str]] = {
+    "roll": (
+        N_("{player} cannot roll now: {reason}"),
+        N_("it is the box's turn: {player}, on the team's side, cannot roll (R21)"),
+        N_("it is the team's turn: {player}, on the box's side, cannot roll (R21)"),
+    ),
+    "move checkers": (
+        N_("{player} cannot move checkers now: {reason}"),
+        N_("it is the box's turn: {player}, on the team's side, cannot move checkers (R21)"),
+        N_("it is the team's turn: {player}, on the box's side, cannot move checkers (R21)"),
+    ),
+    "undo": (
+        N_("{player} cannot undo now: {reason}"),
+        N_("it is the box's turn: {player}, on the team's side, cannot undo (R21)"),
+        N_("it is the team's turn: {player}, on the box's side, cannot undo (R21)"),
+    ),
+    "commit a play": (
+        N_("{player} cannot commit a play now: {reason}"),
+        N_("it is the box's turn: {player}, on the team's side, cannot commit a play (R21)"),
+        N_("it is the team's turn: {player}, on the box's side, cannot commit a play (R21)"),
+    ),
+    "play": (
+        N_("{player} cannot play now: {reason}"),
+        N_("it is the box's turn: {player}, on the team's side, cannot play (R21)"),
+        N_("it is the team's turn: {player}, on the box's side, cannot play (R21)"),
+    ),
+}
+"""Why the roller's actions are refused, by action: not now (with the reason), and the other side's
+turn (the box's, then the team's)."""
 
 
 class Phase(enum.Enum):
@@ -126,7 +158,7 @@ class ChouetteGame:
     ) -> None:
         if len(seating.queue) < 2:
             raise IllegalActionError(
-                f"a chouette game needs a team of two or more, not {list(seating.queue)}"
+                _("a chouette game needs a team of two or more, not {team}").format(team=list(seating.queue))
             )
         self.settings = settings
         self.number = number
@@ -163,7 +195,7 @@ class ChouetteGame:
     @property
     def _table(self) -> CubeTable:
         if self._cubes is None:
-            raise IllegalActionError("the box's partner is chosen first (H9): the team is not seated yet")
+            raise IllegalActionError(_("the box's partner is chosen first (H9): the team is not seated yet"))
         return self._cubes
 
     # --- who plays ------------------------------------------------------------------------
@@ -204,7 +236,11 @@ class ChouetteGame:
             return Side.BOX
         if player in self.team:
             return Side.TEAM
-        raise NotInGameError(f"{player} is not playing this game (players: {', '.join(self.players)})")
+        raise NotInGameError(
+            _("{player} is not playing this game (players: {players})").format(
+                player=player, players=", ".join(self.players)
+            )
+        )
 
     # --- the board and the cubes --------------------------------------------------------------
 
@@ -364,7 +400,7 @@ class ChouetteGame:
             item = player
             player, action = item.player, item.action
         if action is None:
-            raise IllegalActionError(f"apply needs an action for {player}")
+            raise IllegalActionError(_("apply needs an action for {player}").format(player=player))
         match action:
             case Roll():
                 self.roll(player)
@@ -395,7 +431,9 @@ class ChouetteGame:
             case Suggest(play):
                 self.suggest(player, play)
             case _:
-                raise IllegalActionError(f"{action!r} is not something a chouette player does")
+                raise IllegalActionError(
+                    _("{action} is not something a chouette player does").format(action=repr(action))
+                )
 
     # --- the box's partner (H9) -----------------------------------------------------------------
 
@@ -421,13 +459,16 @@ class ChouetteGame:
     def _check_candidate(self, player: str) -> None:
         self._check_open()
         if self.phase is not Phase.PARTNER:
-            raise IllegalActionError("the box's partner is not being chosen now (H9)")
+            raise IllegalActionError(_("the box's partner is not being chosen now (H9)"))
         if self.side_of(player) is Side.BOX:
-            raise WrongSideError(f"the partnership is offered to the team, not to the box ({player})")
+            raise WrongSideError(
+                _("the partnership is offered to the team, not to the box ({player})").format(player=player)
+            )
         if player != self._candidates[0]:
             raise OutOfTurnError(
-                f"the partnership is offered in queue order: "
-                f"{self._candidates[0]} answers now, not {player} (H9)"
+                _(
+                    "the partnership is offered in queue order: {candidate} answers now, not {player} (H9)"
+                ).format(candidate=self._candidates[0], player=player)
             )
 
     # --- rolling and moving -----------------------------------------------------------------------
@@ -443,7 +484,9 @@ class ChouetteGame:
         if phase is Phase.OPENING:
             self.side_of(player)
             if player not in (self.box, self.captain):
-                raise OutOfTurnError(f"the box and the captain roll the opening, not {player} (R4)")
+                raise OutOfTurnError(
+                    _("the box and the captain roll the opening, not {player} (R4)").format(player=player)
+                )
             dice = self._game.roll()
             self._copy_from_game(player)
             if dice is None and self._automatic_doubles < self.settings.rules.automatic_doubles:
@@ -452,7 +495,9 @@ class ChouetteGame:
             return dice
         self._check_roller(player, "roll")
         if phase is not Phase.ROLL:
-            raise IllegalActionError(f"{player} cannot roll now: {self._waiting_for()}")
+            raise IllegalActionError(
+                _(_REFUSALS["roll"][0]).format(player=player, reason=self._waiting_for())
+            )
         dice = self._game.roll(int(self.side_on_roll))
         self._copy_from_game(player)
         self._table.turn_over()
@@ -496,23 +541,32 @@ class ChouetteGame:
         self._check_open()
         self._check_roller(player, what)
         if self.phase is not Phase.MOVE:
-            raise IllegalActionError(f"{player} cannot {what} now: {self._waiting_for()}")
+            raise IllegalActionError(_(_REFUSALS[what][0]).format(player=player, reason=self._waiting_for()))
 
     def _check_roller(self, player: str, what: str) -> None:
-        """``player`` must be the one who rolls and moves for the side on roll."""
+        """``player`` must be the one who rolls and moves for the side on roll; ``what`` is a key of
+        :data:`_REFUSALS`."""
+        not_now, box_turn, team_turn = _REFUSALS[what]
         side = self.side_of(player)
         if self.phase in (Phase.PARTNER, Phase.OPENING):
-            raise IllegalActionError(f"{player} cannot {what} now: {self._waiting_for()}")
+            raise IllegalActionError(_(not_now).format(player=player, reason=self._waiting_for()))
         if side is Side.TEAM and not self._table.in_game(player):
-            raise NotInGameError(f"{player} is out of this game (H5): the captain, {self.captain}, plays on")
+            raise NotInGameError(
+                _("{player} is out of this game (H5): the captain, {captain}, plays on").format(
+                    player=player, captain=self.captain
+                )
+            )
         if side is not self.side_on_roll:
             raise WrongSideError(
-                f"it is the {self.side_on_roll.name.lower()}'s turn: {player}, on the "
-                f"{side.name.lower()}'s side, cannot {what} (R21)"
+                _(box_turn if self.side_on_roll is Side.BOX else team_turn).format(player=player)
             )
         roller = self.roller
         if player != roller:
-            raise OutOfTurnError(f"{roller} rolls and moves for the {side.name.lower()}, not {player}")
+            if side is Side.BOX:
+                message = _("{roller} rolls and moves for the box, not {player}")
+            else:
+                message = _("{roller} rolls and moves for the team, not {player}")
+            raise OutOfTurnError(message.format(roller=roller, player=player))
 
     # --- the cubes ------------------------------------------------------------------------------
 
@@ -528,7 +582,11 @@ class ChouetteGame:
         self.side_of(player)
         phase = self.phase
         if phase is not Phase.ROLL:
-            raise IllegalActionError(f"{player} cannot double now: {self._waiting_for()} (C2)")
+            raise IllegalActionError(
+                _("{player} cannot double now: {reason} (C2)").format(
+                    player=player, reason=self._waiting_for()
+                )
+            )
         self._table.double(player, tuple(against), self.side_on_roll, self.captain)
 
     def take(self, player: str, against: Sequence[str] = ()) -> None:
@@ -547,7 +605,9 @@ class ChouetteGame:
         self._check_open()
         self.side_of(player)
         if self.phase in (Phase.PARTNER, Phase.OPENING):
-            raise IllegalActionError(f"no double waits for an answer: {self._waiting_for()}")
+            raise IllegalActionError(
+                _("no double waits for an answer: {reason}").format(reason=self._waiting_for())
+            )
         self._table.answer(player, answer, tuple(against))
         self._after_cubes()
 
@@ -563,7 +623,9 @@ class ChouetteGame:
         self._check_open()
         self.side_of(player)
         if self.phase is not Phase.EXTRAS:
-            raise IllegalActionError(f"no extra cube is being offered now (H7): {self._waiting_for()}")
+            raise IllegalActionError(
+                _("no extra cube is being offered now (H7): {reason}").format(reason=self._waiting_for())
+            )
         self._table.give_extra(player, give)
 
     def _after_cubes(self) -> None:
@@ -599,7 +661,11 @@ class ChouetteGame:
         if isinstance(play, str):
             chosen = turn.start.parse_play(turn.dice, play, self.settings.variant)
         elif (play.before, play.dice) != (turn.start, turn.dice) or turn.legal.by_result(play.after) is None:
-            raise IllegalPlayError(f"{play} is not one of this roll's legal plays with {turn.dice}")
+            raise IllegalPlayError(
+                _("{play} is not one of this roll's legal plays with {dice}").format(
+                    play=play, dice=turn.dice
+                )
+            )
         else:
             chosen = play
         self._record(player, Suggest(chosen))
@@ -611,34 +677,48 @@ class ChouetteGame:
         policy = self.settings.consultation
         side = self.side_of(player)
         if policy is Consultation.NONE:
-            raise ConsultationError("this table plays without consultation (H4)")
+            raise ConsultationError(_("this table plays without consultation (H4)"))
         if side is Side.BOX:
-            raise WrongSideError(f"{player} plays for the box and cannot advise the team")
+            raise WrongSideError(
+                _("{player} plays for the box and cannot advise the team").format(player=player)
+            )
         if not self._table.in_game(player):
-            raise NotInGameError(f"{player} is out of this game and no longer consults (H5)")
+            raise NotInGameError(
+                _("{player} is out of this game and no longer consults (H5)").format(player=player)
+            )
         if player == self.captain:
-            raise ConsultationError(f"{player} is the captain: the captain plays, the others suggest (H4)")
+            raise ConsultationError(
+                _("{player} is the captain: the captain plays, the others suggest (H4)").format(player=player)
+            )
         if self.phase is not Phase.MOVE or self.side_on_roll is not Side.TEAM:
-            raise ConsultationError("suggestions are plays for the team's roll: wait for the captain to roll")
+            raise ConsultationError(
+                _("suggestions are plays for the team's roll: wait for the captain to roll")
+            )
         if policy is Consultation.AFTER_CUBE and not self._table.has_doubled:
-            raise ConsultationError("at this table the team consults only after someone has doubled (H4)")
+            raise ConsultationError(_("at this table the team consults only after someone has doubled (H4)"))
 
     # --- bookkeeping ------------------------------------------------------------------------------
 
     def _check_open(self) -> None:
         if self.settlement is not None:
-            raise IllegalActionError(f"game {self.number} is over: nothing more can be done in it")
+            raise IllegalActionError(
+                _("game {number} is over: nothing more can be done in it").format(number=self.number)
+            )
 
     def _waiting_for(self) -> str:
+        """What the game waits for now: the reason an action is refused, in the language in use."""
+        phase = self.phase
+        if phase is Phase.ROLL:
+            return _("{roller} rolls (or someone doubles) first").format(roller=self.roller)
+        if phase is Phase.MOVE:
+            return _("the dice are rolled: {roller} moves").format(roller=self.roller)
         return {
-            Phase.PARTNER: "the box's partner is chosen first (H9)",
-            Phase.OPENING: "the opening roll comes first (R4)",
-            Phase.ROLL: f"{self.roller} rolls (or someone doubles) first",
-            Phase.ANSWER: "doubles wait for their answers (C3)",
-            Phase.EXTRAS: "the members who dropped decide on extras first (H7)",
-            Phase.MOVE: f"the dice are rolled: {self.roller} moves",
-            Phase.OVER: "the game is over",
-        }[self.phase]
+            Phase.PARTNER: _("the box's partner is chosen first (H9)"),
+            Phase.OPENING: _("the opening roll comes first (R4)"),
+            Phase.ANSWER: _("doubles wait for their answers (C3)"),
+            Phase.EXTRAS: _("the members who dropped decide on extras first (H7)"),
+            Phase.OVER: _("the game is over"),
+        }[phase]
 
     def _record(self, player: str | None, action: LogAction) -> None:
         entry = LogEntry(player, action)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from tavola.chouette.bets import Bet
 from tavola.errors import LedgerError
 from tavola.game import Outcome
+from tavola.i18n import _
 
 __all__ = ["GameSettlement", "Ledger", "Payment", "partner_share"]
 
@@ -40,9 +41,13 @@ class Payment:
 
     def __post_init__(self) -> None:
         if isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 0:
-            raise LedgerError(f"a payment is a whole number of points from 0 up, not {self.points!r}")
+            raise LedgerError(
+                _("a payment is a whole number of points from 0 up, not {points}").format(
+                    points=repr(self.points)
+                )
+            )
         if self.payer == self.payee:
-            raise LedgerError(f"{self.payer} cannot pay themselves")
+            raise LedgerError(_("{player} cannot pay themselves").format(player=self.payer))
 
 
 def partner_share(box_points: int) -> int:
@@ -68,9 +73,17 @@ class GameSettlement:
         for payment in self.payments:
             for name in (payment.payer, payment.payee):
                 if name not in self.players:
-                    raise LedgerError(f"game {self.number}: {name} did not play, so cannot pay or be paid")
+                    raise LedgerError(
+                        _("game {number}: {player} did not play, so cannot pay or be paid").format(
+                            number=self.number, player=name
+                        )
+                    )
         if sum(self.points.values()) != 0:
-            raise LedgerError(f"game {self.number}: the points do not sum to zero: {self.points}")
+            raise LedgerError(
+                _("game {number}: the points do not sum to zero: {points}").format(
+                    number=self.number, points=self.points
+                )
+            )
 
     @property
     def points(self) -> dict[str, int]:
@@ -90,7 +103,9 @@ class GameSettlement:
         for bet in bets:
             if bet.outcome is None or bet.winner is None or bet.loser is None:
                 raise LedgerError(
-                    f"game {number}: the cube of {bet.box_side} and {bet.team_side} is not settled"
+                    _("game {number}: the cube of {box_side} and {team_side} is not settled").format(
+                        number=number, box_side=bet.box_side, team_side=bet.team_side
+                    )
                 )
             payments.append(Payment(bet.loser, bet.winner, bet.outcome.points, bet.outcome, bet.extra))
         players = (box, *((partner,) if partner else ()), *team)
@@ -118,7 +133,11 @@ class Ledger:
         for game in self.games:
             points = game.points
             if sum(points.values()) != 0:
-                raise LedgerError(f"game {game.number}: the points do not sum to zero: {points}")
+                raise LedgerError(
+                    _("game {number}: the points do not sum to zero: {points}").format(
+                        number=game.number, points=points
+                    )
+                )
             for name, value in points.items():
                 totals[name] = totals.get(name, 0) + value
         self._totals = totals

@@ -93,6 +93,7 @@ from tavola.chouette.settings import ChouetteSettings, Consultation, CubeMode
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
+from tavola.i18n import N_, _
 from tavola.position import Position
 from tavola.records._common import ReplayDice, write_atomically
 from tavola.rules import Rules
@@ -214,13 +215,17 @@ def load(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -> Cho
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path}: not valid JSON: line {error.lineno}: {error.msg}", error.lineno) from None
+        message = _("{path}: not valid JSON: line {line}: {error}")
+        raise RecordError(
+            message.format(path=path, line=error.lineno, error=error.msg), error.lineno
+        ) from None
     except UnicodeDecodeError as error:
-        raise RecordError(f"{path}: not a chouette record (not UTF-8 text: {error.reason})") from None
+        message = _("{path}: not a chouette record (not UTF-8 text: {reason})")
+        raise RecordError(message.format(path=path, reason=error.reason)) from None
     try:
         return from_json(data, dice=dice)
     except RecordError as error:
-        raise RecordError(f"{path}: {error}", error.line) from None
+        raise RecordError(_("{path}: {error}").format(path=path, error=error), error.line) from None
 
 
 def from_json(data: object, *, dice: DiceSource | None = None) -> Chouette:
@@ -228,16 +233,22 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Chouette:
 
     Raises :class:`~tavola.errors.RecordError` naming the field at fault.
     """
-    record = _object(data, "the record")
+    record = _object(data, _RECORD)
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise RecordError(
-            f"format/version: expected {FORMAT!r} version {VERSION}, not "
-            f"{record.get('format')!r} version {record.get('version')!r}"
+            _(
+                "format/version: expected {format} version {version}, not {found} version {found_version}"
+            ).format(
+                format=repr(FORMAT),
+                version=VERSION,
+                found=repr(record.get("format")),
+                found_version=repr(record.get("version")),
+            )
         )
-    settings = _settings(_field(record, "settings", dict, "the record"))
+    settings = _settings(_field(record, "settings", dict, _RECORD))
     manual = ManualDice()
     session = Chouette(settings, ReplayDice(manual, dice))
-    steps = _field(record, "log", list, "the record")
+    steps = _field(record, "log", list, _RECORD)
     for index, step in enumerate(steps):
         _object(step, f"log[{index}]")
     index = 0
@@ -247,26 +258,47 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Chouette:
     return session
 
 
+_RECORD = "the record"
+"""The ``where`` of the record's own fields (which are named without a path)."""
+
+_NOT_OF_KIND: dict[tuple[type, ...], str] = {
+    (int,): N_("{field}: {value} is not a whole number"),
+    (str,): N_("{field}: {value} is not text"),
+    (list,): N_("{field}: {value} is not a list"),
+    (dict,): N_("{field}: {value} is not an object"),
+    (bool,): N_("{field}: {value} is not bool"),
+    (int, float): N_("{field}: {value} is not a whole number or a number"),
+    (int, type(None)): N_("{field}: {value} is not a whole number or NoneType"),
+}
+"""What :func:`_field` says of a value of the wrong kind, for each kind it is asked for."""
+
+
 def _object(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise RecordError(f"{where}: expected a JSON object, not {type(value).__name__}")
+        if where == _RECORD:
+            message = _("the record: expected a JSON object, not {kind}")
+        else:
+            message = _("{where}: expected a JSON object, not {kind}")
+        raise RecordError(message.format(where=where, kind=type(value).__name__))
     return value
 
 
 def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
     if name not in data:
-        raise RecordError(f"{where}: the field {name!r} is missing")
+        if where == _RECORD:
+            message = _("the record: the field {name} is missing")
+        else:
+            message = _("{where}: the field {name} is missing")
+        raise RecordError(message.format(where=where, name=repr(name)))
     value = data[name]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
-        names = {int: "a whole number", float: "a number", str: "text", list: "a list", dict: "an object"}
-        wanted = " or ".join(names.get(item, item.__name__) for item in kinds)
-        raise RecordError(f"{_path(where, name)}: {value!r} is not {wanted}")
+        raise RecordError(_(_NOT_OF_KIND[kinds]).format(field=_path(where, name), value=repr(value)))
     return value
 
 
 def _path(where: str, name: str) -> str:
-    return name if where == "the record" else f"{where}.{name}"
+    return name if where == _RECORD else f"{where}.{name}"
 
 
 _SETTING_KINDS: dict[str, type | tuple[type, ...]] = {
@@ -285,13 +317,13 @@ _SETTING_KINDS: dict[str, type | tuple[type, ...]] = {
 def _settings(data: dict[str, Any]) -> ChouetteSettings:
     unknown = sorted(set(data) - set(_SETTING_KINDS))
     if unknown:
-        raise RecordError(f"settings.{unknown[0]}: there is no such setting")
+        raise RecordError(_("settings.{name}: there is no such setting").format(name=unknown[0]))
     values = {name: _field(data, name, kind, "settings") for name, kind in _SETTING_KINDS.items()}
     rules_data = values.pop("rules")
     known = {item.name for item in dataclasses.fields(Rules)}
     strange = sorted(set(rules_data) - known)
     if strange:
-        raise RecordError(f"settings.rules.{strange[0]}: there is no such rule")
+        raise RecordError(_("settings.rules.{name}: there is no such rule").format(name=strange[0]))
     enums: tuple[tuple[str, Callable[[str], object]], ...] = (
         ("cubes", CubeMode),
         ("consultation", Consultation),
@@ -301,15 +333,16 @@ def _settings(data: dict[str, Any]) -> ChouetteSettings:
         try:
             values[name] = make(values[name])
         except (ValueError, TavolaError):
-            raise RecordError(f"settings.{name}: {values[name]!r} is not a known value") from None
+            message = _("settings.{name}: {value} is not a known value")
+            raise RecordError(message.format(name=name, value=repr(values[name]))) from None
     try:
         values["rules"] = Rules(**rules_data)
     except TavolaError as error:
-        raise RecordError(f"settings.rules: {error}") from None
+        raise RecordError(_("{where}: {error}").format(where="settings.rules", error=error)) from None
     try:
         return ChouetteSettings(**values)
     except TavolaError as error:
-        raise RecordError(f"settings: {error}") from None
+        raise RecordError(_("{where}: {error}").format(where="settings", error=error)) from None
 
 
 @dataclass(frozen=True)
@@ -325,10 +358,15 @@ class _Step:
 def _step(data: dict[str, Any], where: str) -> _Step:
     player = data.get("player")
     if "player" not in data or not (player is None or isinstance(player, str)):
-        raise RecordError(f"{where}.player: a player's name or null, not {player!r}")
+        message = _("{where}.player: a player's name or null, not {player}")
+        raise RecordError(message.format(where=where, player=repr(player)))
     action = _field(data, "action", str, where)
     if action not in _NAMES.values():
-        raise RecordError(f"{where}.action: {action!r} is not one of {', '.join(_NAMES.values())}")
+        raise RecordError(
+            _("{where}.action: {action} is not one of {actions}").format(
+                where=where, action=repr(action), actions=", ".join(_NAMES.values())
+            )
+        )
     return _Step(where, player, action, data)
 
 
@@ -337,7 +375,9 @@ def _replay(session: Chouette, manual: ManualDice, steps: list[Any], index: int)
     step = _step(steps[index], f"log[{index}]")
     if step.action in _AUTOMATIC:
         raise RecordError(
-            f"{step.where}: {step.action!r} happens by itself, and nothing before it here causes it"
+            _("{where}: {action} happens by itself, and nothing before it here causes it").format(
+                where=step.where, action=repr(step.action)
+            )
         )
     before = len(session.log)
     try:
@@ -347,7 +387,8 @@ def _replay(session: Chouette, manual: ManualDice, steps: list[Any], index: int)
         field = {"play": ".play", "suggest": ".play", "roll": ".dice", "opening_roll": ".dice"}.get(
             step.action, ""
         )
-        raise RecordError(f"{step.where}{field}: {error}") from None
+        # TRANSLATORS: a field of a chouette record (log[14].play), kept as written; what is wrong.
+        raise RecordError(_("{where}: {error}").format(where=step.where + field, error=error)) from None
     finally:
         manual.clear()
     logged = session.log[before:]
@@ -355,8 +396,12 @@ def _replay(session: Chouette, manual: ManualDice, steps: list[Any], index: int)
         where = f"log[{index + offset}]"
         expected = steps[index + offset] if index + offset < len(steps) else None
         if expected != entry_json(entry):
-            shown = where if expected is not None else f"{step.where} (after it)"
-            raise RecordError(f"{shown}: the rules log {json.dumps(entry_json(entry))} here")
+            if expected is None:
+                message = _("{where} (after it): the rules log {entry} here")
+            else:
+                message = _("{where}: the rules log {entry} here")
+            shown = where if expected is not None else step.where
+            raise RecordError(message.format(where=shown, entry=json.dumps(entry_json(entry))))
     return len(logged)
 
 
@@ -368,15 +413,19 @@ def _enter_dice(manual: ManualDice, steps: list[Any], index: int) -> None:
         for number, round_ in enumerate(rounds):
             where = f"{step.where}.rounds[{number}]"
             if not isinstance(round_, list):
-                raise RecordError(f"{where}: a list of [player, die] pairs, not {round_!r}")
+                message = _("{where}: a list of [player, die] pairs, not {value}")
+                raise RecordError(message.format(where=where, value=repr(round_)))
             for pair in round_:
                 if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], int)):
-                    raise RecordError(f"{where}: a list of [player, die] pairs, not {pair!r}")
+                    message = _("{where}: a list of [player, die] pairs, not {value}")
+                    raise RecordError(message.format(where=where, value=repr(pair)))
                 manual.enter_die(pair[1])
     elif step.action in ("roll", "opening_roll"):
         dice = _field(step.data, "dice", list, step.where)
         if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
-            raise RecordError(f"{step.where}.dice: two dice of 1 to 6, not {dice!r}")
+            raise RecordError(
+                _("{where}.dice: two dice of 1 to 6, not {dice}").format(where=step.where, dice=repr(dice))
+            )
         if step.action == "roll":
             manual.enter(Dice(*dice))
         else:
@@ -402,7 +451,11 @@ def _act(session: Chouette, step: _Step) -> None:
             session.start_game(position=Position.from_tavola_id(position), side_on_roll=Side(side))
         return
     if player is None:
-        raise RecordError(f"{step.where}.player: {action!r} needs the player who did it")
+        raise RecordError(
+            _("{where}.player: {action} needs the player who did it").format(
+                where=step.where, action=repr(action)
+            )
+        )
     if action == "join":
         session.join(player)
         return
@@ -411,11 +464,19 @@ def _act(session: Chouette, step: _Step) -> None:
         return
     game = session.game_in_progress
     if game is None:
-        raise RecordError(f"{step.where}: {action!r} needs a game in progress, and none is")
+        raise RecordError(
+            _("{where}: {action} needs a game in progress, and none is").format(
+                where=step.where, action=repr(action)
+            )
+        )
     if action in ("double", "take", "drop", "beaver"):
         against = _field(data, "against", list, step.where)
         if not all(isinstance(name, str) for name in against):
-            raise RecordError(f"{step.where}.against: a list of players' names, not {against!r}")
+            raise RecordError(
+                _("{where}.against: a list of players' names, not {against}").format(
+                    where=step.where, against=repr(against)
+                )
+            )
         _CUBE_ACTIONS[action](game, player, tuple(against))
     elif action in ("play", "suggest"):
         text = _field(data, "play", str, step.where)
@@ -446,6 +507,7 @@ def _check_result(session: Chouette, record: dict[str, Any]) -> None:
     for name in ("seating", "ledger", "totals"):
         if name in record and record[name] != replayed[name]:
             raise RecordError(
-                f"{name}: by the replay, {json.dumps(replayed[name])}; "
-                f"the record says {json.dumps(record[name])}"
+                _("{field}: by the replay, {replayed}; the record says {recorded}").format(
+                    field=name, replayed=json.dumps(replayed[name]), recorded=json.dumps(record[name])
+                )
             )

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from tavola.dicesource import DiceSource
 from tavola.errors import SeatingError
+from tavola.i18n import _
 
 __all__ = ["Seating", "draw_at_random", "draw_order"]
 
@@ -46,7 +47,9 @@ class Seating:
     def __post_init__(self) -> None:
         names = (self.box, *self.queue)
         if len(set(names)) != len(names):
-            raise SeatingError(f"a player sits only once at the table: {list(names)}")
+            raise SeatingError(
+                _("a player sits only once at the table: {players}").format(players=list(names))
+            )
 
     @property
     def captain(self) -> str | None:
@@ -82,12 +85,16 @@ class Seating:
         Everyone else, the box's partner included (H9), keeps their place.
         """
         if not captains:
-            raise SeatingError("a game is played by a captain: none was given")
+            raise SeatingError(_("a game is played by a captain: none was given"))
         if beaten_by is None:
             first = captains[0]
             return Seating(self.box, (*(player for player in self.queue if player != first), first))
         if beaten_by not in captains:
-            raise SeatingError(f"{beaten_by} was not a captain in that game: {list(captains)}")
+            raise SeatingError(
+                _("{player} was not a captain in that game: {captains}").format(
+                    player=beaten_by, captains=list(captains)
+                )
+            )
         losers = tuple(captains[: list(captains).index(beaten_by)])
         staying = tuple(player for player in self.queue if player != beaten_by and player not in losers)
         return Seating(beaten_by, (*staying, *losers, self.box))
@@ -101,14 +108,14 @@ def draw_order(players: Sequence[str], dice: DiceSource) -> tuple[Seating, tuple
     Returns the seating and every round rolled.
     """
     if len(players) < 1:
-        raise SeatingError("nobody is at the table to draw the order")
+        raise SeatingError(_("nobody is at the table to draw the order"))
     rounds: list[Round] = []
 
     def ranked(group: Sequence[str]) -> list[str]:
         rolled = tuple((player, dice.roll_die()) for player in group)
         rounds.append(rolled)
         order: list[str] = []
-        for value in sorted({die for _, die in rolled}, reverse=True):
+        for value in sorted({die for _player, die in rolled}, reverse=True):
             tied = [player for player, die in rolled if die == value]
             order += tied if len(tied) == 1 else ranked(tied)
         return order
@@ -133,7 +140,7 @@ def draw_at_random(candidates: Sequence[str], dice: DiceSource) -> tuple[str, tu
     """
     count = len(candidates)
     if not 1 <= count <= 36:
-        raise SeatingError(f"a draw is among 1 to 36 players, not {count}")
+        raise SeatingError(_("a draw is among 1 to 36 players, not {count}").format(count=count))
     rolled: list[int] = []
     while True:
         if count <= 6:

@@ -31,6 +31,7 @@ from tavola.chouette.seating import Round, Seating, draw_order
 from tavola.chouette.settings import MAX_PLAYERS, MIN_PLAYERS, ChouetteSettings
 from tavola.dicesource import DiceSource, default_dice
 from tavola.errors import IllegalActionError, SeatingError
+from tavola.i18n import _
 from tavola.position import Position
 
 __all__ = ["Chouette"]
@@ -115,15 +116,21 @@ class Chouette:
     def join(self, name: str) -> None:
         """Sit down at the end of the queue (H3); during a game only if the settings allow it."""
         if not isinstance(name, str) or not name.strip() or name != name.strip():
-            raise SeatingError(f"a player's name is text without spaces around it, not {name!r}")
+            raise SeatingError(
+                _("a player's name is text without spaces around it, not {name}").format(name=repr(name))
+            )
         if name in self.players:
-            raise SeatingError(f"{name} is at the table already")
+            raise SeatingError(_("{player} is at the table already").format(player=name))
         if len(self.players) >= MAX_PLAYERS:
-            raise SeatingError(f"the table is full: a chouette has at most {MAX_PLAYERS} players")
+            raise SeatingError(
+                _("the table is full: a chouette has at most {most} players").format(most=MAX_PLAYERS)
+            )
         game = self.game_in_progress
         if game is not None and not self.settings.join_during_game:
             raise SeatingError(
-                f"{name} may join when game {game.number} is over: this table seats between games"
+                _("{player} may join when game {number} is over: this table seats between games").format(
+                    player=name, number=game.number
+                )
             )
         self._log.append(LogEntry(name, Join()))
         if self._seating is None:
@@ -137,10 +144,14 @@ class Chouette:
         When the box leaves, the captain takes the box.
         """
         if name not in self.players:
-            raise SeatingError(f"{name} is not at the table")
+            raise SeatingError(_("{player} is not at the table").format(player=name))
         game = self.game_in_progress
         if game is not None and name in game.players:
-            raise SeatingError(f"{name} plays game {game.number}: leave when it is over (H3)")
+            raise SeatingError(
+                _("{player} plays game {number}: leave when it is over (H3)").format(
+                    player=name, number=game.number
+                )
+            )
         self._log.append(LogEntry(name, Leave()))
         if self._seating is None:
             self._waiting.remove(name)
@@ -152,9 +163,13 @@ class Chouette:
     def draw_order(self) -> tuple[Round, ...]:
         """Every player rolls a die; ties roll again (H1). Returns the rounds rolled."""
         if self._seating is not None:
-            raise SeatingError(f"the order is drawn already: {self._seating}")
+            raise SeatingError(_("the order is drawn already: {seating}").format(seating=self._seating))
         if len(self._waiting) < MIN_PLAYERS:
-            raise SeatingError(f"a chouette needs {MIN_PLAYERS} players or more, not {len(self._waiting)}")
+            raise SeatingError(
+                _("a chouette needs {least} players or more, not {count}").format(
+                    least=MIN_PLAYERS, count=len(self._waiting)
+                )
+            )
         seating, rounds = draw_order(self._waiting, self.dice)
         self._log.append(LogEntry(None, DrawOrder(rounds)))
         self._seating, self._waiting = seating, []
@@ -170,11 +185,17 @@ class Chouette:
         """
         game = self.game_in_progress
         if game is not None:
-            raise IllegalActionError(f"game {game.number} is not over: finish it first")
+            raise IllegalActionError(
+                _("game {number} is not over: finish it first").format(number=game.number)
+            )
         if len(self.players) < MIN_PLAYERS:
-            raise SeatingError(f"a chouette needs {MIN_PLAYERS} players or more, not {len(self.players)}")
+            raise SeatingError(
+                _("a chouette needs {least} players or more, not {count}").format(
+                    least=MIN_PLAYERS, count=len(self.players)
+                )
+            )
         if (position is None) != (side_on_roll is None):
-            raise IllegalActionError("a set-up game needs both the position and the side on roll")
+            raise IllegalActionError(_("a set-up game needs both the position and the side on roll"))
         if self._seating is None:
             self.draw_order()
         assert self._seating is not None

@@ -16,6 +16,7 @@ import enum
 from dataclasses import dataclass, field, fields
 
 from tavola.errors import InvalidRulesError
+from tavola.i18n import _
 from tavola.rules import Rules
 from tavola.variants import STANDARD, Scoring, Variant
 
@@ -89,30 +90,36 @@ class ChouetteSettings:
         self._check_types()
         single = self.cubes is CubeMode.SINGLE
         if self.mandatory_extras and not single:
-            raise InvalidRulesError("mandatory extras are a single-cube rule (H7): use cubes=CubeMode.SINGLE")
+            raise InvalidRulesError(
+                _("mandatory extras are a single-cube rule (H7): use cubes=CubeMode.SINGLE")
+            )
         if self.last_taker_must_drop and not single:
             raise InvalidRulesError(
-                "the last taker dropping is a single-cube rule (H6): use cubes=CubeMode.SINGLE"
+                _("the last taker dropping is a single-cube rule (H6): use cubes=CubeMode.SINGLE")
             )
         if self.last_taker_must_drop and self.mandatory_extras:
             raise InvalidRulesError(
-                "last_taker_must_drop (H6) and mandatory_extras (H7) exclude each other: "
-                "under H6 nobody is ever left as a single taker to receive extras"
+                _(
+                    "last_taker_must_drop (H6) and mandatory_extras (H7) exclude each other: "
+                    "under H6 nobody is ever left as a single taker to receive extras"
+                )
             )
         if not self.rules.cube and (self.last_taker_must_drop or self.mandatory_extras):
-            raise InvalidRulesError("the last taker dropping (H6) and extras (H7) need the doubling cube")
+            raise InvalidRulesError(_("the last taker dropping (H6) and extras (H7) need the doubling cube"))
         if self.rules.holland:
-            raise InvalidRulesError("the Holland rule is for matches (P3), not a chouette")
+            raise InvalidRulesError(_("the Holland rule is for matches (P3), not a chouette"))
         if self.box_partner_from is not None and not 4 <= self.box_partner_from <= MAX_PLAYERS:
             raise InvalidRulesError(
-                f"a box partner needs at least 4 players (the box, the partner and a team of two), "
-                f"at most {MAX_PLAYERS}: box_partner_from is 4 to {MAX_PLAYERS} or None, "
-                f"not {self.box_partner_from!r}"
+                _(
+                    "a box partner needs at least 4 players (the box, the partner and a team of two), "
+                    "at most {most}: box_partner_from is 4 to {most} or None, not {value}"
+                ).format(most=MAX_PLAYERS, value=repr(self.box_partner_from))
             )
         if not self.variant.cube or self.variant.scoring is not Scoring.STANDARD:
             raise InvalidRulesError(
-                f"a chouette is played for cubes and points: {self.variant.name} has no cube "
-                "or scores otherwise"
+                _(
+                    "a chouette is played for cubes and points: {variant} has no cube or scores otherwise"
+                ).format(variant=self.variant.name)
             )
 
     def _check_types(self) -> None:
@@ -133,7 +140,9 @@ class ChouetteSettings:
             raise InvalidRulesError(f"box_partner_from is a number of players or None, not {partner!r}")
         stake = self.stake
         if isinstance(stake, bool) or not isinstance(stake, int | float) or not 0 < stake < float("inf"):
-            raise InvalidRulesError(f"the stake is a positive amount per point, not {stake!r}")
+            raise InvalidRulesError(
+                _("the stake is a positive amount per point, not {stake}").format(stake=repr(stake))
+            )
 
     @property
     def single_cube(self) -> bool:
