@@ -125,27 +125,6 @@ def _hits(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64], low: int
 
 
 @njit(cache=True)
-def _covers(target: npt.NDArray[np.int64], start: int, distance: int, low: int, high: int) -> bool:
-    """Whether the roll ``low``-``high`` carries one checker from ``start`` exactly ``distance`` points.
-
-    Landing points on the way must not be made by the target; the checker may
-    not pass below point 1 (no bearing off here).
-    """
-    if low != high:
-        if distance == low or distance == high:  # noqa: SIM109 - plain comparisons for Numba
-            return True
-        if distance != low + high:
-            return False
-        return not _made(target, start - low) or not _made(target, start - high)
-    if distance % low != 0 or distance // low > 4:
-        return False
-    for step in range(1, distance // low):  # noqa: SIM110 - Numba compiles the loop, not all()
-        if _made(target, start - step * low):
-            return False
-    return True
-
-
-@njit(cache=True)
 def _shots(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
     """How many of the 36 rolls let ``hitter`` hit a blot of ``target``.
 
@@ -164,42 +143,40 @@ def _shots(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
     return _shots_by_rolls(target, hitter)
 
 
-def _reaching_rolls() -> npt.NDArray[np.int64]:
-    """For each distance 1-24, the rolls (as ``low, high`` pairs) that can cover it with no point made."""
-    table = np.zeros((25, 21, 2), dtype=np.int64)
-    for distance in range(1, 25):
-        found = 0
-        for low in range(1, 7):
-            for high in range(low, 7):
-                reach = (low, high, low + high) if low != high else tuple(low * k for k in range(1, 5))
-                if distance in reach:
-                    table[distance, found] = (low, high)
-                    found += 1
-    return table
-
-
-_REACHING = _reaching_rolls()
-"""``_REACHING[d]``: the rolls that may carry a checker ``d`` points, padded with (0, 0)."""
-
-
 @njit(cache=True)
 def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
-    """:func:`_shots` for a hitter with no checker on the bar: blot-checker pairs, each roll once."""
+    """:func:`_shots` for a hitter with no checker on the bar: for each blot, each roll once.
+
+    A roll hits a blot when a hitter's checker sits a die away, or the two
+    dice away with a landing point open between, or (a double) up to four
+    steps away with every landing point open.
+    """
     hit = np.zeros((7, 7), dtype=np.bool_)
     for own in range(1, 25):
         if target[own] != 1:
             continue
         blot = 25 - own  # the blot's point in the hitter's numbering
-        for start in range(blot + 1, 25):
-            if hitter[start] == 0:
-                continue
-            distance = start - blot
-            for index in range(21):
-                low, high = _REACHING[distance, index, 0], _REACHING[distance, index, 1]
-                if low == 0:
-                    break
-                if not hit[low, high] and _covers(target, start, distance, low, high):
-                    hit[low, high] = True
+        for low in range(1, 7):
+            for high in range(low, 7):
+                if hit[low, high]:
+                    continue
+                if low == high:
+                    clear = True
+                    for step in range(1, 5):
+                        start = blot + step * low
+                        if start > 24:
+                            break
+                        if clear and hitter[start] > 0:
+                            hit[low, high] = True
+                            break
+                        clear = clear and not _made(target, start)
+                    continue
+                near, far, both = blot + low, blot + high, blot + low + high
+                if (near <= 24 and hitter[near] > 0) or (far <= 24 and hitter[far] > 0):
+                    hit[low, high] = True  # a die away
+                elif both <= 24 and hitter[both] > 0:
+                    # Both dice away: one of the two landing points between must be open.
+                    hit[low, high] = not (_made(target, near) and _made(target, far))
     total = 0
     for low in range(1, 7):
         for high in range(low, 7):
@@ -289,14 +266,34 @@ def _features_into(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32]
     for row in range(boards.shape[0]):
         _sides(boards[row], 0, mover)
         _sides(boards[row], 1, opponent)
+        out[row, column + 2] = np.float32(_prime(mover)) / np.float32(6)
+        out[row, column + 5] = np.float32(_prime(opponent)) / np.float32(6)
+        if not _in_contact(mover, opponent):
+            # A race: nothing can be hit and nothing stands in front of anyone.
+            out[row, column] = out[row, column + 3] = np.float32(0)
+            out[row, column + 1] = out[row, column + 4] = np.float32(1)
+            continue
         # Seen by the opponent, the mover's points are the target's points 25 - p: _made and _blot
         # take the hitter's (or blocker's) numbering, so each side is passed as seen by itself.
         out[row, column] = np.float32(_shots(mover, opponent)) / np.float32(36)
         out[row, column + 1] = np.float32(_escapes(mover, opponent)) / np.float32(36)
-        out[row, column + 2] = np.float32(_prime(mover)) / np.float32(6)
         out[row, column + 3] = np.float32(_shots(opponent, mover)) / np.float32(36)
         out[row, column + 4] = np.float32(_escapes(opponent, mover)) / np.float32(36)
-        out[row, column + 5] = np.float32(_prime(opponent)) / np.float32(6)
+
+
+@njit(cache=True)
+def _in_contact(mover: npt.NDArray[np.int64], opponent: npt.NDArray[np.int64]) -> bool:
+    """Whether some checker of the mover has an opponent's checker still ahead of it."""
+    rearmost = 0
+    for point in range(25, 0, -1):
+        if mover[point] > 0:
+            rearmost = point
+            break
+    for point in range(1, 26):  # noqa: SIM110 - Numba compiles the loop, not any()
+        # The opponent's own point p is the mover's 25 - p (its bar, 25, is the mover's 0).
+        if opponent[point] > 0 and 25 - point < rearmost:
+            return True
+    return False
 
 
 def features(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
