@@ -335,8 +335,8 @@ def test_game_refusals_are_translated(code: str, expected: str) -> None:
     ("code", "turn", "pips"),
     [
         ("en", "X to move, rolled 3-1   cube 2", "X  pips 167"),
-        ("it", "tocca a X, ha tirato 3-1   cubo 2", "X  pip 167"),
-        ("es", "turno de X, ha sacado 3-1   cubo 2", "X  pips 167"),
+        ("it", "tocca a X: 3-1   cubo 2", "X  pip 167"),
+        ("es", "turno de X: 3-1   cubo 2", "X  pips 167"),
     ],
 )
 def test_board_notes_are_translated_and_the_columns_stay(code: str, turn: str, pips: str) -> None:
