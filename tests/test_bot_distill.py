@@ -48,3 +48,16 @@ def test_fitting_a_checkpoint_to_targets_exports_networks_the_bot_loads(tmp_path
     trainer = distill.fit(checkpoint, boards, targets, epochs=2, rate=1e-3)
     trainer.export(tmp_path / "out.npz")
     Evaluator(Network.load(tmp_path / "out.npz"), Network.load(tmp_path / "out-race.npz"))
+
+
+def test_widened_networks_compute_what_the_narrow_ones_did(tmp_path) -> None:
+    checkpoint = tmp_path / "td.pt"
+    narrow = train(Settings(games=8, parallel=4, hidden=8, warmup_positions=100), checkpoint, None)
+    boards = np.stack([Position.start().to_array(), Position.start().flip().to_array()])
+    wide = distill.fit(checkpoint, boards, np.full((2, 5), 0.5, np.float32), epochs=0, rate=1e-3, hidden=16)
+    assert wide.nets["contact"][0].out_features == 16
+    from tavola.bot.encode import encode
+
+    inputs = torch.from_numpy(encode(boards))
+    for name in ("contact", "race"):
+        assert torch.allclose(narrow.nets[name](inputs), wide.nets[name](inputs), atol=1e-6)

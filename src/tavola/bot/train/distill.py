@@ -29,6 +29,7 @@ import argparse
 import os
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -108,20 +109,55 @@ def judged_positions(
 
 
 def fit(
-    checkpoint: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32], epochs: int, rate: float
+    checkpoint: Path,
+    boards: npt.NDArray[np.int8],
+    targets: npt.NDArray[np.float32],
+    epochs: int,
+    rate: float,
+    hidden: int | None = None,
 ) -> Trainer:
-    """The TD checkpoint's networks fitted to the targets."""
+    """The TD checkpoint's networks fitted to the targets (widened to ``hidden`` units first, if given)."""
     import torch
 
     state = torch.load(checkpoint, map_location="cpu", weights_only=False)
     settings = replace(Settings(**state["settings"]), epochs=1, learning_rate=rate)
-    trainer = Trainer(settings)
-    trainer.load(checkpoint)
+    if hidden is not None and hidden != settings.hidden:
+        trainer = Trainer(replace(settings, hidden=hidden))
+        _widen(trainer, state["nets"])
+    else:
+        trainer = Trainer(settings)
+        trainer.load(checkpoint)
     trajectory = _Trajectory(list(encode(boards)), list(contact(boards)))
     for epoch in range(epochs):
         loss = trainer.fit([(trajectory, targets)])
         print(f"epoch {epoch + 1} of {epochs}: loss {loss:.4f}")
     return trainer
+
+
+def _widen(trainer: Trainer, nets: dict[str, dict[str, Any]]) -> None:
+    """Copy smaller networks into ``trainer``'s wider ones so they compute the same values.
+
+    The old hidden units keep their weights; the new ones start with small
+    random input weights and zero output weights, so they change nothing until
+    fitting gives them a part.
+    """
+    import torch
+
+    with torch.no_grad():
+        for name, net in trainer.nets.items():
+            old = nets[name]
+            first, last = net[0], net[2]
+            assert isinstance(first, torch.nn.Linear)
+            assert isinstance(last, torch.nn.Linear)
+            units = old["0.weight"].shape[0]
+            if units > first.out_features:
+                raise ValueError(f"cannot narrow {units} hidden units to {first.out_features}")
+            first.weight.mul_(0.1)
+            first.weight[:units] = old["0.weight"]
+            first.bias[:units] = old["0.bias"]
+            last.weight.zero_()
+            last.weight[:, :units] = old["2.weight"]
+            last.bias.copy_(old["2.bias"])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -140,6 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--learning-rate", type=float, default=1e-4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, help="widen the networks to this many hidden units first")
     parser.add_argument("--out", type=Path, required=True, help="the new checkpoint")
     parser.add_argument("--export", type=Path, required=True, help="the new NumPy weights")
     args = parser.parse_args(argv)
@@ -150,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
     ]
     boards = np.concatenate([part[0] for part in judged])
     targets = np.concatenate([part[1] for part in judged])
-    trainer = fit(args.checkpoint, boards, targets, args.epochs, args.learning_rate)
+    trainer = fit(args.checkpoint, boards, targets, args.epochs, args.learning_rate, args.hidden)
     trainer.save(args.out)
     trainer.export(args.export)
 
