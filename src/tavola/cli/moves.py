@@ -97,10 +97,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report))
         return 0
     count = len(report["plays"])
-    # English has always said "1 legal plays" here, and keeps it; translations give each form.
     # TRANSLATORS: {position} is a Position ID, {dice} a roll such as 3-1.
     title = ngettext(
-        "{position}  {dice}: {count} legal plays", "{position}  {dice}: {count} legal plays", count
+        "{position}  {dice}: {count} legal play", "{position}  {dice}: {count} legal plays", count
     )
     table = Table(
         title=title.format(position=report["position"], dice=f"{dice.high}-{dice.low}", count=count)

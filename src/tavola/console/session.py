@@ -34,7 +34,7 @@ from tavola.dicesource import DiceSource, ManualDice, RandomDice
 from tavola.errors import RecordError, TavolaError
 from tavola.game import Game
 from tavola.i18n import _
-from tavola.match import Match, MoneySession
+from tavola.match import Match
 from tavola.records import Series, from_json, to_json
 from tavola.records._common import write_atomically
 from tavola.render._view import Home
@@ -200,12 +200,3 @@ def _view(data: object) -> View:
     if not isinstance(colors, list) or len(colors) != 2 or not all(isinstance(c, str) for c in colors):
         raise RecordError(_("view.colors: two colour names, not {colors}").format(colors=repr(colors)))
     return View(home, (colors[0], colors[1]))
-
-
-def new_series(
-    length: int | None, players: tuple[str, str], dice: DiceSource, **options: Any
-) -> Match | MoneySession:
-    """A match to ``length`` points, or a money session when ``length`` is None."""
-    if length is None:
-        return MoneySession(dice=dice, players=players, **options)
-    return Match(length, dice=dice, players=players, **options)
