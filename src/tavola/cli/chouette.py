@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from pathlib import Path
 
@@ -57,8 +56,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def autosave_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "tavola" / "chouette.json"
+    """The default autosave file: ``$XDG_DATA_HOME/tavola/chouette.json``."""
+    from tavola.console import data_file
+
+    return data_file("chouette.json")
 
 
 def run(args: argparse.Namespace) -> int:

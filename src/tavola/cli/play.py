@@ -114,8 +114,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def autosave_path() -> Path:
     """The default autosave file: ``$XDG_DATA_HOME/tavola/autosave.json``."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "tavola" / "autosave.json"
+    from tavola.console import data_file
+
+    return data_file("autosave.json")
 
 
 def run(args: argparse.Namespace) -> int:

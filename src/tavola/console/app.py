@@ -69,6 +69,7 @@ class ConsoleGame:
         self.read = read
         self.autosave = autosave
         self.bots = bots or {}
+        self._hint_bot: Bot | None = None
         self._declined_resignation: set[int] = set()  # games where a bot's resignation was declined
         self._shown: object = None  # what the board last drawn showed, not to draw it twice
 
@@ -554,11 +555,10 @@ class ConsoleGame:
 
     def _advisor(self) -> Bot:
         """The bot that gives hints: the strongest level, sharing the evaluator of any bot seat."""
-        for bot in self.bots.values():
-            return Bot(bot.evaluator, "world-class")
-        bot = Bot(level="world-class")
-        self.bots[-1] = bot
-        return bot
+        if self._hint_bot is None:
+            seated = next(iter(self.bots.values()), None)
+            self._hint_bot = Bot(seated.evaluator if seated else None, "world-class")
+        return self._hint_bot
 
     def _list_moves(self, game: Game) -> None:
         turn = game.turn
