@@ -49,11 +49,13 @@ def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     try:
         text = args.position.strip()
-        position = parse_position(text)
         dice = Dice.parse(args.dice) if args.dice else None
         cube, match, rules = Cube(), None, Rules()
-        if text.upper().startswith("XGID=") or text.count(":") >= 2:
+        if not (text.upper().startswith("XGID=") or text.count(":") >= 2):
+            position = parse_position(text)
+        else:
             state = decode_xgid(text)
+            position = state.position
             if dice is None and state.stage is XgidStage.ROLLED:
                 dice = Dice(*state.dice)
             owner = None if state.cube_owner is None else 0 if state.cube_owner == state.turn else 1
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         bot = Bot(level=args.level)
         console.print(rich_board(position, dice=dice))
         if dice is not None:
-            choices = bot.hint(position, dice)
+            choices = bot.hint(position, dice, match=match, cube_value=cube.value)
             console.print(hint_table(choices, args.limit))
         else:
             console.print(cube_hint(bot.cube(position, cube, match, rules)))

@@ -1,0 +1,46 @@
+"""``tavola hint``: ranked plays for a roll, the cube decision without one, XGIDs with their score."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tavola.cli import main
+
+START = "4HPwATDgc/ABMA"
+
+
+def rows(text: str) -> list[tuple[str, float, float]]:
+    """(play, equity, win %) of each row of the hint table."""
+    found = re.findall(r"│\s+\d+ │ ([^│]+?)\s+│ ([+-]\d\.\d{3}) │[^│]*│\s+([\d.]+)%", text)
+    return [(play, float(equity), float(win)) for play, equity, win in found]
+
+
+def test_hint_ranks_every_play_of_the_roll_best_first(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", START, "31", "--level", "advanced", "--limit", "20"]) == 0
+    ranked = rows(capsys.readouterr().out)
+    assert len(ranked) == 16  # the 16 legal plays of 3-1 from the start
+    equities = [equity for _, equity, _ in ranked]
+    assert equities == sorted(equities, reverse=True)
+
+
+def test_C2_hint_without_dice_gives_the_cube_decision(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", START, "--level", "advanced"]) == 0
+    assert "No double" in capsys.readouterr().out  # the opening position is no double
+
+
+def test_P1_an_xgid_at_double_match_point_ranks_plays_by_their_wins(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    dmp = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:4:4:0:5:10"  # 5-point match at 4-4, 5-2 to play
+    assert main(["hint", dmp, "--level", "advanced", "--limit", "20"]) == 0
+    ranked = rows(capsys.readouterr().out)
+    assert len(ranked) == 8
+    for _, equity, win in ranked:  # only winning counts: equity = 2 * wins - 1
+        assert equity == pytest.approx(2 * win / 100 - 1, abs=0.0015)
+
+
+def test_a_bad_position_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hint", "nonsense", "31"]) == 2
+    assert "neither a gnubg Position ID" in capsys.readouterr().err
