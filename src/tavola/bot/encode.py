@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from tavola.bot.features import FEATURES, _features_into
+from tavola.bot.features import FEATURES, fill_features
 from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
 
 INPUTS_PER_SIDE = 24 * 4 + 3
@@ -84,5 +84,5 @@ def encode(boards: npt.ArrayLike, *, features: bool = True) -> npt.NDArray[np.fl
     out = np.empty((len(array), INPUTS if features else RAW_INPUTS), dtype=np.float32)
     _encode_into(array, out)
     if features:
-        _features_into(array, out, RAW_INPUTS)
+        fill_features(array, out, RAW_INPUTS)
     return out

@@ -259,7 +259,7 @@ def _prime(side: npt.NDArray[np.int64]) -> int:
 
 
 @njit(cache=True)
-def _features_into(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32], column: int) -> None:
+def fill_features(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32], column: int) -> None:
     """Write the six features of each board into ``out[:, column:column + 6]``."""
     mover = np.zeros(26, dtype=np.int64)
     opponent = np.zeros(26, dtype=np.int64)
@@ -300,5 +300,5 @@ def features(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
     """The (N, 6) contact features of an (N, 30) batch of positions, each from its player on roll."""
     array = np.ascontiguousarray(np.asarray(boards))
     out = np.empty((len(array), FEATURES), dtype=np.float32)
-    _features_into(array, out, 0)
+    fill_features(array, out, 0)
     return out
