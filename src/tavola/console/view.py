@@ -19,6 +19,7 @@ from tavola.bot.player import Choice
 from tavola.console.session import PlaySession
 from tavola.game import Game
 from tavola.i18n import _, ngettext
+from tavola.ids import encode_match_id
 from tavola.match import Match, MoneySession
 from tavola.render._view import CubeOwner
 from tavola.render.text import rich_board
@@ -76,14 +77,8 @@ def ids_line(session: PlaySession, game: Game) -> str:
     if game.position.waiting != (0, 0):
         return _("Tavola ID: {position}").format(position=game.position.tavola_id())
     return _("Position ID: {position}   Match ID: {match}").format(
-        position=game.position.position_id(), match=_match_id(session)
+        position=game.position.position_id(), match=encode_match_id(session.series.match_state())
     )
-
-
-def _match_id(session: PlaySession) -> str:
-    from tavola.ids import encode_match_id
-
-    return encode_match_id(session.series.match_state())
 
 
 def pip_line(session: PlaySession, game: Game) -> str:
