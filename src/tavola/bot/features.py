@@ -151,14 +151,15 @@ def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]
     dice away with a landing point open between, or (a double) up to four
     steps away with every landing point open.
     """
-    hit = np.zeros((7, 7), dtype=np.bool_)
+    hit = 0  # bit 6 * (low - 1) + (high - 1) set: the roll low-high hits
     for own in range(1, 25):
         if target[own] != 1:
             continue
         blot = 25 - own  # the blot's point in the hitter's numbering
         for low in range(1, 7):
             for high in range(low, 7):
-                if hit[low, high]:
+                bit = np.int64(1) << (6 * (low - 1) + high - 1)
+                if hit & bit:
                     continue
                 if low == high:
                     clear = True
@@ -167,20 +168,19 @@ def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]
                         if start > 24:
                             break
                         if clear and hitter[start] > 0:
-                            hit[low, high] = True
+                            hit |= bit
                             break
                         clear = clear and not _made(target, start)
                     continue
                 near, far, both = blot + low, blot + high, blot + low + high
                 if (near <= 24 and hitter[near] > 0) or (far <= 24 and hitter[far] > 0):
-                    hit[low, high] = True  # a die away
-                elif both <= 24 and hitter[both] > 0:
-                    # Both dice away: one of the two landing points between must be open.
-                    hit[low, high] = not (_made(target, near) and _made(target, far))
+                    hit |= bit  # a die away
+                elif both <= 24 and hitter[both] > 0 and not (_made(target, near) and _made(target, far)):
+                    hit |= bit  # both dice away, through one of the two landing points between
     total = 0
     for low in range(1, 7):
         for high in range(low, 7):
-            if hit[low, high]:
+            if hit & (np.int64(1) << (6 * (low - 1) + high - 1)):
                 total += 1 if low == high else 2
     return total
 
