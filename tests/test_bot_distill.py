@@ -24,6 +24,19 @@ def test_self_play_gives_legal_positions_before_a_roll() -> None:
         assert position.result() is None  # nobody has won yet
 
 
+def test_candidates_are_the_positions_the_best_plays_leave() -> None:
+    evaluator = Evaluator.untrained(hidden=8, seed=1)
+    games = 8
+    played = distill.self_play_positions(evaluator, 4 * games, np.random.default_rng(5), 0.0, games)
+    # The single best play of each turn leaves the position the game goes on from, one turn later.
+    best = distill.self_play_positions(evaluator, 3 * games, np.random.default_rng(5), 0.0, games, 1)
+    assert np.array_equal(best, played[games:])
+    several = distill.self_play_positions(evaluator, 200, np.random.default_rng(5), 0.0, games, 3)
+    assert len(np.unique(several, axis=0)) > len(several) // 2
+    for board in several[::17]:
+        assert Position.from_array(board).result() is None
+
+
 def test_targets_are_the_1_ply_search_and_a_stopped_run_carries_on(tmp_path, monkeypatch) -> None:
     evaluator = Evaluator.untrained(hidden=8, seed=1)
     data = tmp_path / "data.npz"
@@ -61,3 +74,20 @@ def test_widened_networks_compute_what_the_narrow_ones_did(tmp_path) -> None:
     inputs = torch.from_numpy(encode(boards))
     for name in ("contact", "race"):
         assert torch.allclose(narrow.nets[name](inputs), wide.nets[name](inputs), atol=1e-6)
+
+
+def test_fitting_lowers_the_rate_and_reports_the_validation_error(tmp_path, capsys) -> None:
+    checkpoint = tmp_path / "td.pt"
+    trainer = train(Settings(games=8, parallel=4, hidden=8, warmup_positions=100), checkpoint, None)
+    boards = np.stack([Position.start().to_array(), Position.start().flip().to_array()])
+    own = trainer.probabilities(boards)
+    capsys.readouterr()  # the training's progress
+    assert distill.validation_error(trainer, boards, own) < 1e-6
+    assert distill.validation_error(trainer, boards, np.zeros_like(own)) > 0.1
+    fitted = distill.fit(
+        checkpoint, boards, own, epochs=3, rate=1e-3, final_rate=1e-4, validation=(boards, own)
+    )
+    assert fitted.optimizer.param_groups[0]["lr"] == pytest.approx(1e-4)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    assert all("validation equity error" in line for line in lines)

@@ -26,6 +26,8 @@ each), then fitted together by one run naming them all.
 from __future__ import annotations
 
 import argparse
+import itertools
+import math
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -47,23 +49,41 @@ CHUNK = 2_000
 
 
 def self_play_positions(
-    evaluator: Evaluator, count: int, rng: np.random.Generator, explore: float = 0.1, parallel: int = 256
+    evaluator: Evaluator,
+    count: int,
+    rng: np.random.Generator,
+    explore: float = 0.1,
+    parallel: int = 256,
+    candidates: int = 0,
 ) -> npt.NDArray[np.int8]:
     """``count`` positions before a roll from games the evaluator plays against itself.
 
     Each play is the 0-ply best, or with probability ``explore`` a random legal play.
+    With ``candidates`` above 0, the positions are instead those left by the
+    ``candidates`` best plays of each turn (seen by the opponent, on roll):
+    the positions a player's choice is made between, where the network's
+    ranking matters most.
     """
     start = Position.start().to_array()
     boards = np.repeat(start[None], parallel, axis=0)
     found: list[npt.NDArray[np.int8]] = []
     total = 0
     while total < count:
-        found.append(boards.copy())
-        total += len(boards)
+        if not candidates:
+            found.append(boards.copy())
+            total += len(boards)
         dice = rng.integers(1, 7, size=(len(boards), 2)).astype(np.int8)
         offsets, results, _ = generate_batch(boards, dice)
         values = flip_probabilities(evaluator.evaluate(flip_array(results)))
         scores = equity(values)
+        if candidates:
+            best = [
+                begin + np.argsort(-scores[begin:end], kind="stable")[:candidates]
+                for begin, end in itertools.pairwise(offsets)
+            ]
+            chosen = flip_array(results[np.concatenate(best)])
+            found.append(chosen)
+            total += len(chosen)
         for slot in range(len(boards)):
             begin, end = offsets[slot], offsets[slot + 1]
             if rng.random() < explore:
@@ -86,16 +106,19 @@ def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.flo
 
 
 def judged_positions(
-    evaluator: Evaluator, data: Path, count: int, rng: np.random.Generator
+    evaluator: Evaluator, data: Path, count: int, rng: np.random.Generator, candidates: int = 0
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
-    """Positions and their 1-ply targets, carrying on from ``data`` and saving it as they come."""
+    """Positions and their 1-ply targets, carrying on from ``data`` and saving it as they come.
+
+    ``candidates`` is passed to :func:`self_play_positions`.
+    """
     from rich.progress import Progress
 
     if data.exists():
         saved = np.load(data)
         boards, targets = saved["boards"], saved["targets"]
     else:
-        boards = self_play_positions(evaluator, count, rng)
+        boards = self_play_positions(evaluator, count, rng, candidates=candidates)
         targets = np.zeros((0, 5), dtype=np.float32)
         _write(data, boards, targets)
     with Progress() as bar:
@@ -115,8 +138,17 @@ def fit(
     epochs: int,
     rate: float,
     hidden: int | None = None,
+    *,
+    final_rate: float | None = None,
+    validation: tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]] | None = None,
 ) -> Trainer:
-    """The TD checkpoint's networks fitted to the targets (widened to ``hidden`` units first, if given)."""
+    """The TD checkpoint's networks fitted to the targets (widened to ``hidden`` units first, if given).
+
+    The learning rate goes from ``rate`` down to ``final_rate`` (the same
+    when not given) along a half cosine, one step a pass. With
+    ``validation`` (positions and targets kept out of the fitting), each
+    pass also prints how far the networks' equities are from those targets.
+    """
     import torch
 
     state = torch.load(checkpoint, map_location="cpu", weights_only=False)
@@ -129,9 +161,33 @@ def fit(
         trainer.load(checkpoint)
     trajectory = _Trajectory(list(encode(boards)), list(contact(boards)))
     for epoch in range(epochs):
+        for group in trainer.optimizer.param_groups:
+            group["lr"] = scheduled_rate(rate, final_rate, epoch, epochs)
         loss = trainer.fit([(trajectory, targets)])
-        print(f"epoch {epoch + 1} of {epochs}: loss {loss:.4f}")
+        report = f"epoch {epoch + 1} of {epochs}: loss {loss:.4f}"
+        if validation is not None:
+            report += f", validation equity error {validation_error(trainer, *validation):.4f}"
+        print(report)
     return trainer
+
+
+def scheduled_rate(rate: float, final_rate: float | None, epoch: int, epochs: int) -> float:
+    """The learning rate of pass ``epoch`` (from 0) of ``epochs``: a half cosine, ``rate`` to ``final_rate``.
+
+    >>> [round(scheduled_rate(1e-3, 1e-4, epoch, 3), 6) for epoch in range(3)]
+    [0.001, 0.00055, 0.0001]
+    """
+    if final_rate is None or epochs < 2:
+        return rate
+    return final_rate + (rate - final_rate) * 0.5 * (1 + math.cos(math.pi * epoch / (epochs - 1)))
+
+
+def validation_error(
+    trainer: Trainer, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32]
+) -> float:
+    """Root mean square difference between the networks' cubeless equities and the targets'."""
+    found = trainer.probabilities(boards)
+    return float(np.sqrt(np.mean((equity(found) - equity(targets)) ** 2)))
 
 
 def _widen(trainer: Trainer, nets: dict[str, dict[str, Any]]) -> None:
@@ -175,19 +231,55 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=200_000, help="positions in each data file")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--learning-rate", type=float, default=1e-4)
+    parser.add_argument(
+        "--final-learning-rate",
+        type=float,
+        help="lower the learning rate to this along a half cosine over the passes",
+    )
+    parser.add_argument(
+        "--validation",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="judged data files kept out of the fitting, to report the networks' error on",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, help="widen the networks to this many hidden units first")
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        default=0,
+        help="judge the positions left by each turn's best N plays instead of the positions played",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the new checkpoint")
     parser.add_argument("--export", type=Path, required=True, help="the new NumPy weights")
     args = parser.parse_args(argv)
     evaluator = Evaluator.load(args.weights)
     judged = [
-        judged_positions(evaluator, path, args.positions, np.random.default_rng([args.seed, index]))
+        judged_positions(
+            evaluator, path, args.positions, np.random.default_rng([args.seed, index]), args.candidates
+        )
         for index, path in enumerate(args.data)
     ]
     boards = np.concatenate([part[0] for part in judged])
     targets = np.concatenate([part[1] for part in judged])
-    trainer = fit(args.checkpoint, boards, targets, args.epochs, args.learning_rate, args.hidden)
+    validation = None
+    if args.validation:
+        held = [np.load(path) for path in args.validation]
+        validation = (
+            np.concatenate([data["boards"][: len(data["targets"])] for data in held]),
+            np.concatenate([data["targets"] for data in held]),
+        )
+    trainer = fit(
+        args.checkpoint,
+        boards,
+        targets,
+        args.epochs,
+        args.learning_rate,
+        args.hidden,
+        final_rate=args.final_learning_rate,
+        validation=validation,
+    )
     trainer.save(args.out)
     trainer.export(args.export)
 

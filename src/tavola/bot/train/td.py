@@ -150,7 +150,7 @@ class Trainer:
     # --- playing --------------------------------------------------------------------
 
     @torch.no_grad()
-    def _probabilities(self, boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
+    def probabilities(self, boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         """(N, 5) probabilities for each position's player on roll, exact where the game is over."""
         out = np.empty((len(boards), OUTPUTS), dtype=np.float32)
         contact_rows, race_rows = route(boards, None, out)
@@ -179,7 +179,7 @@ class Trainer:
             dice = self._roll(len(active), opening[active])
             offsets, results, _ = generate_batch(current, dice)
             # The value of every result for the player who moves, from the evaluation of the opponent on roll.
-            values = flip_probabilities(self._probabilities(flip_array(results)))
+            values = flip_probabilities(self.probabilities(flip_array(results)))
             scores = equity(values)
             inputs = encode(current)
             touching = contact(current)
