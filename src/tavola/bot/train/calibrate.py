@@ -45,9 +45,14 @@ from cubeless self-play by the bot's own networks, with NumPy alone.
    (:class:`CubeLifeTerms`), and each replay checks a spread of them against
    ``money_decision`` itself.
 
-The figures Tavola ships were measured with::
+The figures Tavola ships (:data:`tavola.bot.cube.CUBE_EFFICIENCY`,
+:class:`tavola.bot.met.MetModel`) were measured with::
 
-    python -m tavola.bot.train.calibrate --games 20000 --seed 1
+    python -m tavola.bot.train.calibrate --games 60000 --seed 1
+
+(about four minutes on one core): gammons 0.251 ± 0.002 of won games,
+backgammons 0.0092 ± 0.0004, ``x`` 0.754 ± 0.012 for all positions,
+0.761 ± 0.014 in contact and 0.606 ± 0.023 in races (bear-offs included).
 
 >>> from tavola.bot.evaluate import Evaluator
 >>> games = self_play(Evaluator.untrained(hidden=8, seed=1), 2, np.random.default_rng(1))
@@ -234,14 +239,23 @@ def _collect(kept: dict[str, list[npt.NDArray[np.generic]]], results: npt.NDArra
 
 @dataclass(frozen=True)
 class Measured:
-    """A measured figure, its standard error and the number of items (games or positions) behind it."""
+    """A measured figure, its standard error and the number of items (games or positions) behind it.
+
+    Shown to three decimals, or to the error's first significant digit where that comes later:
+
+    >>> print(Measured(0.25, 0.0031, 1000), Measured(0.009, 0.00038, 60000))
+    0.250 ± 0.003 0.0090 ± 0.0004
+    """
 
     value: float
     error: float
     count: int
 
     def __str__(self) -> str:
-        return f"{self.value:.3f} ± {self.error:.3f}"
+        digits = 3
+        if math.isfinite(self.error) and 0 < self.error < 0.001:
+            digits = -math.floor(math.log10(self.error))
+        return f"{self.value:.{digits}f} ± {self.error:.{digits}f}"
 
 
 @dataclass(frozen=True)
