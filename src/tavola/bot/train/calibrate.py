@@ -78,7 +78,7 @@ from tavola.bot.evaluate import Evaluator, contact, finished
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, equity
 from tavola.cube import Cube
 from tavola.movegen import generate_batch
-from tavola.position import ARRAY_SIZE, CHECKERS, MY_OFF, Position, flip_array
+from tavola.position import CHECKERS, MY_OFF, Position, flip_array
 from tavola.rules import Rules
 
 FloatArray = npt.NDArray[np.float64]
@@ -209,17 +209,7 @@ def self_play(
 
 
 def _collect(kept: dict[str, list[npt.NDArray[np.generic]]], results: npt.NDArray[np.int8]) -> SelfPlayGames:
-    """The states in order of game, then of play."""
-    if not kept["game"]:  # every game ended on its opening move (only possible in tests)
-        empty = np.zeros(0, dtype=np.int64)
-        return SelfPlayGames(
-            np.zeros((0, OUTPUTS), np.float32),
-            np.zeros(0, bool),
-            np.zeros(0, np.int8),
-            empty,
-            np.zeros((0, ARRAY_SIZE), np.int8),
-            results,
-        )
+    """The states in order of game, then of play (no game ends with its opening move)."""
     game = np.concatenate(kept["game"]).astype(np.int64)
     turn = np.concatenate(kept["turn"]).astype(np.int64)
     order = np.lexsort((turn, game))
