@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
 from tavola.bot.encode import INPUTS, RAW_INPUTS, encode
@@ -40,14 +41,34 @@ SHIPPED_WEIGHTS = Path(__file__).with_name("data") / "tavola.npz"
 
 
 def contact(boards: Boards) -> npt.NDArray[np.bool_]:
-    """Whether each position still has contact: some checker must pass an opposing one."""
-    points = boards[:, 1:25]
-    numbers = np.arange(1, 25)
-    mine = np.where(points > 0, numbers, 0).max(axis=1)
-    mine = np.where(boards[:, MY_BAR] > 0, 25, mine)
-    theirs = np.where(points < 0, numbers, 25).min(axis=1)
-    theirs = np.where(boards[:, THEIR_BAR] > 0, 0, theirs)
-    return mine > theirs
+    """Whether each position still has contact: some checker must pass an opposing one.
+
+    >>> from tavola.position import Position
+    >>> contact(np.stack([Position.start().to_array(), Position([2] + [0] * 22 + [-2]).to_array()])).tolist()
+    [True, False]
+    """
+    out = np.empty(len(boards), dtype=np.bool_)
+    _contact_rows(np.ascontiguousarray(boards), out)
+    return out
+
+
+@njit(cache=True)
+def _contact_rows(boards: npt.NDArray[np.generic], out: npt.NDArray[np.bool_]) -> None:
+    """``out[row]``: whether the mover's rearmost checker is behind the opponent's rearmost (bars count)."""
+    for row in range(boards.shape[0]):
+        mine = 25 if boards[row, MY_BAR] > 0 else 0
+        if mine == 0:
+            for point in range(24, 0, -1):
+                if boards[row, point] > 0:
+                    mine = point
+                    break
+        theirs = 0 if boards[row, THEIR_BAR] > 0 else 25
+        if theirs == 25:
+            for point in range(1, 25):
+                if boards[row, point] < 0:
+                    theirs = point
+                    break
+        out[row] = mine > theirs
 
 
 def finished(boards: Boards, checkers: int = CHECKERS) -> npt.NDArray[np.float32] | None:

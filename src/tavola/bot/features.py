@@ -151,7 +151,7 @@ def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]
     dice away with a landing point open between, or (a double) up to four
     steps away with every landing point open.
     """
-    hit = 0  # bit 6 * (low - 1) + (high - 1) set: the roll low-high hits
+    hit = np.int64(0)  # bit 6 * (low - 1) + (high - 1) set: the roll low-high hits
     for own in range(1, 25):
         if target[own] != 1:
             continue
