@@ -7,6 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tavola.bot.cube import (
+    CONTACT_EFFICIENCY,
+    RACE_EFFICIENCY,
     CubeAction,
     CubeResponse,
     game_decision,
@@ -14,6 +16,7 @@ from tavola.bot.cube import (
     match_decision,
     money_decision,
     money_equity,
+    position_efficiency,
 )
 from tavola.bot.met import (
     LENGTH,
@@ -405,3 +408,18 @@ def test_a_game_in_progress_gives_its_own_decision():
     game.roll()
     with pytest.raises(ValueError, match="before the roll"):
         game_decision(game, OPENING)
+
+
+def test_a_game_decides_with_the_cube_efficiency_measured_for_its_position_class():
+    race = Position([0, 3, 3, 3, 3, 3] + [0] * 13 + [-3, -3, -3, -3, -3])
+    assert position_efficiency(race) == RACE_EFFICIENCY < CONTACT_EFFICIENCY
+    assert position_efficiency(Position.start()) == CONTACT_EFFICIENCY
+    probabilities = [0.7, 0.0, 0.0, 0.0, 0.0]
+    for position, efficiency in ((race, RACE_EFFICIENCY), (Position.start(), CONTACT_EFFICIENCY)):
+        game = Game(Rules(), position=position, player_on_roll=0)
+        decision = game_decision(game, probabilities)
+        assert decision == money_decision(probabilities, efficiency=efficiency)
+    # A less efficient cube is worth less to the favourite, who holds the better use of it.
+    in_race = game_decision(Game(Rules(), position=race, player_on_roll=0), probabilities)
+    in_contact = game_decision(Game(Rules(), position=Position.start(), player_on_roll=0), probabilities)
+    assert in_race.no_double < in_contact.no_double

@@ -49,9 +49,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.evaluate import contact
 from tavola.bot.met import CubefulGame, GammonRates, MatchEquityTable, Stage, table_for
 from tavola.cube import Cube
 from tavola.game import Game, Phase
+from tavola.position import Position
 from tavola.rules import Rules
 
 CUBE_EFFICIENCY = 0.75
@@ -68,9 +70,30 @@ with new replays until the fitted ``x`` agreed with the one played to
 within 0.01: 0.754 ± 0.012 over all positions (standard error from a
 jackknife over games). Contact positions
 alone give 0.761 ± 0.014 and races 0.606 ± 0.023: races, bear-offs
-included, keep clearly less of the cube here. A decision sees only the five
-probabilities, not the position's class, so one figure serves both.
+included, keep clearly less of the cube here. Decisions that know the
+position use the figure of its class (:func:`position_efficiency`); this
+one serves where only the probabilities are known, and the match table.
 """
+
+CONTACT_EFFICIENCY = 0.76
+"""Janowski's ``x`` for positions with contact, measured as :data:`CUBE_EFFICIENCY` was (0.761 ± 0.014)."""
+RACE_EFFICIENCY = 0.61
+"""Janowski's ``x`` for races and bear-offs, measured as :data:`CUBE_EFFICIENCY` was (0.606 ± 0.023).
+
+Both class figures come from one fit in which contact positions were
+decided with the first and races with the second, so each is measured
+where the other is in force.
+"""
+
+
+def position_efficiency(position: Position) -> float:
+    """Janowski's ``x`` for ``position``: :data:`CONTACT_EFFICIENCY`, or :data:`RACE_EFFICIENCY` in a race.
+
+    >>> position_efficiency(Position.start()), position_efficiency(Position([2] + [0] * 22 + [-2]))
+    (0.76, 0.61)
+    """
+    return CONTACT_EFFICIENCY if bool(contact(position.to_array()[None])[0]) else RACE_EFFICIENCY
+
 
 Probabilities = Sequence[float] | npt.NDArray[np.floating]
 
@@ -397,14 +420,17 @@ def game_decision(
     away: tuple[int, int] | None = None,
     *,
     table: MatchEquityTable | None = None,
-    efficiency: float = CUBE_EFFICIENCY,
+    efficiency: float | None = None,
 ) -> CubeDecision:
     """The cube decision in ``game``, before the roll or when a double waits for its answer.
 
     ``probabilities`` are the player on roll's; ``away`` is the match score
     from their side (None for money). Whether the game allows a double now
-    (the Crawford game, the Holland rule, the cube's owner) comes from the game.
+    (the Crawford game, the Holland rule, the cube's owner) comes from the game;
+    Janowski's ``x`` from its position (:func:`position_efficiency`) unless given.
     """
+    if efficiency is None:
+        efficiency = position_efficiency(game.position)
     player = game.player_on_roll
     if game.phase is Phase.ROLL:
         may_double = game.may_double(player)

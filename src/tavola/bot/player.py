@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tavola.bot.cube import CubeDecision, match_decision, money_decision
+from tavola.bot.cube import CubeDecision, match_decision, money_decision, position_efficiency
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import mwc_to_equity, table_for
 from tavola.bot.network import equity
@@ -149,7 +149,7 @@ class Bot:
         """The position judged for its player on roll (player 0 of ``cube``), before the roll."""
         plies = self._level(level).plies
         probabilities = evaluate_ply(self.evaluator, position.to_array()[None], plies)[0]
-        decision = self._cube(probabilities, cube, match, rules)
+        decision = self._cube(probabilities, position_efficiency(position), cube, match, rules)
         return Evaluation(
             tuple(float(p) for p in probabilities), float(equity(probabilities[None])[0]), decision
         )
@@ -173,11 +173,23 @@ class Bot:
 
     @staticmethod
     def _cube(
-        probabilities: np.ndarray, cube: Cube | None, match: MatchScore | None, rules: Rules | None
+        probabilities: np.ndarray,
+        efficiency: float,
+        cube: Cube | None,
+        match: MatchScore | None,
+        rules: Rules | None,
     ) -> CubeDecision:
         if match is None:
-            return money_decision(probabilities, cube, rules, player=0)
-        return match_decision(probabilities, match.away, cube, crawford=match.crawford, rules=rules, player=0)
+            return money_decision(probabilities, cube, rules, player=0, efficiency=efficiency)
+        return match_decision(
+            probabilities,
+            match.away,
+            cube,
+            crawford=match.crawford,
+            rules=rules,
+            player=0,
+            efficiency=efficiency,
+        )
 
     # --- the engine protocol --------------------------------------------------------------
 
