@@ -249,7 +249,7 @@ class Measured:
 
 
 @dataclass(frozen=True)
-class GammonRates:
+class MeasuredGammonRates:
     """Shares of won games that were gammons (backgammons included) and backgammons.
 
     >>> rates = gammon_rates(np.array([1, -1, 2, -2, 3, 1, -1, 1]))
@@ -267,7 +267,7 @@ def _share(hits: int, total: int) -> Measured:
     return Measured(share, float(np.sqrt(share * (1 - share) / total)), total)
 
 
-def gammon_rates(results: npt.ArrayLike) -> GammonRates:
+def gammon_rates(results: npt.ArrayLike) -> MeasuredGammonRates:
     """The gammon and backgammon shares of ``results`` (signed points, ±1, ±2 or ±3), binomial errors.
 
     Each game has one winner, so every game is a won game; the shares are the
@@ -277,7 +277,7 @@ def gammon_rates(results: npt.ArrayLike) -> GammonRates:
     if not len(points) or not np.isin(np.abs(points), (1, 2, 3)).all():
         raise ValueError("game results are ±1, ±2 or ±3 points, and there must be some")
     total = len(points)
-    return GammonRates(
+    return MeasuredGammonRates(
         gammon=_share(int((np.abs(points) >= 2).sum()), total),
         backgammon=_share(int((np.abs(points) == 3).sum()), total),
         first_player_wins=_share(int((points > 0).sum()), total),
