@@ -40,7 +40,7 @@ from tavola.bot.encode import encode
 from tavola.bot.evaluate import Evaluator, contact
 from tavola.bot.network import equity, flip_probabilities
 from tavola.bot.search import evaluate_ply
-from tavola.bot.train.td import Settings, Trainer, _Trajectory
+from tavola.bot.train.td import Settings, Trainer
 from tavola.movegen import generate_batch
 from tavola.position import CHECKERS, MY_OFF, THEIR_OFF, Position, flip_array
 
@@ -159,11 +159,11 @@ def fit(
     else:
         trainer = Trainer(settings)
         trainer.load(checkpoint)
-    trajectory = _Trajectory(list(encode(boards)), list(contact(boards)))
+    inputs, touching = encode(boards), contact(boards)
     for epoch in range(epochs):
         for group in trainer.optimizer.param_groups:
             group["lr"] = scheduled_rate(rate, final_rate, epoch, epochs)
-        loss = trainer.fit([(trajectory, targets)])
+        loss = trainer.fit_arrays(inputs, targets, touching)
         report = f"epoch {epoch + 1} of {epochs}: loss {loss:.4f}"
         if validation is not None:
             report += f", validation equity error {validation_error(trainer, *validation):.4f}"

@@ -244,6 +244,15 @@ class Trainer:
         inputs = np.concatenate([np.stack(t.inputs) for t, _ in games])
         targets = np.concatenate([returns for _, returns in games])
         touching = np.concatenate([np.array(t.contact) for t, _ in games])
+        return self.fit_arrays(inputs, targets, touching)
+
+    def fit_arrays(
+        self,
+        inputs: npt.NDArray[np.float32],
+        targets: npt.NDArray[np.float32],
+        touching: npt.NDArray[np.bool_],
+    ) -> float:
+        """:meth:`fit` on encoded positions, their targets and whether each has contact."""
         loss_fn = nn.BCEWithLogitsLoss()
         losses: list[float] = []
         for _ in range(self.settings.epochs):
