@@ -36,6 +36,8 @@ from tavola.position import (
 )
 
 Boards = npt.NDArray[np.int8]
+BATCH = 8_192
+"""Positions encoded and evaluated at a time (their inputs take 6.7 MB)."""
 SHIPPED_WEIGHTS = Path(__file__).with_name("data") / "tavola.npz"
 """The contact network's weights in the package (the race network's are ``tavola-race.npz``)."""
 
@@ -139,8 +141,20 @@ class Evaluator:
         )
 
     def evaluate(self, boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
-        """(N, 5) probabilities for each position's player on roll."""
+        """(N, 5) probabilities for each position's player on roll.
+
+        Large batches are taken :data:`BATCH` positions at a time, so the
+        network inputs stay small enough to be reused from call to call
+        rather than fetched anew from the system.
+        """
         array = np.asarray(boards, dtype=np.int8)
+        if len(array) <= BATCH:
+            return self._evaluate(array)
+        return np.concatenate(
+            [self._evaluate(array[start : start + BATCH]) for start in range(0, len(array), BATCH)]
+        )
+
+    def _evaluate(self, array: Boards) -> npt.NDArray[np.float32]:
         out = np.empty((len(array), OUTPUTS), dtype=np.float32)
         contact_rows, race_rows = route(array, self.bearoff_database, out)
         for mask, net in ((contact_rows, self.contact_net), (race_rows, self.race_net)):
