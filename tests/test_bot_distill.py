@@ -91,3 +91,17 @@ def test_fitting_lowers_the_rate_and_reports_the_validation_error(tmp_path, caps
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3
     assert all("validation equity error" in line for line in lines)
+
+
+def test_the_command_judges_without_fitting_when_no_output_is_named(tmp_path, capsys) -> None:
+    weights = tmp_path / "net.npz"
+    Network.random([204, 8, 5], seed=1).save(weights)
+    Network.random([204, 8, 5], seed=2).save(tmp_path / "net-race.npz")
+    data = tmp_path / "data.npz"
+    arguments = ["--weights", str(weights), "--checkpoint", str(tmp_path / "none.pt"), "--data", str(data)]
+    distill.main([*arguments, "--positions", "40", "--candidates", "2"])
+    assert "judged" in capsys.readouterr().out
+    saved = np.load(data)
+    assert len(saved["targets"]) == len(saved["boards"]) > 0
+    with pytest.raises(SystemExit):
+        distill.main([*arguments, "--out", str(tmp_path / "out.pt")])

@@ -3,14 +3,18 @@
 Three steps, each resumable:
 
 1. **Positions**: games of self-play by the networks being improved (0-ply,
-   with a share of random plays for variety) give positions before a roll.
+   with a share of random plays for variety) give positions before a roll;
+   with ``--candidates N``, the positions left by each turn's N best plays
+   instead, the ones a choice is made between.
 2. **Targets**: each position is judged by a 1-ply search
    (:func:`~tavola.bot.search.evaluate_ply`): every roll, the best play for
    it, the opponent's evaluation after it. The search sees further than the
    network alone, so its judgements are better targets than the network's
    own. Targets are written in chunks to ``--data`` as they are computed.
 3. **Fitting**: the networks of a TD checkpoint (:mod:`tavola.bot.train.td`)
-   are fitted to the targets (cross-entropy on the five outputs), and
+   are fitted to the targets (cross-entropy on the five outputs), with the
+   learning rate lowered along a half cosine when ``--final-learning-rate``
+   is given and the error on ``--validation`` files reported each pass, and
    written as a new checkpoint and exported weights.
 
 Run (PyTorch needed)::
@@ -20,7 +24,8 @@ Run (PyTorch needed)::
         --positions 200000 --out checkpoints/distilled.pt --export checkpoints/distilled.npz
 
 Several ``--data`` files can be judged by separate runs at once (one core
-each), then fitted together by one run naming them all.
+each, ``--seed`` apart, without ``--out``: judging only), then fitted
+together by one run naming them all.
 """
 
 from __future__ import annotations
@@ -251,9 +256,11 @@ def main(argv: list[str] | None = None) -> None:
         default=0,
         help="judge the positions left by each turn's best N plays instead of the positions played",
     )
-    parser.add_argument("--out", type=Path, required=True, help="the new checkpoint")
-    parser.add_argument("--export", type=Path, required=True, help="the new NumPy weights")
+    parser.add_argument("--out", type=Path, help="the new checkpoint (without it: judge only, no fitting)")
+    parser.add_argument("--export", type=Path, help="the new NumPy weights")
     args = parser.parse_args(argv)
+    if (args.out is None) != (args.export is None):
+        parser.error("--out and --export go together: both to fit, neither to judge only")
     evaluator = Evaluator.load(args.weights)
     judged = [
         judged_positions(
@@ -261,6 +268,9 @@ def main(argv: list[str] | None = None) -> None:
         )
         for index, path in enumerate(args.data)
     ]
+    if args.out is None:
+        print(f"judged {sum(len(part[1]) for part in judged):,} positions")
+        return
     boards = np.concatenate([part[0] for part in judged])
     targets = np.concatenate([part[1] for part in judged])
     validation = None
