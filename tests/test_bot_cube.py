@@ -128,15 +128,15 @@ def test_the_model_can_reproduce_kazaross_xg2():
 
 
 def test_the_table_from_tavolas_own_figures_is_close_to_kazaross_xg2():
-    """Within 1.6 points up to 11-away, 1.1 post-Crawford, 0.8 at longer scores (see tavola.bot.met).
+    """Within 1.3 points up to 11-away, 1.1 post-Crawford, 0.5 at longer scores (see tavola.bot.met).
 
     Tavola's money games have fewer gammons than the published table's
     matches: the Crawford game at 1-away/2-away shows the gammon share.
     """
     short, post, long = differences_from_kazaross_xg2(default_table())
-    assert short < 0.016
+    assert short < 0.013
     assert post < 0.011
-    assert long < 0.008
+    assert long < 0.005
     gammons = MetModel().gammon_rate
     assert pre(1, 2) == pytest.approx(0.5 + (1 - gammons) / 4, abs=1e-12)
     assert pre(1, 2) > KAZAROSS_XG2[0][1]  # fewer gammons: the trailer comes back less often
@@ -248,9 +248,9 @@ def test_C2_no_double_when_the_opponent_owns_the_cube():
 
 
 def test_C2_a_redouble_from_an_owned_cube_needs_more_than_an_initial_double():
-    at_72, at_75 = [0.72, 0.0, 0.0, 0.0, 0.0], [0.75, 0.0, 0.0, 0.0, 0.0]
-    assert money_decision(at_72).action is CubeAction.DOUBLE
-    owned = money_decision(at_72, Cube(2, 0))
+    at_74, at_75 = [0.74, 0.0, 0.0, 0.0, 0.0], [0.75, 0.0, 0.0, 0.0, 0.0]
+    assert money_decision(at_74).action is CubeAction.DOUBLE
+    owned = money_decision(at_74, Cube(2, 0))
     assert owned.action is CubeAction.NO_DOUBLE
     assert owned.title == "No redouble, take"
     redouble = money_decision(at_75, Cube(2, 0))

@@ -35,9 +35,9 @@ stake, keeping the cube (the doubler may drop the beaver, so the beaver is
 worth at most two points; raccoons are not looked at).
 
 >>> print(money_decision([0.52, 0.15, 0.01, 0.13, 0.01]))
-No double, take (no double +0.085, double/take -0.240, double/pass +1.000)
+No double, take (no double +0.086, double/take -0.259, double/pass +1.000)
 >>> print(money_decision([0.99, 0.0, 0.0, 0.0, 0.0]))
-Double, drop (no double +0.995, double/take +1.953, double/pass +1.000)
+Double, drop (no double +0.996, double/take +1.952, double/pass +1.000)
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from tavola.game import Game, Phase
 from tavola.position import Position
 from tavola.rules import Rules
 
-CUBE_EFFICIENCY = 0.75
+CUBE_EFFICIENCY = 0.79
 """Janowski's ``x`` for money decisions: the share of the live cube's value a real game keeps.
 
 Measured on Tavola's own games (:mod:`tavola.bot.train.calibrate`)::
@@ -67,18 +67,18 @@ Measured on Tavola's own games (:mod:`tavola.bot.train.calibrate`)::
 replayed with a money cube that both players turn by this model, and ``x``
 was fitted so that the model's cubeful equity best predicts the results,
 with new replays until the fitted ``x`` agreed with the one played to
-within 0.01: 0.754 ± 0.012 over all positions (standard error from a
+within 0.01: 0.790 ± 0.012 over all positions (standard error from a
 jackknife over games). Contact positions
-alone give 0.761 ± 0.014 and races 0.606 ± 0.023: races, bear-offs
+alone give 0.797 ± 0.014 and races 0.607 ± 0.023: races, bear-offs
 included, keep clearly less of the cube here. Decisions that know the
 position use the figure of its class (:func:`position_efficiency`); this
 one serves where only the probabilities are known, and the match table.
 """
 
-CONTACT_EFFICIENCY = 0.76
-"""Janowski's ``x`` for positions with contact, measured as :data:`CUBE_EFFICIENCY` was (0.761 ± 0.014)."""
+CONTACT_EFFICIENCY = 0.80
+"""Janowski's ``x`` for positions with contact, measured as :data:`CUBE_EFFICIENCY` was (0.797 ± 0.014)."""
 RACE_EFFICIENCY = 0.61
-"""Janowski's ``x`` for races and bear-offs, measured as :data:`CUBE_EFFICIENCY` was (0.606 ± 0.023).
+"""Janowski's ``x`` for races and bear-offs, measured as :data:`CUBE_EFFICIENCY` was (0.607 ± 0.023).
 
 Both class figures come from one fit in which contact positions were
 decided with the first and races with the second, so each is measured
@@ -90,7 +90,7 @@ def position_efficiency(position: Position) -> float:
     """Janowski's ``x`` for ``position``: :data:`CONTACT_EFFICIENCY`, or :data:`RACE_EFFICIENCY` in a race.
 
     >>> position_efficiency(Position.start()), position_efficiency(Position([2] + [0] * 22 + [-2]))
-    (0.76, 0.61)
+    (0.8, 0.61)
     """
     return CONTACT_EFFICIENCY if bool(contact(position.to_array()[None])[0]) else RACE_EFFICIENCY
 
@@ -219,7 +219,7 @@ def money_equity(
     centred cube (M5); ``gammons=False`` counts every game single (M6).
 
     >>> round(money_equity([0.6, 0.0, 0.0, 0.0, 0.0]), 3)  # centred: x of 1/3 and 1 - x of 0.2
-    0.3
+    0.305
     >>> round(money_equity([0.8, 0.0, 0.0, 0.0, 0.0], owner=0, efficiency=1.0), 6)  # the cash point
     1.0
     """
@@ -267,7 +267,7 @@ def money_decision(
     cube and rules do not show.
 
     >>> print(money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=1)))
-    No double, beaver (no double +0.085, double/take -0.240, double/pass +1.000, double/beaver -0.480)
+    No double, beaver (no double +0.086, double/take -0.259, double/pass +1.000, double/beaver -0.518)
     """
     cube, rules = cube or Cube(), rules or Rules()
     owner = _relative(cube, player)
@@ -384,7 +384,7 @@ def match_decision(
     chances.
 
     >>> print(match_decision([0.5, 0.14, 0.005, 0.14, 0.005], (3, 1)))  # post-Crawford: the trailer doubles
-    Double, take (no double 30.2%, double/take 32.0%, double/pass 49.1%)
+    Double, take (no double 30.5%, double/take 32.0%, double/pass 49.1%)
     """
     cube = cube or Cube()
     rules, table, stage = _match_setup(away, crawford, rules, table)

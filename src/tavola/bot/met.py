@@ -48,17 +48,17 @@ measured on Tavola's own games (:mod:`tavola.bot.train.calibrate`)::
     python -m tavola.bot.train.calibrate --games 60000 --seed 1
 
 In 60,000 cubeless games of 0-ply self-play by the shipped networks,
-0.251 ± 0.002 of the won games were gammons (backgammons included) and
-0.0092 ± 0.0004 backgammons; replayed with a money cube, they gave
-Janowski's ``x`` as 0.754 ± 0.012 (:data:`tavola.bot.cube.CUBE_EFFICIENCY`).
-The model takes 0.25, 0.009 and 0.75. The opening swing is still a model's
+0.246 ± 0.002 of the won games were gammons (backgammons included) and
+0.0083 ± 0.0004 backgammons; replayed with a money cube, they gave
+Janowski's ``x`` as 0.790 ± 0.012 (:data:`tavola.bot.cube.CUBE_EFFICIENCY`).
+The model takes 0.25, 0.008 and 0.79. The opening swing is still a model's
 figure, set on a grid so that the table agrees with the Kazaross-XG2 table
 (a published table from rollouts, the default of GNU Backgammon).
 
-With these figures the table is within 1.6 percentage points of
-Kazaross-XG2 at every score up to 11-away (the largest gap, 1.5 points, at
+With these figures the table is within 1.3 percentage points of
+Kazaross-XG2 at every score up to 11-away (the largest gap, 1.24 points, at
 2-away/4-away), 1.1 points post-Crawford (1.0 with the trailer 3-away) and
-0.8 points at the longer scores compared, the leader's chances being the
+0.5 points at the longer scores compared, the leader's chances being the
 higher ones up to 11-away. The published table comes from stronger players
 in matches, where the trailer plays for the gammons that count double, and
 it has more gammons than Tavola's money games. The Crawford game at
@@ -379,8 +379,8 @@ class MetModel:
     """
 
     gammon_rate: float = 0.25
-    backgammon_rate: float = 0.009
-    cube_efficiency: float = 0.75
+    backgammon_rate: float = 0.008
+    cube_efficiency: float = 0.79
     opening_swing: float = 0.025
     crawford: bool = True
 
@@ -390,7 +390,7 @@ class MatchEquityTable:
 
     >>> table = MatchEquityTable.build(5)
     >>> round(table.equity(3, 5), 3), round(table.equity(5, 3), 3)
-    (0.657, 0.343)
+    (0.655, 0.345)
     """
 
     def __init__(self, length: int, model: MetModel, equities: dict[Stage, FloatArray]) -> None:
@@ -495,7 +495,7 @@ class MatchEquityTable:
         """Match winning chances after a single win, gammon, backgammon, single loss, gammon, backgammon.
 
         >>> [round(mwc, 3) for mwc in default_table().outcomes(3, 3, 2)]
-        [0.751, 1.0, 1.0, 0.249, 0.0, 0.0]
+        [0.752, 1.0, 1.0, 0.248, 0.0, 0.0]
         """
         stage = self.stage(away_me, away_opponent, crawford)
         wins = [self._after(away_me, away_opponent, kind * cube_value, stage) for kind in (1, 2, 3)]
@@ -579,7 +579,7 @@ def match_equity(
     """The chance that the player needing ``away_me`` points wins the match (:meth:`MatchEquityTable.equity`).
 
     >>> round(match_equity(2, 2), 3), round(match_equity(4, 2), 3)
-    (0.5, 0.316)
+    (0.5, 0.319)
     """
     return table_for(away_me, away_opponent).equity(away_me, away_opponent, crawford, post_crawford)
 

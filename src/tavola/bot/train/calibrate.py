@@ -50,9 +50,9 @@ The figures Tavola ships (:data:`tavola.bot.cube.CUBE_EFFICIENCY`,
 
     python -m tavola.bot.train.calibrate --games 60000 --seed 1
 
-(about four minutes on one core): gammons 0.251 ± 0.002 of won games,
-backgammons 0.0092 ± 0.0004, ``x`` 0.754 ± 0.012 for all positions,
-0.761 ± 0.014 in contact and 0.606 ± 0.023 in races (bear-offs included).
+(about four minutes on one core): gammons 0.246 ± 0.002 of won games,
+backgammons 0.0083 ± 0.0004, ``x`` 0.790 ± 0.012 for all positions,
+0.797 ± 0.014 in contact and 0.607 ± 0.023 in races (bear-offs included).
 
 >>> from tavola.bot.evaluate import Evaluator
 >>> games = self_play(Evaluator.untrained(hidden=8, seed=1), 2, np.random.default_rng(1))
