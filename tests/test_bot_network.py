@@ -125,3 +125,18 @@ def test_the_shipped_networks_load_and_play():
     assert (
         plays[evaluator.choose(start.to_array(), results)].notation == "8/5 6/5"
     )  # the 5-point, as everyone plays
+
+
+def test_a_large_batch_is_evaluated_in_parts_with_the_same_results(monkeypatch):
+    from tavola.bot import evaluate as evaluate_module
+    from tavola.sampling import random_positions
+
+    evaluator = Evaluator.default()
+    boards = np.stack([p.to_array() for p in random_positions(50, seed=4)])
+    whole = evaluator.evaluate(boards)
+    monkeypatch.setattr(evaluate_module, "BATCH", 7)
+    parts = evaluator.evaluate(boards)
+    assert parts.shape == (50, 5)
+    # The same up to float32 rounding: BLAS may sum in another order for another number of rows.
+    assert np.allclose(parts, whole, atol=1e-6)
+    assert np.allclose(evaluator.evaluate(boards[:7]), whole[:7], atol=1e-6)
