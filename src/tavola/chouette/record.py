@@ -93,9 +93,9 @@ from tavola.chouette.settings import ChouetteSettings, Consultation, CubeMode
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
-from tavola.i18n import N_, _
+from tavola.i18n import _
 from tavola.position import Position
-from tavola.records._common import ReplayDice, write_atomically
+from tavola.records._common import RECORD, ReplayDice, json_field, json_object, write_atomically
 from tavola.rules import Rules
 from tavola.variants import find_variant
 
@@ -233,7 +233,7 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Chouette:
 
     Raises :class:`~tavola.errors.RecordError` naming the field at fault.
     """
-    record = _object(data, _RECORD)
+    record = json_object(data, RECORD)
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise RecordError(
             _(
@@ -245,60 +245,17 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Chouette:
                 found_version=repr(record.get("version")),
             )
         )
-    settings = _settings(_field(record, "settings", dict, _RECORD))
+    settings = _settings(json_field(record, "settings", dict, RECORD))
     manual = ManualDice()
     session = Chouette(settings, ReplayDice(manual, dice))
-    steps = _field(record, "log", list, _RECORD)
+    steps = json_field(record, "log", list, RECORD)
     for index, step in enumerate(steps):
-        _object(step, f"log[{index}]")
+        json_object(step, f"log[{index}]")
     index = 0
     while index < len(steps):
         index += _replay(session, manual, steps, index)
     _check_result(session, record)
     return session
-
-
-_RECORD = "the record"
-"""The ``where`` of the record's own fields (which are named without a path)."""
-
-_NOT_OF_KIND: dict[tuple[type, ...], str] = {
-    (int,): N_("{field}: {value} is not a whole number"),
-    (str,): N_("{field}: {value} is not text"),
-    (list,): N_("{field}: {value} is not a list"),
-    (dict,): N_("{field}: {value} is not an object"),
-    (bool,): N_("{field}: {value} is not bool"),
-    (int, float): N_("{field}: {value} is not a whole number or a number"),
-    (int, type(None)): N_("{field}: {value} is not a whole number or NoneType"),
-}
-"""What :func:`_field` says of a value of the wrong kind, for each kind it is asked for."""
-
-
-def _object(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        if where == _RECORD:
-            message = _("the record: expected a JSON object, not {kind}")
-        else:
-            message = _("{where}: expected a JSON object, not {kind}")
-        raise RecordError(message.format(where=where, kind=type(value).__name__))
-    return value
-
-
-def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if name not in data:
-        if where == _RECORD:
-            message = _("the record: the field {name} is missing")
-        else:
-            message = _("{where}: the field {name} is missing")
-        raise RecordError(message.format(where=where, name=repr(name)))
-    value = data[name]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
-        raise RecordError(_(_NOT_OF_KIND[kinds]).format(field=_path(where, name), value=repr(value)))
-    return value
-
-
-def _path(where: str, name: str) -> str:
-    return name if where == _RECORD else f"{where}.{name}"
 
 
 _SETTING_KINDS: dict[str, type | tuple[type, ...]] = {
@@ -318,7 +275,7 @@ def _settings(data: dict[str, Any]) -> ChouetteSettings:
     unknown = sorted(set(data) - set(_SETTING_KINDS))
     if unknown:
         raise RecordError(_("settings.{name}: there is no such setting").format(name=unknown[0]))
-    values = {name: _field(data, name, kind, "settings") for name, kind in _SETTING_KINDS.items()}
+    values = {name: json_field(data, name, kind, "settings") for name, kind in _SETTING_KINDS.items()}
     rules_data = values.pop("rules")
     known = {item.name for item in dataclasses.fields(Rules)}
     strange = sorted(set(rules_data) - known)
@@ -360,7 +317,7 @@ def _step(data: dict[str, Any], where: str) -> _Step:
     if "player" not in data or not (player is None or isinstance(player, str)):
         message = _("{where}.player: a player's name or null, not {player}")
         raise RecordError(message.format(where=where, player=repr(player)))
-    action = _field(data, "action", str, where)
+    action = json_field(data, "action", str, where)
     if action not in _NAMES.values():
         raise RecordError(
             _("{where}.action: {action} is not one of {actions}").format(
@@ -409,7 +366,7 @@ def _enter_dice(manual: ManualDice, steps: list[Any], index: int) -> None:
     """Queue the dice the step at ``index`` rolls, and those of the draw that may follow it."""
     step = _step(steps[index], f"log[{index}]")
     if step.action == "draw_order":
-        rounds = _field(step.data, "rounds", list, step.where)
+        rounds = json_field(step.data, "rounds", list, step.where)
         for number, round_ in enumerate(rounds):
             where = f"{step.where}.rounds[{number}]"
             if not isinstance(round_, list):
@@ -421,7 +378,7 @@ def _enter_dice(manual: ManualDice, steps: list[Any], index: int) -> None:
                     raise RecordError(message.format(where=where, value=repr(pair)))
                 manual.enter_die(pair[1])
     elif step.action in ("roll", "opening_roll"):
-        dice = _field(step.data, "dice", list, step.where)
+        dice = json_field(step.data, "dice", list, step.where)
         if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
             raise RecordError(
                 _("{where}.dice: two dice of 1 to 6, not {dice}").format(where=step.where, dice=repr(dice))
@@ -432,7 +389,7 @@ def _enter_dice(manual: ManualDice, steps: list[Any], index: int) -> None:
             manual.enter_opening(*dice)
     following = steps[index + 1] if index + 1 < len(steps) else None
     if isinstance(following, dict) and following.get("action") == "partner_drawn":
-        dice = _field(following, "dice", list, f"log[{index + 1}]")
+        dice = json_field(following, "dice", list, f"log[{index + 1}]")
         for die in dice:
             manual.enter_die(die)
 
@@ -447,7 +404,7 @@ def _act(session: Chouette, step: _Step) -> None:
         if position is None:
             session.start_game()
         else:
-            side = _field(data, "side_on_roll", int, step.where)
+            side = json_field(data, "side_on_roll", int, step.where)
             session.start_game(position=Position.from_tavola_id(position), side_on_roll=Side(side))
         return
     if player is None:
@@ -470,7 +427,7 @@ def _act(session: Chouette, step: _Step) -> None:
             )
         )
     if action in ("double", "take", "drop", "beaver"):
-        against = _field(data, "against", list, step.where)
+        against = json_field(data, "against", list, step.where)
         if not all(isinstance(name, str) for name in against):
             raise RecordError(
                 _("{where}.against: a list of players' names, not {against}").format(
@@ -479,7 +436,7 @@ def _act(session: Chouette, step: _Step) -> None:
             )
         _CUBE_ACTIONS[action](game, player, tuple(against))
     elif action in ("play", "suggest"):
-        text = _field(data, "play", str, step.where)
+        text = json_field(data, "play", str, step.where)
         (game.play if action == "play" else game.suggest)(player, text)
     else:
         _SIMPLE_ACTIONS[action](game, player)

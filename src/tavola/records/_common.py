@@ -1,4 +1,4 @@
-"""What the record formats share: atomic writing, replay dice and scores.
+"""What the record formats share: atomic writing, replay dice, scores, and reading JSON fields.
 
 >>> from tavola.dicesource import RandomDice
 >>> dice = ReplayDice(ManualDice(["31"]), RandomDice(seed=7))
@@ -11,13 +11,25 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice, default_dice
+from tavola.errors import RecordError
 from tavola.game import Game
+from tavola.i18n import N_, _
 from tavola.match import Match, MoneySession
 
-__all__ = ["ReplayDice", "Series", "play_text", "scores_before", "write_atomically"]
+__all__ = [
+    "RECORD",
+    "ReplayDice",
+    "Series",
+    "json_field",
+    "json_object",
+    "play_text",
+    "scores_before",
+    "write_atomically",
+]
 
 Series = Match | MoneySession
 """What a record holds: a match to N points or a money session."""
@@ -96,3 +108,60 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+# --- reading JSON records ---------------------------------------------------------------------------
+
+RECORD = "the record"
+"""The ``where`` of a record's own fields (which are named without a path)."""
+
+_NOT_OF_KIND: dict[tuple[type, ...], str] = {
+    # TRANSLATORS: {field} is a field of a JSON record such as games[0].log[3].dice, kept as written.
+    (int,): N_("{field}: {value} is not a whole number"),
+    (str,): N_("{field}: {value} is not text"),
+    (list,): N_("{field}: {value} is not a list"),
+    (dict,): N_("{field}: {value} is not an object"),
+    (bool,): N_("{field}: {value} is not bool"),
+    (int, float): N_("{field}: {value} is not a whole number or a number"),
+    (int, type(None)): N_("{field}: {value} is not a whole number or NoneType"),
+}
+"""What :func:`json_field` says of a value of the wrong kind, for each kind it is asked for."""
+
+
+def json_object(value: object, where: str) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else a :class:`RecordError` naming ``where`` it was read.
+
+    >>> json_object([], "games[0]")
+    Traceback (most recent call last):
+    tavola.errors.RecordError: games[0]: expected a JSON object, not list
+    """
+    if not isinstance(value, dict):
+        if where == RECORD:
+            message = _("the record: expected a JSON object, not {kind}")
+        else:
+            message = _("{where}: expected a JSON object, not {kind}")
+        raise RecordError(message.format(where=where, kind=type(value).__name__))
+    return value
+
+
+def json_field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
+    """The field ``name`` of the object read at ``where``, checked to be of ``kind`` (a bool is no int).
+
+    >>> json_field({"dice": [3, 1]}, "dice", list, "log[2]")
+    [3, 1]
+    >>> json_field({"cube": True}, "cube", int, "games[0]")
+    Traceback (most recent call last):
+    tavola.errors.RecordError: games[0].cube: True is not a whole number
+    """
+    if name not in data:
+        if where == RECORD:
+            message = _("the record: the field {name} is missing")
+        else:
+            message = _("{where}: the field {name} is missing")
+        raise RecordError(message.format(where=where, name=repr(name)))
+    value = data[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
+        field = name if where == RECORD else f"{where}.{name}"
+        raise RecordError(_(_NOT_OF_KIND[kinds]).format(field=field, value=repr(value)))
+    return value

@@ -78,10 +78,18 @@ from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
 from tavola.game import Game, Outcome
-from tavola.i18n import N_, _
+from tavola.i18n import _
 from tavola.match import Match, MoneySession
 from tavola.position import WinKind
-from tavola.records._common import ReplayDice, Series, play_text, write_atomically
+from tavola.records._common import (
+    RECORD,
+    ReplayDice,
+    Series,
+    json_field,
+    json_object,
+    play_text,
+    write_atomically,
+)
 from tavola.rules import Rules
 from tavola.variants import STANDARD, Variant, find_variant
 
@@ -215,7 +223,7 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
     Later rolls (an unfinished game, new games) come from ``dice``, OS
     entropy by default. Raises :class:`RecordError` naming the field at fault.
     """
-    record = _object(data, _RECORD)
+    record = json_object(data, RECORD)
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise RecordError(
             _(
@@ -229,9 +237,9 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
         )
     manual = ManualDice()
     series = _series(record, ReplayDice(manual, dice))
-    games = _field(record, "games", list, _RECORD)
+    games = json_field(record, "games", list, RECORD)
     for index, game_data in enumerate(games):
-        _replay_game(series, manual, _object(game_data, f"games[{index}]"), index)
+        _replay_game(series, manual, json_object(game_data, f"games[{index}]"), index)
     if "score" in record:
         score = series.score if isinstance(series, Match) else series.score.points
         if record["score"] != list(score):
@@ -243,65 +251,20 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
     return series
 
 
-_RECORD = "the record"
-"""The ``where`` of the record's own fields (which are named without a path)."""
-
-_NOT_OF_KIND: dict[tuple[type, ...], str] = {
-    # TRANSLATORS: {field} is a field of a JSON record such as games[0].log[3].dice, kept as written.
-    (int,): N_("{field}: {value} is not a whole number"),
-    (str,): N_("{field}: {value} is not text"),
-    (list,): N_("{field}: {value} is not a list"),
-    (dict,): N_("{field}: {value} is not dict"),
-    (int, float): N_("{field}: {value} is not a whole number or a number"),
-}
-"""What :func:`_field` says of a value of the wrong kind, for each kind it is asked for."""
-
-
-def _object(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        if where == _RECORD:
-            message = _("the record: expected a JSON object, not {kind}")
-        else:
-            message = _("{where}: expected a JSON object, not {kind}")
-        raise RecordError(message.format(where=where, kind=type(value).__name__))
-    return value
-
-
-def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if name not in data:
-        if where == _RECORD:
-            message = _("the record: the field {name} is missing")
-        else:
-            message = _("{where}: the field {name} is missing")
-        raise RecordError(message.format(where=where, name=repr(name)))
-    value = data[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _types(kind)):
-        raise RecordError(_(_NOT_OF_KIND[_types(kind)]).format(field=_path(where, name), value=repr(value)))
-    return value
-
-
-def _types(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
-
-def _path(where: str, name: str) -> str:
-    return name if where == _RECORD else f"{where}.{name}"
-
-
 def _series(record: dict[str, Any], dice: ReplayDice) -> Series:
-    kind = _field(record, "type", str, _RECORD)
-    players = _field(record, "players", list, _RECORD)
+    kind = json_field(record, "type", str, RECORD)
+    players = json_field(record, "players", list, RECORD)
     if len(players) != 2 or not all(isinstance(name, str) for name in players):
         raise RecordError(_("players: two names, not {players}").format(players=repr(players)))
-    rules = _rules(_object(_field(record, "rules", dict, _RECORD), "rules"))
+    rules = _rules(json_object(json_field(record, "rules", dict, RECORD), "rules"))
     variant = _variant(record.get("variant"))
     names = (players[0], players[1])
     try:
         if kind == "match":
-            length = _field(record, "length", int, _RECORD)
+            length = json_field(record, "length", int, RECORD)
             return Match(length, rules, dice, players=names, variant=variant)
         if kind == "money":
-            stake = _field(record, "stake", (int, float), _RECORD)
+            stake = json_field(record, "stake", (int, float), RECORD)
             return MoneySession(rules, dice, stake=stake, players=names, variant=variant)
     except TavolaError as error:
         raise RecordError(_("{where}: {error}").format(where=kind, error=error)) from None
@@ -311,8 +274,8 @@ def _series(record: dict[str, Any], dice: ReplayDice) -> Series:
 def _variant(data: object) -> Variant:
     if data is None:
         return STANDARD
-    record = _object(data, "variant")
-    name = _field(record, "name", str, "variant")
+    record = json_object(data, "variant")
+    name = json_field(record, "name", str, "variant")
     try:
         variant = find_variant(name)
         roll = record.get("acey_deucey_roll", variant.acey_deucey_roll)
@@ -360,13 +323,13 @@ class _Step:
 
 
 def _step(data: object, where: str) -> _Step:
-    entry = _object(data, where)
-    player = _field(entry, "player", int, where)
+    entry = json_object(data, where)
+    player = json_field(entry, "player", int, where)
     if player not in (0, 1):
         raise RecordError(
             _("{where}.player: players are 0 and 1, not {player}").format(where=where, player=repr(player))
         )
-    action = _field(entry, "action", str, where)
+    action = json_field(entry, "action", str, where)
     if action not in _NAMES.values():
         raise RecordError(
             _("{where}.action: {action} is not one of {actions}").format(
@@ -376,9 +339,9 @@ def _step(data: object, where: str) -> _Step:
     if action in ("opening_roll", "roll"):
         return _Step(where, player, action, dice=_dice(entry, where))
     if action == "play":
-        return _Step(where, player, action, play=_field(entry, "play", str, where))
+        return _Step(where, player, action, play=json_field(entry, "play", str, where))
     if action == "resign":
-        kind = _field(entry, "kind", str, where)
+        kind = json_field(entry, "kind", str, where)
         if kind.upper() not in WinKind.__members__:
             raise RecordError(
                 _("{where}.kind: single, gammon or backgammon, not {kind}").format(
@@ -387,12 +350,12 @@ def _step(data: object, where: str) -> _Step:
             )
         return _Step(where, player, action, kind=WinKind[kind.upper()])
     if action == "choose_double":
-        return _Step(where, player, action, number=_field(entry, "number", int, where))
+        return _Step(where, player, action, number=json_field(entry, "number", int, where))
     return _Step(where, player, action)
 
 
 def _dice(entry: dict[str, Any], where: str) -> tuple[int, int]:
-    dice = _field(entry, "dice", list, where)
+    dice = json_field(entry, "dice", list, where)
     if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
         raise RecordError(
             _("{where}.dice: two dice of 1 to 6, not {dice}").format(where=where, dice=repr(dice))
@@ -416,7 +379,7 @@ def _replay_game(series: Series, manual: ManualDice, data: dict[str, Any], index
         raise RecordError(message.format(where=where))
     steps = [
         _step(entry, f"{where}.log[{number}]")
-        for number, entry in enumerate(_field(data, "log", list, where))
+        for number, entry in enumerate(json_field(data, "log", list, where))
     ]
     position = 0
     while position < len(steps):
