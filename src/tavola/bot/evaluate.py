@@ -25,12 +25,12 @@ from numba import njit
 
 from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
 from tavola.bot.encode import INPUTS, RAW_INPUTS, encode
+from tavola.bot.features import in_contact
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, Network, equity
 from tavola.position import (
     CHECKERS,
     MY_BAR,
     MY_OFF,
-    THEIR_BAR,
     THEIR_OFF,
     flip_array,
 )
@@ -56,21 +56,8 @@ def contact(boards: Boards) -> npt.NDArray[np.bool_]:
 
 @njit(cache=True)
 def _contact_rows(boards: npt.NDArray[np.generic], out: npt.NDArray[np.bool_]) -> None:
-    """``out[row]``: whether the mover's rearmost checker is behind the opponent's rearmost (bars count)."""
     for row in range(boards.shape[0]):
-        mine = 25 if boards[row, MY_BAR] > 0 else 0
-        if mine == 0:
-            for point in range(24, 0, -1):
-                if boards[row, point] > 0:
-                    mine = point
-                    break
-        theirs = 0 if boards[row, THEIR_BAR] > 0 else 25
-        if theirs == 25:
-            for point in range(1, 25):
-                if boards[row, point] < 0:
-                    theirs = point
-                    break
-        out[row] = mine > theirs
+        out[row] = in_contact(boards[row])
 
 
 def finished(boards: Boards, checkers: int = CHECKERS) -> npt.NDArray[np.float32] | None:

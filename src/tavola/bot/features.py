@@ -268,7 +268,7 @@ def fill_features(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32],
         _sides(boards[row], 1, opponent)
         out[row, column + 2] = np.float32(_prime(mover)) / np.float32(6)
         out[row, column + 5] = np.float32(_prime(opponent)) / np.float32(6)
-        if not _in_contact(mover, opponent):
+        if not in_contact(boards[row]):
             # A race: nothing can be hit and nothing stands in front of anyone.
             out[row, column] = out[row, column + 3] = np.float32(0)
             out[row, column + 1] = out[row, column + 4] = np.float32(1)
@@ -282,18 +282,29 @@ def fill_features(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32],
 
 
 @njit(cache=True)
-def _in_contact(mover: npt.NDArray[np.int64], opponent: npt.NDArray[np.int64]) -> bool:
-    """Whether some checker of the mover has an opponent's checker still ahead of it."""
-    rearmost = 0
-    for point in range(25, 0, -1):
-        if mover[point] > 0:
-            rearmost = point
-            break
-    for point in range(1, 26):  # noqa: SIM110 - Numba compiles the loop, not any()
-        # The opponent's own point p is the mover's 25 - p (its bar, 25, is the mover's 0).
-        if opponent[point] > 0 and 25 - point < rearmost:
-            return True
-    return False
+def in_contact(board: npt.NDArray[np.generic]) -> bool:
+    """Whether a checker of the player on roll must still pass one of the opponent's (bars count).
+
+    The one test of contact: the evaluator routes by it, the features use it,
+    and pubeval picks its weights by it.
+
+    >>> from tavola.position import Position
+    >>> in_contact(Position.start().to_array()), in_contact(Position([2] + [0] * 22 + [-2]).to_array())
+    (True, False)
+    """
+    mine = 25 if board[MY_BAR] > 0 else 0  # the mover's rearmost checker
+    if mine == 0:
+        for point in range(24, 0, -1):
+            if board[point] > 0:
+                mine = point
+                break
+    theirs = 0 if board[THEIR_BAR] > 0 else 25  # the opponent's rearmost, in the mover's numbering
+    if theirs == 25:
+        for point in range(1, 25):
+            if board[point] < 0:
+                theirs = point
+                break
+    return mine > theirs
 
 
 def features(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
