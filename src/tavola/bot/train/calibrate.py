@@ -76,6 +76,8 @@ import numpy.typing as npt
 from tavola.bot.cube import CUBE_EFFICIENCY, CubeAction, CubeResponse, money_decision, money_equity
 from tavola.bot.evaluate import Evaluator, contact, finished
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, equity
+from tavola.bot.search import best_in_groups
+from tavola.bot.train.rolls import roll_batch
 from tavola.cube import Cube
 from tavola.movegen import generate_batch
 from tavola.position import CHECKERS, MY_OFF, Position, flip_array
@@ -132,22 +134,6 @@ class SelfPlayGames:
         return np.searchsorted(self.game, np.arange(self.games + 1)).astype(np.int64)
 
 
-def _roll(rng: np.random.Generator, opening: BoolArray) -> npt.NDArray[np.int8]:
-    """Dice for each game; no double on a game's opening roll (R4)."""
-    dice = rng.integers(1, 7, size=(len(opening), 2)).astype(np.int8)
-    while (clash := opening & (dice[:, 0] == dice[:, 1])).any():
-        dice[clash] = rng.integers(1, 7, size=(int(clash.sum()), 2))
-    return dice
-
-
-def _best_of_each(scores: npt.NDArray[np.float32], offsets: IntArray) -> IntArray:
-    """The index of the highest score in each run ``offsets[i]:offsets[i + 1]`` (the first on a tie)."""
-    starts = offsets[:-1]
-    best = np.maximum.reduceat(scores, starts)
-    top = np.flatnonzero(scores == np.repeat(best, np.diff(offsets)))
-    return top[np.searchsorted(top, starts)].astype(np.int64)
-
-
 def self_play(
     evaluator: Evaluator,
     games: int,
@@ -175,11 +161,11 @@ def self_play(
     }
     while playing.any():
         active = np.flatnonzero(playing)
-        dice = _roll(rng, turn_of_slot[active] == 0)
+        dice = roll_batch(rng, turn_of_slot[active] == 0)
         offsets, results_of_plays, _ = generate_batch(boards[active], dice)
         # Every play's result seen by the opponent, on roll next: what the mover's choice is judged by.
         opponent_view = evaluator.evaluate(flip_array(results_of_plays))
-        choice = _best_of_each(-equity(opponent_view), offsets)
+        choice = best_in_groups(offsets, -equity(opponent_view).astype(np.float64))
         chosen = results_of_plays[choice]
         over = chosen[:, MY_OFF] == CHECKERS
         going_on = active[~over]

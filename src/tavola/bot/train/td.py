@@ -41,6 +41,7 @@ import numpy.typing as npt
 from tavola.bot.encode import INPUTS, encode
 from tavola.bot.evaluate import contact, route
 from tavola.bot.network import OUTPUTS, Network, equity, flip_probabilities
+from tavola.bot.train.rolls import roll_batch
 from tavola.movegen import generate_batch
 from tavola.position import CHECKERS, MY_OFF, Position, flip_array
 
@@ -160,12 +161,6 @@ class Trainer:
                 out[mask] = torch.sigmoid(self.nets[name](inputs)).cpu().numpy()
         return out
 
-    def _roll(self, count: int, opening: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
-        dice = self.rng.integers(1, 7, size=(count, 2)).astype(np.int8)
-        while (clash := opening & (dice[:, 0] == dice[:, 1])).any():  # R4: no double opens a game
-            dice[clash] = self.rng.integers(1, 7, size=(int(clash.sum()), 2))
-        return dice
-
     def play_games(self, count: int) -> list[tuple[_Trajectory, npt.NDArray[np.float32]]]:
         """Play ``count`` games in parallel batches; each trajectory with its final λ-returns."""
         start = Position.start().to_array()
@@ -176,7 +171,7 @@ class Trainer:
         finished_games: list[tuple[_Trajectory, npt.NDArray[np.float32]]] = []
         while len(active):
             current = boards[active]
-            dice = self._roll(len(active), opening[active])
+            dice = roll_batch(self.rng, opening[active])
             offsets, results, _ = generate_batch(current, dice)
             # The value of every result for the player who moves, from the evaluation of the opponent on roll.
             values = flip_probabilities(self.probabilities(flip_array(results)))
