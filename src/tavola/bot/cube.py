@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from tavola.bot.evaluate import contact
+from tavola.bot.features import in_contact
 from tavola.bot.met import CubefulGame, GammonRates, MatchEquityTable, Stage, table_for
 from tavola.cube import Cube
 from tavola.game import Game, Phase
@@ -92,7 +92,7 @@ def position_efficiency(position: Position) -> float:
     >>> position_efficiency(Position.start()), position_efficiency(Position([2] + [0] * 22 + [-2]))
     (0.8, 0.61)
     """
-    return CONTACT_EFFICIENCY if bool(contact(position.to_array()[None])[0]) else RACE_EFFICIENCY
+    return CONTACT_EFFICIENCY if in_contact(position.to_array()) else RACE_EFFICIENCY
 
 
 Probabilities = Sequence[float] | npt.NDArray[np.floating]
