@@ -8,8 +8,10 @@ when a ``.mo`` file was not compiled again after its ``.po`` changed.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import string
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,6 +34,7 @@ from tavola.i18n import (
     language,
     ngettext,
     set_language,
+    use_language,
 )
 from tavola.notation import parse_play
 from tavola.render.text import ascii_board
@@ -348,3 +351,72 @@ def test_board_notes_are_translated_and_the_columns_stay(code: str, turn: str, p
     assert lines[10].endswith(pips)
     board_width = len(english[0])
     assert [line[:board_width] for line in lines] == [line[:board_width] for line in english]
+
+
+# --- a language per thread or task ------------------------------------------------------------------
+
+BLOCKED = {
+    "en": "24/19: point 19 is blocked (R5)",
+    "it": "24/19: la punta 19 è bloccata (R5)",
+    "es": "24/19: el punto 19 está bloqueado (R5)",
+}
+
+
+def _refusal() -> str:
+    try:
+        parse_play(Position.start(), Dice(6, 5), "24/18 24/19")
+    except IllegalPlayError as error:
+        return str(error)
+    raise AssertionError("24/18 24/19 with 6-5 was accepted")
+
+
+def test_two_threads_in_two_languages_each_read_their_own() -> None:
+    """Two requests served at once in different languages never mix: the language is per thread."""
+    set_language("en")
+    both_inside = threading.Barrier(2, timeout=30)
+    seen: dict[str, list[str]] = {}
+
+    def serve(code: str) -> None:
+        with use_language(code):
+            both_inside.wait()  # both threads have set their language before either reads
+            first = _refusal()
+            both_inside.wait()
+            seen[code] = [first, _refusal(), language()]
+
+    threads = [threading.Thread(target=serve, args=(code,)) for code in ("it", "es")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"it": [BLOCKED["it"], BLOCKED["it"], "it"], "es": [BLOCKED["es"], BLOCKED["es"], "es"]}
+    assert language() == "en"
+    assert _refusal() == BLOCKED["en"]
+
+
+def test_two_asyncio_tasks_in_two_languages_each_read_their_own() -> None:
+    async def serve(code: str, step: asyncio.Event, other: asyncio.Event) -> str:
+        with use_language(code):
+            step.set()
+            await other.wait()  # the other task has set its language in between
+            return _refusal()
+
+    async def both() -> list[str]:
+        italian, spanish = asyncio.Event(), asyncio.Event()
+        return await asyncio.gather(serve("it", italian, spanish), serve("es", spanish, italian))
+
+    assert asyncio.run(both()) == [BLOCKED["it"], BLOCKED["es"]]
+
+
+def test_the_default_language_does_not_override_a_block() -> None:
+    with use_language("es"):
+        set_language("it")  # the process's default changes, this block keeps its own
+        assert language() == "es"
+        assert _("roll the dice") == "tira los dados"
+    assert language() == "it"
+    assert _("roll the dice") == "tira i dadi"
+
+
+def test_use_language_refuses_an_unknown_code_and_keeps_the_language() -> None:
+    with pytest.raises(UnknownLanguageError, match="unknown language 'xx'"), use_language("xx"):
+        pass
+    assert language() == "en"

@@ -11,6 +11,16 @@ The language is chosen, first to last, by :func:`set_language`'s argument
 and the system locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``);
 anything else gives English.
 
+That choice is the process's default. A server speaking to several people
+at once gives each request its own language with :func:`use_language`: the
+language lives in a context variable, so every thread and every asyncio
+task inside such a block reads its own, and the messages (errors included,
+which are translated where they are raised) come out in it.
+
+>>> with use_language("es"):
+...     _("roll the dice")
+'tira los dados'
+
 >>> set_language("it")
 'it'
 >>> _("roll the dice")
@@ -28,7 +38,10 @@ from __future__ import annotations
 import gettext as _gettext
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
 from pathlib import Path
 
 from tavola.errors import TavolaError
@@ -104,10 +117,7 @@ def _checked(code: str, where: str) -> str:
     return code
 
 
-_current: _gettext.NullTranslations = _gettext.NullTranslations()
-_current_code = "en"
-
-
+@cache
 def translations(code: str) -> _gettext.NullTranslations:
     """The catalogue of one language (English is the source text, so it has none)."""
     _checked(code, "language")
@@ -116,22 +126,52 @@ def translations(code: str) -> _gettext.NullTranslations:
     return _gettext.translation(DOMAIN, LOCALE_DIR, [code], fallback=True)
 
 
+_default_code = "en"
+_context_code: ContextVar[str | None] = ContextVar("tavola_language", default=None)
+"""The language of the current thread or task where :func:`use_language` set one; else the default."""
+
+
 def set_language(code: str | None = None) -> str:
-    """Speak ``code`` from now on (``None``: what :func:`detect_language` finds); returns the code."""
-    global _current, _current_code
+    """Make ``code`` the process's default language (``None``: what :func:`detect_language` finds).
+
+    Returns the code. Code running inside :func:`use_language` keeps that block's language.
+    """
+    global _default_code
     chosen = detect_language() if code is None else _checked(code.strip().lower(), "language")
-    _current, _current_code = translations(chosen), chosen
+    translations(chosen)  # load it now, so a broken catalogue shows at once
+    _default_code = chosen
     return chosen
 
 
+@contextmanager
+def use_language(code: str) -> Iterator[str]:
+    """Speak ``code`` inside the block, in this thread or asyncio task only; yields the code.
+
+    Other threads and tasks keep their own language, so two requests in two
+    languages served at once never mix their messages.
+
+    >>> with use_language("it"):
+    ...     language()
+    'it'
+    >>> language()
+    'en'
+    """
+    chosen = _checked(code.strip().lower(), "language")
+    token = _context_code.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _context_code.reset(token)
+
+
 def language() -> str:
-    """The code of the language in use."""
-    return _current_code
+    """The code of the language in use here: this block's (:func:`use_language`), else the default."""
+    return _context_code.get() or _default_code
 
 
 def _(message: str) -> str:
     """``message`` in the language in use."""
-    return _current.gettext(message)
+    return translations(language()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
@@ -140,7 +180,7 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     >>> ngettext("{count} checker", "{count} checkers", 2).format(count=2)
     '2 checkers'
     """
-    return _current.ngettext(singular, plural, count)
+    return translations(language()).ngettext(singular, plural, count)
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name gettext tools look for
