@@ -76,6 +76,27 @@ def test_P2_a_later_game_at_n_minus_1_is_not_another_crawford_game():
     assert not match.new_game().crawford
 
 
+def test_P3_holland_restricts_nobody_at_equal_scores():
+    """Post-Crawford at 2-2 of a 3-point match: nobody trails, so both may double at once."""
+    dice = ManualDice()
+    match = Match(3, Rules(holland=True), dice)
+    dice.enter_opening(6, 1)
+    win(match.new_game(), 0, WinKind.GAMMON)  # 2-0, the next game is the Crawford game
+    dice.enter_opening(1, 6)
+    win(match.new_game(), 1)  # Crawford game: 2-1
+    dice.enter_opening(1, 6)
+    win(match.new_game(), 1)  # post-Crawford: 2-2
+    game = match.new_game()
+    assert match.score == (2, 2)
+    assert game.holland is None
+    dice.enter_opening(6, 1)
+    dice.enter("21")
+    game.roll()
+    game.play(game.turn.legal[0])
+    assert game.player_on_roll == 1
+    assert game.may_double()
+
+
 def test_P3_holland_the_trailer_doubles_from_their_third_turn():
     dice = ManualDice()
     match = Match(3, Rules(holland=True), dice)

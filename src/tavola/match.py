@@ -134,8 +134,8 @@ class Match(_Series):
         index = len(self.games)
         score = self._scores_before(index)
         holland = None
-        if self.rules.holland and self._post_crawford(index):
-            holland = 0 if score[0] < score[1] else 1  # the trailer
+        if self.rules.holland and self._post_crawford(index) and score[0] != score[1]:
+            holland = 0 if score[0] < score[1] else 1  # the trailer; at equal scores nobody trails (P3)
         crawford = self.is_crawford_game(index)
         return Game(self.rules, self.dice, crawford=crawford, holland=holland, variant=self.variant)
 
