@@ -124,6 +124,23 @@ def test_V1_dutch_a_checker_reaching_home_lets_the_next_die_hit():
     assert "20/17 8/3*" not in dutch
 
 
+def test_V1_dutch_a_double_hits_after_a_checker_comes_home_and_the_turn_goes_on_move_by_move():
+    # 6-6: 9/3 comes home, then the sixes may hit on 13 and go on; all four must be played (R11).
+    pos = position({9: 1, 19: 14}, {13: 1, 24: 14})
+    plays = pos.legal_plays(Dice(6, 6), DUTCH)
+    assert pos.parse_play(Dice(6, 6), "9/3 19/13*/7/1", DUTCH).after in {play.after for play in plays}
+    assert all(len(play.moves) == 4 for play in plays)
+    dice = ManualDice()
+    dice.enter("66")
+    game = Game(dice=dice, variant=DUTCH, position=pos, player_on_roll=0)
+    game.roll()
+    for step in ("9/3", "19/13*", "13/7", "7/1"):
+        assert any(isinstance(action, MoveCheckers) for action in game.legal_actions())
+        game.move(step)
+    game.commit()
+    assert game.player_on_roll == 1
+
+
 # --- V2 Acey-Deucey ---------------------------------------------------------------------------
 
 

@@ -321,8 +321,11 @@ def _plays_double(
     The rank of a sequence is its number of moves.
     Any legal order of the four moves can be sorted so that sources never
     rise and stay legal, so this reaches every resulting position without
-    trying the same moves in every order. A depth-first search over four
-    levels: ``sources[d]`` is the next point to try at level ``d``.
+    trying the same moves in every order. Under ``HIT_NEEDS_HOME`` that holds
+    on each side of the move that first brings a checker home: the moves
+    before it do not hit, and after it any checker may, so the order starts
+    again from the back there. A depth-first search over four levels:
+    ``sources[d]`` is the next point to try at level ``d``.
     """
     sources = np.empty(5, dtype=np.int64)
     tops = np.empty(5, dtype=np.int64)
@@ -375,7 +378,10 @@ def _plays_double(
         tops[depth] = _highest(levels[depth], tops[depth - 1])
         hits[depth] = _may_hit(levels[depth], state[_FLAGS])
         # Bar checkers go first (R9), then checkers waiting to enter, then points from the back.
-        sources[depth] = tops[depth] if source == MY_BAR else min(source, tops[depth])
+        # A move that first allows hitting (V1) starts the order again: a checker further back
+        # may now hit, which it could not before this move.
+        restart = source == MY_BAR or (hits[depth] and not hits[depth - 1])
+        sources[depth] = tops[depth] if restart else min(source, tops[depth])
         moved[depth] = False
 
 
