@@ -162,7 +162,7 @@ def test_M1_a_money_session_keeps_a_zero_sum_running_score_at_the_stake():
     assert not session.is_over
 
 
-@pytest.mark.parametrize("stake", [0, -2, "1"])
+@pytest.mark.parametrize("stake", [0, -2, "1", float("nan"), float("inf"), -float("inf"), True])
 def test_M1_the_stake_is_a_positive_amount(stake):
     with pytest.raises(InvalidRulesError, match="stake"):
         MoneySession(stake=stake)

@@ -26,7 +26,7 @@ from tavola.errors import IllegalActionError, InvalidRulesError
 from tavola.game import Ending, Game, Phase
 from tavola.i18n import _
 from tavola.ids import GameState, MatchState, encode_match_id
-from tavola.rules import Rules
+from tavola.rules import Rules, checked_stake
 from tavola.variants import STANDARD, Variant
 
 
@@ -218,12 +218,8 @@ class MoneySession(_Series):
         players: tuple[str, str] = ("Player 0", "Player 1"),
         variant: Variant = STANDARD,
     ) -> None:
-        if isinstance(stake, bool) or not isinstance(stake, int | float) or stake <= 0:
-            raise InvalidRulesError(
-                _("the stake is a positive amount per point, not {stake}").format(stake=repr(stake))
-            )
+        self.stake = checked_stake(stake)
         super().__init__(rules, dice, players, variant)
-        self.stake = stake
 
     @property
     def score(self) -> Settlement:

@@ -15,6 +15,7 @@ tavola.errors.InvalidRulesError: beavers are for money play, not matches (P4)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 
 from tavola.errors import InvalidRulesError
@@ -88,3 +89,25 @@ class Rules:
             if getattr(self, field.name) != field.default
         ]
         return f"Rules({', '.join(changed)})"
+
+
+def checked_stake(stake: object) -> float:
+    """``stake``, what a point is worth in money play (M1), if it is a positive finite amount.
+
+    >>> checked_stake(2.5)
+    2.5
+    >>> checked_stake(float("nan"))
+    Traceback (most recent call last):
+    ...
+    tavola.errors.InvalidRulesError: the stake is a positive amount per point, not nan
+    """
+    if (
+        isinstance(stake, bool)
+        or not isinstance(stake, int | float)
+        or not math.isfinite(stake)
+        or stake <= 0
+    ):
+        raise InvalidRulesError(
+            _("the stake is a positive amount per point, not {stake}").format(stake=repr(stake))
+        )
+    return stake

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields
 
 from tavola.errors import InvalidRulesError
 from tavola.i18n import _
-from tavola.rules import Rules
+from tavola.rules import Rules, checked_stake
 from tavola.variants import STANDARD, Scoring, Variant
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "ChouetteSettings", "Consultation", "CubeMode"]
@@ -138,11 +138,7 @@ class ChouetteSettings:
         partner = self.box_partner_from
         if partner is not None and (isinstance(partner, bool) or not isinstance(partner, int)):
             raise InvalidRulesError(f"box_partner_from is a number of players or None, not {partner!r}")
-        stake = self.stake
-        if isinstance(stake, bool) or not isinstance(stake, int | float) or not 0 < stake < float("inf"):
-            raise InvalidRulesError(
-                _("the stake is a positive amount per point, not {stake}").format(stake=repr(stake))
-            )
+        checked_stake(self.stake)
 
     @property
     def single_cube(self) -> bool:
