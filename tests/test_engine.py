@@ -19,7 +19,7 @@ from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import Network
 from tavola.bot.player import Bot
 from tavola.cube import Cube
-from tavola.engine import answer, read_request
+from tavola.protocol import answer, read_request
 from tavola.sampling import random_positions
 
 START = "4HPwATDgc/ABMA"

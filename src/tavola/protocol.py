@@ -37,51 +37,26 @@ import json
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
+from tavola.bot.met import mwc_to_equity
+from tavola.bot.player import Bot, Choice, Evaluation
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
 from tavola.ids import parse_position
+from tavola.match import MatchScore
 from tavola.position import Position
 from tavola.rules import Rules
 from tavola.variants import STANDARD, Variant, find_variant
 
 COMMANDS = ("play", "hint", "evaluate", "cube")
-
-
-class Responder(Protocol):
-    """What answers requests: :class:`tavola.bot.Bot`."""
-
-    def answer(self, request: Request) -> dict[str, Any]: ...
+PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The names of the five probabilities in replies, in the order of the bot's outputs."""
 
 
 class RequestError(TavolaError):
     """A request the engine cannot read: it names the field that is wrong."""
-
-
-@dataclass(frozen=True)
-class MatchScore:
-    """A match seen by the player on roll: the length, both scores (its own first), the Crawford flag."""
-
-    length: int
-    score: tuple[int, int]
-    crawford: bool = False
-
-    @property
-    def away(self) -> tuple[int, int]:
-        """Points each player still needs: (player on roll, opponent)."""
-        return self.length - self.score[0], self.length - self.score[1]
-
-    @classmethod
-    def from_away(cls, away: tuple[int, int], crawford: bool = False) -> MatchScore:
-        """The score from the points each player still needs (the match as long as the larger).
-
-        >>> MatchScore.from_away((2, 5)).away
-        (2, 5)
-        """
-        length = max(away)
-        return cls(length, (length - away[0], length - away[1]), crawford)
 
 
 @dataclass(frozen=True)
@@ -108,7 +83,7 @@ def read_request(data: object) -> Request:
     >>> read_request({"id": 7, "cmd": "fly"})
     Traceback (most recent call last):
     ...
-    tavola.engine.RequestError: cmd: one of play, hint, evaluate, cube, not 'fly'
+    tavola.protocol.RequestError: cmd: one of play, hint, evaluate, cube, not 'fly'
     """
     if not isinstance(data, dict):
         raise RequestError(f"a request is a JSON object, not {type(data).__name__}")
@@ -212,7 +187,7 @@ def _rules(value: object) -> Rules:
         raise RequestError(f"rules: {error}") from None
 
 
-def serve(bot: Responder, lines: Iterable[str], output: IO[str]) -> int:
+def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
     """Answer each request line on ``output``, flushing every reply; returns how many requests failed."""
     failures = 0
     for line in lines:
@@ -226,7 +201,7 @@ def serve(bot: Responder, lines: Iterable[str], output: IO[str]) -> int:
     return failures
 
 
-def answer(bot: Responder, text: str) -> dict[str, Any]:
+def answer(bot: Bot, text: str) -> dict[str, Any]:
     """The reply to one request line; errors become ``{"id": ..., "error": ...}``."""
     try:
         data = json.loads(text)
@@ -235,12 +210,75 @@ def answer(bot: Responder, text: str) -> dict[str, Any]:
     ident = data.get("id") if isinstance(data, dict) else None
     try:
         request = read_request(data)
-        return {"id": ident, **bot.answer(request)}
+        return {"id": ident, **reply(bot, request)}
     except TavolaError as error:
         return {"id": ident, "error": str(error)}
 
 
-def main(bot: Responder) -> int:
+def reply(bot: Bot, request: Request) -> dict[str, Any]:
+    """The reply fields for a request: the bot's answer as JSON data."""
+    if request.command in ("play", "hint"):
+        if request.dice is None:
+            raise RequestError(f"dice: {request.command} needs the dice, such as [6, 5]")
+        cube_value = request.cube.value
+        if request.command == "play":
+            chosen = bot.play(
+                request.position, request.dice, request.variant, request.level, request.match, cube_value
+            )
+            return {
+                "play": chosen.play.notation,
+                "position_id": _id(chosen.play.after),
+                "equity": round(chosen.equity, 4),
+            }
+        ranked = bot.hint(
+            request.position, request.dice, request.variant, request.level, request.match, cube_value
+        )
+        return {"plays": [_choice_json(choice) for choice in ranked]}
+    evaluation = bot.evaluate(request.position, request.cube, request.match, request.rules, request.level)
+    if request.command == "evaluate":
+        return _evaluation_json(evaluation, request.match)
+    decision = evaluation.cube
+    if request.doubled:
+        return {
+            "action": decision.response.value if decision.response else "take",
+            "decision": str(decision),
+        }
+    return {"action": decision.title.lower(), "decision": str(decision)}
+
+
+def _id(position: Position) -> str:
+    return position.position_id() if position.waiting == (0, 0) else position.tavola_id()
+
+
+def _probabilities_json(values: tuple[float, ...]) -> dict[str, float]:
+    return {name: round(value, 4) for name, value in zip(PROBABILITY_NAMES, values, strict=True)}
+
+
+def _choice_json(choice: Choice) -> dict[str, Any]:
+    return {
+        "play": choice.play.notation,
+        "position_id": _id(choice.play.after),
+        "equity": round(choice.equity, 4),
+        "probabilities": _probabilities_json(choice.probabilities),
+        "plies": choice.plies,
+    }
+
+
+def _evaluation_json(evaluation: Evaluation, match: MatchScore | None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "probabilities": _probabilities_json(evaluation.probabilities),
+        "cubeless_equity": round(evaluation.cubeless_equity, 4),
+    }
+    if match is None:
+        data["cubeful_equity"] = round(evaluation.cubeful_equity, 4)
+    else:
+        mwc = evaluation.cubeful_equity
+        data["match_winning_chance"] = round(mwc, 4)
+        data["cubeful_equity"] = round(mwc_to_equity(mwc, match.away[0], match.away[1], 1, match.crawford), 4)
+    return data
+
+
+def main(bot: Bot) -> int:
     """Serve standard input to standard output."""
     serve(bot, sys.stdin, sys.stdout)
     return 0
