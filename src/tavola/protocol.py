@@ -27,8 +27,12 @@ player to act on roll. Optional fields: ``variant`` (a variant's name),
 ``match`` (``{"length": 7, "score": [2, 4], "crawford": false}``, the player
 on roll's score first), ``cube`` (``{"value": 2, "owner": "center" | "me" |
 "opponent"}``), ``rules`` (``{"jacoby": true, "beavers": 1}``) and ``level``
-(see :data:`tavola.bot.search.LEVELS`). A request that cannot be answered
-gets ``{"id": ..., "error": "..."}`` and the engine goes on serving.
+(see :data:`tavola.bot.search.LEVELS`). Every field of a request is checked
+before the bot starts work (its shape by :mod:`tavola.schema`, then its
+values); a request that cannot be answered gets one line,
+``{"id": ..., "error": "..."}`` naming the field at fault, and the engine
+goes on serving. The bot itself (:class:`tavola.bot.player.Bot`) knows
+nothing of JSON: the replies are built here.
 """
 
 from __future__ import annotations
@@ -37,10 +41,13 @@ import json
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Annotated, Any, Literal
+
+from pydantic import Field
 
 from tavola.bot.met import mwc_to_equity
 from tavola.bot.player import Bot, Choice, Evaluation
+from tavola.bot.search import LEVELS
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
@@ -48,6 +55,7 @@ from tavola.ids import parse_position
 from tavola.match import MatchScore
 from tavola.position import Position
 from tavola.rules import Rules
+from tavola.schema import RulesShape, Says, Shape, read_shape
 from tavola.variants import STANDARD, Variant, find_variant
 
 COMMANDS = ("play", "hint", "evaluate", "cube")
@@ -76,7 +84,12 @@ class Request:
 
 
 def read_request(data: object) -> Request:
-    """Check a decoded JSON request and turn it into a :class:`Request`.
+    """Check a decoded JSON request, every field of it, and turn it into a :class:`Request`.
+
+    Its shape first (:data:`_REQUEST`: the fields and their types), then what
+    the domain says of the values (a position ID that reads, dice from 1 to 6,
+    a score below the match length...); the first thing wrong raises
+    :class:`RequestError` naming the field.
 
     >>> read_request({"id": 7, "cmd": "play", "position": "4HPwATDgc/ABMA", "dice": [3, 1]}).dice
     Dice(3, 1)
@@ -84,107 +97,144 @@ def read_request(data: object) -> Request:
     Traceback (most recent call last):
     ...
     tavola.protocol.RequestError: cmd: one of play, hint, evaluate, cube, not 'fly'
+    >>> read_request({"id": 7, "cmd": "evaluate", "position": "4HPwATDgc/ABMA", "match": {"length": "7"}})
+    Traceback (most recent call last):
+    ...
+    tavola.protocol.RequestError: match.length: a whole number from 1 up, not '7'
     """
-    if not isinstance(data, dict):
-        raise RequestError(f"a request is a JSON object, not {type(data).__name__}")
-    command = data.get("cmd")
-    if command not in COMMANDS:
-        raise RequestError(f"cmd: one of {', '.join(COMMANDS)}, not {command!r}")
-    variant = _variant(data.get("variant", "standard"))
-    position = _position(data.get("position"), variant)
-    dice = _dice(data.get("dice")) if command in ("play", "hint") else None
-    level = data.get("level")
-    if level is not None and not isinstance(level, str):
-        raise RequestError(f"level: a level's name, not {level!r}")
-    doubled = data.get("doubled", False)
-    if not isinstance(doubled, bool):
-        raise RequestError(f"doubled: true or false, not {doubled!r}")
+    shape: _CheckerRequest | _PositionRequest = read_shape(_REQUEST, data, RequestError, _WHOLE)
+    variant = _variant(shape.variant)
     return Request(
-        id=data.get("id"),
-        command=command,
-        position=position,
-        dice=dice,
+        id=shape.id,
+        command=shape.cmd,
+        position=_position(shape.position, variant),
+        dice=_dice(shape.dice) if isinstance(shape, _CheckerRequest) else None,
         variant=variant,
-        match=_match(data.get("match")),
-        cube=_cube(data.get("cube")),
-        rules=_rules(data.get("rules")),
-        level=level,
-        doubled=doubled,
+        match=_match(shape.match),
+        cube=_cube(shape.cube),
+        rules=_rules(shape.rules),
+        level=_level(shape.level),
+        doubled=shape.doubled,
     )
 
 
-def _variant(value: object) -> Variant:
-    if not isinstance(value, str):
-        raise RequestError(f"variant: a variant's name, not {value!r}")
+# --- the shape of a request --------------------------------------------------------------------
+
+_WHOLE = "the request"
+"""What a request is called where there is no field to name."""
+
+
+class _MatchShape(Shape):
+    length: Annotated[int, Field(ge=1), Says("match.length: a whole number from 1 up, not {value}")]
+    score: Annotated[
+        list[int], Field(min_length=2, max_length=2), Says("match.score: two whole numbers, not {value}")
+    ] = Field(default_factory=lambda: [0, 0])
+    crawford: bool = False
+
+
+class _CubeShape(Shape):
+    value: int = 1
+    owner: Annotated[
+        Literal["center", "me", "opponent"], Says("cube.owner: 'center', 'me' or 'opponent', not {value}")
+    ] = "center"
+
+
+class _RequestShape(Shape):
+    """What every request holds: the position, and how it is played."""
+
+    id: Any = None
+    position: Annotated[str, Says("position: a gnubg Position ID (or XGID), not {value}")]
+    variant: Annotated[str, Says("variant: a variant's name, not {value}")] = "standard"
+    match: _MatchShape | None = None
+    cube: _CubeShape | None = None
+    rules: RulesShape | None = None
+    level: Annotated[str | None, Says("level: a level's name, not {value}")] = None
+    doubled: Annotated[bool, Says("doubled: true or false, not {value}")] = False
+
+
+class _PositionRequest(_RequestShape):
+    """A request about a position before the roll."""
+
+    cmd: Literal["evaluate", "cube"]
+
+
+class _CheckerRequest(_RequestShape):
+    """A request about a roll to play: the dice too."""
+
+    cmd: Literal["play", "hint"]
+    dice: Annotated[
+        list[int], Field(min_length=2, max_length=2), Says("dice: two numbers such as [6, 5], not {value}")
+    ]
+
+
+_REQUEST = Annotated[
+    _CheckerRequest | _PositionRequest,
+    Field(discriminator="cmd"),
+    Says(f"cmd: one of {', '.join(COMMANDS)}, not {{value}}"),
+]
+"""The shape of a request: the fields of its command."""
+
+
+# --- what the values mean ----------------------------------------------------------------------
+
+
+def _variant(name: str) -> Variant:
     try:
-        return find_variant(value)
+        return find_variant(name)
     except TavolaError as error:
         raise RequestError(f"variant: {error}") from None
 
 
-def _position(value: object, variant: Variant) -> Position:
-    if not isinstance(value, str):
-        raise RequestError(f"position: a gnubg Position ID (or XGID), not {value!r}")
+def _position(text: str, variant: Variant) -> Position:
     try:
-        return parse_position(value, checkers=variant.checkers)
+        return parse_position(text, checkers=variant.checkers)
     except TavolaError as error:
         raise RequestError(f"position: {error}") from None
 
 
-def _dice(value: object) -> Dice:
-    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(die, int) for die in value)):
-        raise RequestError(f"dice: two numbers such as [6, 5], not {value!r}")
+def _dice(values: list[int]) -> Dice:
     try:
-        return Dice(value[0], value[1])
+        return Dice(values[0], values[1])
     except TavolaError as error:
         raise RequestError(f"dice: {error}") from None
 
 
-def _match(value: object) -> MatchScore | None:
-    if value is None:
+def _match(shape: _MatchShape | None) -> MatchScore | None:
+    if shape is None:
         return None
-    if not isinstance(value, dict):
-        raise RequestError(f"match: an object such as {{'length': 7, 'score': [2, 4]}}, not {value!r}")
-    length, score, crawford = value.get("length"), value.get("score", [0, 0]), value.get("crawford", False)
-    if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-        raise RequestError(f"match.length: a whole number from 1 up, not {length!r}")
-    if not (
-        isinstance(score, list)
-        and len(score) == 2
-        and all(isinstance(s, int) and 0 <= s < length for s in score)
-    ):
+    length, score = shape.length, shape.score
+    if not all(0 <= points < length for points in score):
         raise RequestError(f"match.score: two scores below the length {length}, not {score!r}")
-    if not isinstance(crawford, bool) or (crawford and length - 1 not in score):
-        raise RequestError(f"match.crawford: true only when a player is 1 away, not {crawford!r}")
-    return MatchScore(length, (score[0], score[1]), crawford)
+    if shape.crawford and length - 1 not in score:
+        raise RequestError(f"match.crawford: true only when a player is 1 away, not {shape.crawford!r}")
+    return MatchScore(length, (score[0], score[1]), shape.crawford)
 
 
-def _cube(value: object) -> Cube:
-    if value is None:
+_OWNERS = {"center": None, "me": 0, "opponent": 1}
+
+
+def _cube(shape: _CubeShape | None) -> Cube:
+    if shape is None:
         return Cube()
-    if not isinstance(value, dict):
-        raise RequestError(f"cube: an object such as {{'value': 2, 'owner': 'me'}}, not {value!r}")
-    owners = {"center": None, "me": 0, "opponent": 1}
-    owner = value.get("owner", "center")
-    if owner not in owners:
-        raise RequestError(f"cube.owner: 'center', 'me' or 'opponent', not {owner!r}")
     try:
-        return Cube(value.get("value", 1), owners[owner])
+        return Cube(shape.value, _OWNERS[shape.owner])
     except TavolaError as error:
         raise RequestError(f"cube: {error}") from None
 
 
-def _rules(value: object) -> Rules:
-    if value is None:
+def _rules(shape: RulesShape | None) -> Rules:
+    if shape is None:
         return Rules()
-    if not isinstance(value, dict):
-        raise RequestError(f"rules: an object such as {{'jacoby': true}}, not {value!r}")
     try:
-        return Rules(**value)
-    except TypeError as error:
-        raise RequestError(f"rules: {error}") from None
+        return shape.rules()
     except TavolaError as error:
         raise RequestError(f"rules: {error}") from None
+
+
+def _level(name: str | None) -> str | None:
+    if name is not None and name not in LEVELS:
+        raise RequestError(f"level: no level called {name!r}; known: {', '.join(LEVELS)}")
+    return name
 
 
 def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
@@ -218,8 +268,7 @@ def answer(bot: Bot, text: str) -> dict[str, Any]:
 def reply(bot: Bot, request: Request) -> dict[str, Any]:
     """The reply fields for a request: the bot's answer as JSON data."""
     if request.command in ("play", "hint"):
-        if request.dice is None:
-            raise RequestError(f"dice: {request.command} needs the dice, such as [6, 5]")
+        assert request.dice is not None  # read_request asks for the dice of these commands
         cube_value = request.cube.value
         if request.command == "play":
             chosen = bot.play(
