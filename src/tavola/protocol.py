@@ -51,7 +51,7 @@ from tavola.bot.search import LEVELS
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
-from tavola.ids import parse_position
+from tavola.ids import parse_position, position_text
 from tavola.match import MatchScore
 from tavola.position import Position
 from tavola.rules import Rules
@@ -276,7 +276,7 @@ def reply(bot: Bot, request: Request) -> dict[str, Any]:
             )
             return {
                 "play": chosen.play.notation,
-                "position_id": _id(chosen.play.after),
+                "position_id": position_text(chosen.play.after),
                 "equity": round(chosen.equity, 4),
             }
         ranked = bot.hint(
@@ -295,10 +295,6 @@ def reply(bot: Bot, request: Request) -> dict[str, Any]:
     return {"action": decision.title.lower(), "decision": str(decision)}
 
 
-def _id(position: Position) -> str:
-    return position.position_id() if position.waiting == (0, 0) else position.tavola_id()
-
-
 def _probabilities_json(values: tuple[float, ...]) -> dict[str, float]:
     return {name: round(value, 4) for name, value in zip(PROBABILITY_NAMES, values, strict=True)}
 
@@ -306,7 +302,7 @@ def _probabilities_json(values: tuple[float, ...]) -> dict[str, float]:
 def _choice_json(choice: Choice) -> dict[str, Any]:
     return {
         "play": choice.play.notation,
-        "position_id": _id(choice.play.after),
+        "position_id": position_text(choice.play.after),
         "equity": round(choice.equity, 4),
         "probabilities": _probabilities_json(choice.probabilities),
         "plies": choice.plies,

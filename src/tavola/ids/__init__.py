@@ -12,8 +12,8 @@ Four formats are read and written here, each in its own module:
 * Tavola's own **Tavola ID**, which holds any position of any variant
   (:mod:`tavola.ids.tavola_id`).
 
-:func:`parse_position` reads a position from any of them
-(:mod:`tavola.ids.parse`).
+:func:`parse_position` reads a position from any of them, and
+:func:`position_text` writes the one that holds it (:mod:`tavola.ids.parse`).
 
 Every malformed ID raises :class:`~tavola.errors.InvalidIdError`, which says
 what is wrong with it.
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from tavola.ids._checks import MATCH_ID_LENGTH, POSITION_ID_LENGTH
 from tavola.ids.match_id import GameState, MatchState, decode_match_id, encode_match_id
-from tavola.ids.parse import parse_position
+from tavola.ids.parse import parse_position, position_text
 from tavola.ids.position_id import decode_position_id, encode_position_id
 from tavola.ids.tavola_id import decode_tavola_id, encode_tavola_id
 from tavola.ids.xgid import XgidSide, XgidStage, XgidState, decode_xgid, encode_xgid
@@ -53,4 +53,5 @@ __all__ = [
     "encode_tavola_id",
     "encode_xgid",
     "parse_position",
+    "position_text",
 ]

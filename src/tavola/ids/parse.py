@@ -1,4 +1,4 @@
-"""Reading a position from any of the IDs: a gnubg Position ID (or gnubg ID), an XGID, a Tavola ID."""
+"""Any ID of a position: reading one (Position ID, gnubg ID, XGID, Tavola ID), writing the one that fits."""
 
 from __future__ import annotations
 
@@ -48,3 +48,16 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
             id=_shown(text), length=POSITION_ID_LENGTH
         )
     )
+
+
+def position_text(position: Position) -> str:
+    """The ID to write for ``position``: its gnubg Position ID, or its Tavola ID where it has none.
+
+    (Checkers waiting to enter, in Acey-Deucey, have no place in a Position ID.)
+
+    >>> position_text(Position.start())
+    '4HPwATDgc/ABMA'
+    >>> position_text(Position([0] * 24, waiting=(15, 15)))
+    'TVL=--------------------------:15:15:15'
+    """
+    return position.position_id() if position.waiting == (0, 0) else position.tavola_id()
