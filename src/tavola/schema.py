@@ -154,16 +154,14 @@ class _Place:
 
 
 def _message(kind: Any, data: object, error: ErrorDetails, whole: str) -> str:
+    """What to say of one of pydantic's errors: the message of its kind, or its field's :class:`Says`."""
     place = _follow(kind, data, error["loc"])
     path = place.path
     parent, _dot, name = path.rpartition(".")
-    last = error["loc"][-1] if error["loc"] else None
-    if error["type"] == "union_tag_not_found" or (error["type"] == "missing" and isinstance(last, str)):
-        if error["type"] == "union_tag_not_found":
-            parent, name = path, str(ast.literal_eval(error.get("ctx", {})["discriminator"]))
-        else:
-            name = str(error["loc"][-1])
-        return _("{where}: the field {name} is missing").format(where=parent or _(whole), name=repr(name))
+    missing = _missing_field(error)
+    if missing is not None:
+        holder = path if error["type"] == "union_tag_not_found" else parent
+        return _("{where}: the field {name} is missing").format(where=holder or _(whole), name=repr(missing))
     if error["type"] == "extra_forbidden" and place.owner is not None and place.owner.unknown:
         return _(place.owner.unknown).format(where=parent or _(whole), field=path, name=name)
     if error["type"] in _NOT_AN_OBJECT:
@@ -192,6 +190,14 @@ def _message(kind: Any, data: object, error: ErrorDetails, whole: str) -> str:
     if error["type"].endswith("_type") and kinds in _NOT_OF_KIND:
         return _(_NOT_OF_KIND[kinds]).format(field=path or _(whole), value=repr(error["input"]))
     return _("{where}: {error}").format(where=path or _(whole), error=error["msg"])
+
+
+def _missing_field(error: ErrorDetails) -> str | None:
+    """The name of the field ``error`` finds missing (the one that tells a union's shapes apart too)."""
+    if error["type"] == "union_tag_not_found":
+        return str(ast.literal_eval(error.get("ctx", {})["discriminator"]))
+    last = error["loc"][-1] if error["loc"] else None
+    return last if error["type"] == "missing" and isinstance(last, str) else None
 
 
 def _follow(kind: Any, data: object, loc: Sequence[int | str]) -> _Place:
