@@ -7,8 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tavola.bot.cube import (
-    CONTACT_EFFICIENCY,
-    RACE_EFFICIENCY,
     CubeAction,
     CubeResponse,
     game_decision,
@@ -18,6 +16,7 @@ from tavola.bot.cube import (
     money_equity,
     position_efficiency,
 )
+from tavola.bot.measured import CONTACT_EFFICIENCY, RACE_EFFICIENCY
 from tavola.bot.met import (
     LENGTH,
     CubefulGame,

@@ -8,7 +8,7 @@ from tavola import Dice, Position
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.player import Bot
 from tavola.dice import ALL_ROLLS
-from tavola.engine import MatchScore
+from tavola.match import MatchScore
 
 
 @pytest.fixture(scope="module")

@@ -165,6 +165,41 @@ def test_a_malformed_record_raises_an_error_naming_the_field(change, message):
         Chouette.from_json(spoil(change))
 
 
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda data: data.update(settings=[]), "settings: expected a JSON object, not list"),
+        (lambda data: data["settings"].update(cubes=5), r"settings\.cubes: 5 is not text"),
+        (
+            lambda data: data["settings"].update(join_during_game=1),
+            r"settings\.join_during_game: 1 is not bool",
+        ),
+        (
+            lambda data: data["settings"].update(box_partner_from="2"),
+            r"settings\.box_partner_from: '2' is not a whole number or NoneType",
+        ),
+        (lambda data: data["settings"].pop("stake"), "settings: the field 'stake' is missing"),
+        (
+            lambda data: data["settings"]["rules"].update(jacoby="no"),
+            r"settings\.rules\.jacoby: 'no' is not bool",
+        ),
+        (lambda data: data["log"][0].pop("player"), r"log\[0\]: the field 'player' is missing"),
+        (
+            lambda data: data["log"][index_of(data, "draw_order")].update(rounds=[[["Ann", "5"]]]),
+            r"\.rounds\[0\]: a list of \[player, die\] pairs, not \[\['Ann', '5'\]\]",
+        ),
+        (
+            lambda data: data["log"][index_of(data, "double")].update(against="Cid"),
+            r"\.against: a list of players' names, not 'Cid'",
+        ),
+        (lambda data: data["log"][index_of(data, "play")].update(play=24), r"\.play: 24 is not text"),
+    ],
+)
+def test_a_record_of_the_wrong_types_is_refused_naming_the_field(change, message):
+    with pytest.raises(RecordError, match=message):
+        Chouette.from_json(spoil(change))
+
+
 def test_an_illegal_play_is_named_by_its_place_in_the_log():
     data = record()
     number = index_of(data, "play")

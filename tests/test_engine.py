@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import Network
 from tavola.bot.player import Bot
 from tavola.cube import Cube
-from tavola.engine import answer, read_request
+from tavola.protocol import PROBABILITY_NAMES, answer, read_request, serve
 from tavola.sampling import random_positions
 
 START = "4HPwATDgc/ABMA"
@@ -116,11 +117,73 @@ def test_P2_no_double_in_the_crawford_game(bot):
             '{"id": 1, "cmd": "play", "position": "4HPwATDgc/ABMA", "dice": [3, 1], "variant": "chess"}',
             "variant",
         ),
+        ('{"id": 1, "cmd": "play", "dice": [3, 1]}', "the field 'position' is missing"),
+        ('{"id": 1, "position": "4HPwATDgc/ABMA"}', "the field 'cmd' is missing"),
+        ('{"id": 1, "cmd": "play", "position": "4HPwATDgc/ABMA", "dice": [3, "1"]}', "dice: "),
+        ('{"id": 1, "cmd": "play", "position": "4HPwATDgc/ABMA", "dice": "31"}', "dice: "),
+        ('{"id": 1, "cmd": "cube", "position": "4HPwATDgc/ABMA", "match": {"length": "7"}}', "match.length"),
+        ('{"id": 1, "cmd": "cube", "position": "4HPwATDgc/ABMA", "match": {"length": true}}', "match.length"),
+        ('{"id": 1, "cmd": "cube", "position": "4HPwATDgc/ABMA", "cube": {"value": true}}', "cube.value"),
+        ('{"id": 1, "cmd": "cube", "position": "4HPwATDgc/ABMA", "rules": {"jacoby": 1}}', "rules.jacoby"),
+        ('{"id": 1, "cmd": "cube", "position": "4HPwATDgc/ABMA", "doubled": 1}', "doubled"),
+        ('{"id": 1, "cmd": "cube", "position": 5}', "position"),
     ],
 )
 def test_bad_requests_get_an_error_naming_the_problem(bot, request_text, says):
     reply = answer(bot, request_text)
     assert says in reply["error"]
+
+
+class CountingBot(Bot):
+    """A bot that counts the work it is asked to do."""
+
+    calls = 0
+
+    def hint(self, *arguments, **options):
+        CountingBot.calls += 1
+        return super().hint(*arguments, **options)
+
+    def evaluate(self, *arguments, **options):
+        CountingBot.calls += 1
+        return super().evaluate(*arguments, **options)
+
+
+def test_a_bad_request_gets_one_error_line_and_the_next_request_is_answered(bot):
+    lines = [
+        json.dumps({"id": 1, "cmd": "play", "position": START, "dice": [3, 1]}),
+        json.dumps({"id": 2, "cmd": "play", "position": START, "dice": "31"}),
+        "not json",
+        "",
+        json.dumps({"id": 4, "cmd": "evaluate", "position": START, "match": {"length": 7, "score": [7, 0]}}),
+        json.dumps({"id": 5, "cmd": "evaluate", "position": START}),
+    ]
+    output = io.StringIO()
+    failures = serve(bot, lines, output)
+    replies = [json.loads(line) for line in output.getvalue().splitlines()]
+    assert [reply["id"] for reply in replies] == [1, 2, None, 4, 5]
+    assert ["error" in reply for reply in replies] == [False, True, True, True, False]
+    assert failures == 3
+    assert replies[1]["error"].startswith("dice: ")
+    assert replies[3]["error"].startswith("match.score: ")
+    assert Position.start().parse_play(Dice(3, 1), replies[0]["play"])
+    assert set(replies[4]["probabilities"]) == set(PROBABILITY_NAMES)
+
+
+@pytest.mark.parametrize(
+    "request_data",
+    [
+        {"cmd": "hint", "position": START, "dice": [3, 1], "level": "godlike"},
+        {"cmd": "hint", "position": START, "dice": [3, 1], "rules": {"beavers": -1}},
+        {"cmd": "evaluate", "position": START, "cube": {"value": 3}},
+        {"cmd": "evaluate", "position": START, "match": {"length": 5, "crawford": True}},
+    ],
+)
+def test_every_field_is_checked_before_the_bot_starts_work(request_data):
+    counting = CountingBot(Evaluator.untrained(hidden=4, seed=1), level="advanced")
+    CountingBot.calls = 0
+    reply = answer(counting, json.dumps({"id": 8, **request_data}))
+    assert set(reply) == {"id", "error"}
+    assert CountingBot.calls == 0
 
 
 def test_read_request_fills_in_the_defaults():

@@ -567,6 +567,81 @@ def test_malformed_json_names_the_field(tmp_path: Path) -> None:
         read_json(path)
 
 
+def spoilt_record(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+    """The JSON record of :func:`crawford_match`, changed by ``change``."""
+    data = json.loads(json.dumps(to_json(crawford_match())))
+    change(data)
+    return data
+
+
+def first_index(data: dict[str, Any], action: str) -> int:
+    return next(number for number, entry in enumerate(data["games"][0]["log"]) if entry["action"] == action)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (lambda data: data.update(length="3"), "length: '3' is not a whole number"),
+        (lambda data: data.update(length=True), "length: True is not a whole number"),
+        (lambda data: data.update(length=3.0), "length: 3.0 is not a whole number"),
+        (lambda data: data.update(type="chess"), "type: 'match' or 'money', not 'chess'"),
+        (lambda data: data.pop("type"), "the record: the field 'type' is missing"),
+        (lambda data: data.update(players="Ann"), "players: two names, not 'Ann'"),
+        (lambda data: data.update(players=["Ann", 2]), "players: two names, not ['Ann', 2]"),
+        (lambda data: data.update(rules=[]), "rules: expected a JSON object, not list"),
+        (lambda data: data["rules"].update(otters=1), "rules.otters: there is no such rule"),
+        (lambda data: data["rules"].update(jacoby=1), "rules.jacoby: 1 is not bool"),
+        (lambda data: data["rules"].update(beavers="1"), "rules.beavers: '1' is not a whole number"),
+        (lambda data: data.update(variant={"name": 3}), "variant.name: 3 is not text"),
+        (lambda data: data.update(type="money", stake="1"), "stake: '1' is not a whole number or a number"),
+        (lambda data: data.update(score=["1", 0]), "score[0]: '1' is not a whole number or a number"),
+        (lambda data: data.update(games={}), "games: {} is not a list"),
+        (lambda data: data["games"].__setitem__(0, 3), "games[0]: expected a JSON object, not int"),
+        (lambda data: data["games"][0].update(log={}), "games[0].log: {} is not a list"),
+        (lambda data: data["games"][0].update(crawford="no"), "games[0].crawford: 'no' is not bool"),
+        (
+            lambda data: data["games"][0]["log"][0].update(player="0"),
+            "games[0].log[0].player: players are 0 and 1, not '0'",
+        ),
+        (
+            lambda data: data["games"][0]["log"][0].update(player=True),
+            "games[0].log[0].player: players are 0 and 1, not True",
+        ),
+        (
+            lambda data: data["games"][0]["log"][0].update(dice=[3, "1"]),
+            "games[0].log[0].dice: two dice of 1 to 6, not [3, '1']",
+        ),
+        (lambda data: data["games"][0]["log"][0].pop("dice"), "games[0].log[0]: the field 'dice' is missing"),
+        (
+            lambda data: data["games"][0]["log"][first_index(data, "play")].update(play=13),
+            "].play: 13 is not text",
+        ),
+        (
+            lambda data: data["games"][0]["log"][1].update(action="fly"),
+            "games[0].log[1].action: 'fly' is not one of opening_roll, roll, play,",
+        ),
+        (
+            lambda data: data["games"][0]["log"][1].pop("action"),
+            "games[0].log[1]: the field 'action' is missing",
+        ),
+        (
+            lambda data: data["games"][0]["log"].__setitem__(1, "13/11"),
+            "games[0].log[1]: expected a JSON object, not str",
+        ),
+        (
+            lambda data: data["games"][0]["log"].append({"player": 0, "action": "resign", "kind": 2}),
+            "].kind: single, gammon or backgammon, not 2",
+        ),
+    ],
+)
+def test_a_json_record_of_the_wrong_types_is_refused_naming_the_field(
+    change: Callable[[dict[str, Any]], object], says: str
+) -> None:
+    data = spoilt_record(change)
+    with pytest.raises(RecordError, match=re.escape(says)):
+        from_json(data)
+
+
 def test_load_and_save_choose_the_format_by_suffix(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match=r"use \.mat or \.json"):
         save(crawford_match(), tmp_path / "match.txt")

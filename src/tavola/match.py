@@ -30,6 +30,30 @@ from tavola.rules import Rules, checked_stake
 from tavola.variants import STANDARD, Variant
 
 
+@dataclass(frozen=True)
+class MatchScore:
+    """A match seen by the player on roll: the length, both scores (its own first), the Crawford flag."""
+
+    length: int
+    score: tuple[int, int]
+    crawford: bool = False
+
+    @property
+    def away(self) -> tuple[int, int]:
+        """Points each player still needs: (player on roll, opponent)."""
+        return self.length - self.score[0], self.length - self.score[1]
+
+    @classmethod
+    def from_away(cls, away: tuple[int, int], crawford: bool = False) -> MatchScore:
+        """The score from the points each player still needs (the match as long as the larger).
+
+        >>> MatchScore.from_away((2, 5)).away
+        (2, 5)
+        """
+        length = max(away)
+        return cls(length, (length - away[0], length - away[1]), crawford)
+
+
 class _Series:
     """Games played one after another by the same two players, with one dice source."""
 

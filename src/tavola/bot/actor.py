@@ -35,8 +35,8 @@ from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse, game_decisio
 from tavola.bot.network import equity
 from tavola.bot.player import Bot
 from tavola.dice import Dice
-from tavola.engine import MatchScore
 from tavola.game import Game, Phase
+from tavola.match import MatchScore
 from tavola.position import WinKind
 from tavola.variants import Scoring
 

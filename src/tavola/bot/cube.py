@@ -11,7 +11,7 @@ winning chance ``p``: the opponent doubles us out at our take point
 ``(L + 1) / (W + L + 1/2)``, and beyond those points the side that is too good
 plays on for its gammons. With a dead cube the equity is the cubeless one. The
 cubeful equity takes ``x`` of the first and ``1 - x`` of the second, ``x`` (the
-cube efficiency) being :data:`CUBE_EFFICIENCY` unless given. Under the Jacoby
+cube efficiency) being :data:`~tavola.bot.measured.CUBE_EFFICIENCY` unless given. Under the Jacoby
 rule (M5) gammons count only after the cube is turned, so while it is centred
 the too-good regions are worth one point and the dead-cube equity counts every
 game single. Money equities are per unit of the cube's current value: a
@@ -50,44 +50,19 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.features import in_contact
+from tavola.bot.measured import CONTACT_EFFICIENCY, CUBE_EFFICIENCY, RACE_EFFICIENCY
 from tavola.bot.met import CubefulGame, GammonRates, MatchEquityTable, Stage, table_for
 from tavola.cube import Cube
 from tavola.game import Game, Phase
 from tavola.position import Position
 from tavola.rules import Rules
 
-CUBE_EFFICIENCY = 0.79
-"""Janowski's ``x`` for money decisions: the share of the live cube's value a real game keeps.
-
-Measured on Tavola's own games (:mod:`tavola.bot.train.calibrate`)::
-
-    python -m tavola.bot.train.calibrate --games 60000 --seed 1
-
-60,000 cubeless games of 0-ply self-play by the shipped networks were
-replayed with a money cube that both players turn by this model, and ``x``
-was fitted so that the model's cubeful equity best predicts the results,
-with new replays until the fitted ``x`` agreed with the one played to
-within 0.01: 0.790 ± 0.012 over all positions (standard error from a
-jackknife over games). Contact positions
-alone give 0.797 ± 0.014 and races 0.607 ± 0.023: races, bear-offs
-included, keep clearly less of the cube here. Decisions that know the
-position use the figure of its class (:func:`position_efficiency`); this
-one serves where only the probabilities are known, and the match table.
-"""
-
-CONTACT_EFFICIENCY = 0.80
-"""Janowski's ``x`` for positions with contact, measured as :data:`CUBE_EFFICIENCY` was (0.797 ± 0.014)."""
-RACE_EFFICIENCY = 0.61
-"""Janowski's ``x`` for races and bear-offs, measured as :data:`CUBE_EFFICIENCY` was (0.607 ± 0.023).
-
-Both class figures come from one fit in which contact positions were
-decided with the first and races with the second, so each is measured
-where the other is in force.
-"""
-
 
 def position_efficiency(position: Position) -> float:
-    """Janowski's ``x`` for ``position``: :data:`CONTACT_EFFICIENCY`, or :data:`RACE_EFFICIENCY` in a race.
+    """Janowski's ``x`` for ``position``, as measured for its class (:mod:`tavola.bot.measured`).
+
+    :data:`~tavola.bot.measured.CONTACT_EFFICIENCY`, or
+    :data:`~tavola.bot.measured.RACE_EFFICIENCY` in a race.
 
     >>> position_efficiency(Position.start()), position_efficiency(Position([2] + [0] * 22 + [-2]))
     (0.8, 0.61)

@@ -42,18 +42,11 @@ drop costs the leader nothing, so they drop when the trailer's start was good.
 The cube-life share does not apply to post-Crawford games: their one useful
 double is made at once.
 
-The gammon share, the backgammon share and the cube efficiency are
-measured on Tavola's own games (:mod:`tavola.bot.train.calibrate`)::
-
-    python -m tavola.bot.train.calibrate --games 60000 --seed 1
-
-In 60,000 cubeless games of 0-ply self-play by the shipped networks,
-0.246 ± 0.002 of the won games were gammons (backgammons included) and
-0.0083 ± 0.0004 backgammons; replayed with a money cube, they gave
-Janowski's ``x`` as 0.790 ± 0.012 (:data:`tavola.bot.cube.CUBE_EFFICIENCY`).
-The model takes 0.25, 0.008 and 0.79. The opening swing is still a model's
-figure, set on a grid so that the table agrees with the Kazaross-XG2 table
-(a published table from rollouts, the default of GNU Backgammon).
+The gammon share, the backgammon share and the cube efficiency are the
+figures measured on Tavola's own games (:mod:`tavola.bot.measured`, which
+tells how). The opening swing is still a model's figure, set on a grid so
+that the table agrees with the Kazaross-XG2 table (a published table from
+rollouts, the default of GNU Backgammon).
 
 With these figures the table is within 1.3 percentage points of
 Kazaross-XG2 at every score up to 11-away (the largest gap, 1.24 points, at
@@ -93,6 +86,8 @@ from enum import Enum
 
 import numpy as np
 import numpy.typing as npt
+
+from tavola.bot.measured import BACKGAMMON_RATE, CUBE_EFFICIENCY, GAMMON_RATE
 
 LENGTH = 25
 """Scores in the default table: up to 25-away for each player."""
@@ -367,7 +362,7 @@ class Stage(Enum):
 class MetModel:
     """The parameters of the match equity model (see the module's docstring).
 
-    The first three default to the figures measured on Tavola's own games.
+    The first three default to the figures measured on Tavola's own games (:mod:`tavola.bot.measured`).
 
     - ``gammon_rate``: the share of won games that are gammons, backgammons included.
     - ``backgammon_rate``: the share of won games that are backgammons.
@@ -378,9 +373,9 @@ class MetModel:
       a Crawford game, and a 1-away score is played with the cube.
     """
 
-    gammon_rate: float = 0.25
-    backgammon_rate: float = 0.008
-    cube_efficiency: float = 0.79
+    gammon_rate: float = GAMMON_RATE
+    backgammon_rate: float = BACKGAMMON_RATE
+    cube_efficiency: float = CUBE_EFFICIENCY
     opening_swing: float = 0.025
     crawford: bool = True
 

@@ -1,7 +1,8 @@
 """The bot as one object: plays, hints, evaluations and cube decisions.
 
 :class:`Bot` puts the evaluator, the search and the cube together, for the
-Python API and for the ``tavola engine`` protocol (:mod:`tavola.engine`).
+Python API and for the ``tavola engine`` protocol (:mod:`tavola.protocol`, which
+turns its answers into JSON).
 Positions are seen from the player on roll; a match is given as the points
 each side still needs.
 
@@ -15,26 +16,23 @@ Dice(3, 1)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.cube import CubeDecision, match_decision, money_decision, position_efficiency
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.met import mwc_to_equity, table_for
+from tavola.bot.met import table_for
 from tavola.bot.network import equity
 from tavola.bot.search import Level, RankedPlay, evaluate_ply, level, rank_plays
 from tavola.cube import Cube
 from tavola.dice import Dice
-from tavola.engine import MatchScore, Request, RequestError
 from tavola.errors import TavolaError
+from tavola.match import MatchScore
 from tavola.play import Play
 from tavola.position import Position
 from tavola.rules import Rules
 from tavola.variants import STANDARD, Variant
-
-PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
 @dataclass(frozen=True)
@@ -190,71 +188,3 @@ class Bot:
             player=0,
             efficiency=efficiency,
         )
-
-    # --- the engine protocol --------------------------------------------------------------
-
-    def answer(self, request: Request) -> dict[str, Any]:
-        """The reply fields for an engine request (see :mod:`tavola.engine`)."""
-        if request.command in ("play", "hint"):
-            if request.dice is None:
-                raise RequestError(f"dice: {request.command} needs the dice, such as [6, 5]")
-            cube_value = request.cube.value
-            if request.command == "play":
-                chosen = self.play(
-                    request.position, request.dice, request.variant, request.level, request.match, cube_value
-                )
-                return {
-                    "play": chosen.play.notation,
-                    "position_id": _id(chosen.play.after),
-                    "equity": round(chosen.equity, 4),
-                }
-            ranked = self.hint(
-                request.position, request.dice, request.variant, request.level, request.match, cube_value
-            )
-            return {"plays": [_choice_json(choice) for choice in ranked]}
-        evaluation = self.evaluate(
-            request.position, request.cube, request.match, request.rules, request.level
-        )
-        if request.command == "evaluate":
-            return _evaluation_json(evaluation, request.match)
-        decision = evaluation.cube
-        if request.doubled:
-            return {
-                "action": decision.response.value if decision.response else "take",
-                "decision": str(decision),
-            }
-        return {"action": decision.title.lower(), "decision": str(decision)}
-
-
-def _id(position: Position) -> str:
-    return position.position_id() if position.waiting == (0, 0) else position.tavola_id()
-
-
-def _probabilities_json(values: tuple[float, ...]) -> dict[str, float]:
-    return {name: round(value, 4) for name, value in zip(PROBABILITY_NAMES, values, strict=True)}
-
-
-def _choice_json(choice: Choice) -> dict[str, Any]:
-    return {
-        "play": choice.play.notation,
-        "position_id": _id(choice.play.after),
-        "equity": round(choice.equity, 4),
-        "probabilities": _probabilities_json(choice.probabilities),
-        "plies": choice.plies,
-    }
-
-
-def _evaluation_json(evaluation: Evaluation, match: MatchScore | None) -> dict[str, Any]:
-    reply: dict[str, Any] = {
-        "probabilities": _probabilities_json(evaluation.probabilities),
-        "cubeless_equity": round(evaluation.cubeless_equity, 4),
-    }
-    if match is None:
-        reply["cubeful_equity"] = round(evaluation.cubeful_equity, 4)
-    else:
-        mwc = evaluation.cubeful_equity
-        reply["match_winning_chance"] = round(mwc, 4)
-        reply["cubeful_equity"] = round(
-            mwc_to_equity(mwc, match.away[0], match.away[1], 1, match.crawford), 4
-        )
-    return reply

@@ -60,9 +60,10 @@ import dataclasses
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import ConfigDict, Field, StrictInt, StrictStr
 
 from tavola.actions import OpeningRoll, Played, Roll
 from tavola.chouette.actions import (
@@ -93,10 +94,11 @@ from tavola.chouette.settings import ChouetteSettings, Consultation, CubeMode
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
-from tavola.i18n import _
+from tavola.i18n import N_, _
 from tavola.position import Position
-from tavola.records._common import RECORD, ReplayDice, json_field, json_object, write_atomically
+from tavola.records._common import RECORD, ReplayDice, TwoDice, check_format, write_atomically
 from tavola.rules import Rules
+from tavola.schema import RulesShape, Says, Shape, read_shape
 from tavola.variants import find_variant
 
 __all__ = ["FORMAT", "VERSION", "from_json", "load", "save", "to_json"]
@@ -233,54 +235,122 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Chouette:
 
     Raises :class:`~tavola.errors.RecordError` naming the field at fault.
     """
-    record = json_object(data, RECORD)
-    if record.get("format") != FORMAT or record.get("version") != VERSION:
-        raise RecordError(
-            _(
-                "format/version: expected {format} version {version}, not {found} version {found_version}"
-            ).format(
-                format=repr(FORMAT),
-                version=VERSION,
-                found=repr(record.get("format")),
-                found_version=repr(record.get("version")),
-            )
-        )
-    settings = _settings(json_field(record, "settings", dict, RECORD))
+    check_format(data, FORMAT, VERSION)
+    record: _ChouetteRecord = read_shape(_ChouetteRecord, data, RecordError, RECORD)
+    assert isinstance(data, dict)  # as its shape says
+    recorded: list[dict[str, Any]] = data["log"]  # each entry as written, to compare with the replay's
     manual = ManualDice()
-    session = Chouette(settings, ReplayDice(manual, dice))
-    steps = json_field(record, "log", list, RECORD)
-    for index, step in enumerate(steps):
-        json_object(step, f"log[{index}]")
+    session = Chouette(_settings(record.settings), ReplayDice(manual, dice))
     index = 0
-    while index < len(steps):
-        index += _replay(session, manual, steps, index)
-    _check_result(session, record)
+    while index < len(record.log):
+        index += _replay(session, manual, record.log, recorded, index)
+    _check_result(session, data)
     return session
 
 
-_SETTING_KINDS: dict[str, type | tuple[type, ...]] = {
-    "cubes": str,
-    "last_taker_must_drop": bool,
-    "mandatory_extras": bool,
-    "box_partner_from": (int, type(None)),
-    "consultation": str,
-    "stake": (int, float),
-    "join_during_game": bool,
-    "variant": str,
-    "rules": dict,
-}
+# --- the shape of a record ---------------------------------------------------------------------
 
 
-def _settings(data: dict[str, Any]) -> ChouetteSettings:
-    unknown = sorted(set(data) - set(_SETTING_KINDS))
-    if unknown:
-        raise RecordError(_("settings.{name}: there is no such setting").format(name=unknown[0]))
-    values = {name: json_field(data, name, kind, "settings") for name, kind in _SETTING_KINDS.items()}
-    rules_data = values.pop("rules")
-    known = {item.name for item in dataclasses.fields(Rules)}
-    strange = sorted(set(rules_data) - known)
-    if strange:
-        raise RecordError(_("settings.rules.{name}: there is no such rule").format(name=strange[0]))
+class _SettingsShape(Shape):
+    model_config = ConfigDict(extra="forbid")
+    unknown: ClassVar[str] = N_("settings.{name}: there is no such setting")
+
+    cubes: str
+    last_taker_must_drop: bool
+    mandatory_extras: bool
+    box_partner_from: int | None
+    consultation: str
+    stake: int | float
+    join_during_game: bool
+    variant: str
+    rules: RulesShape
+
+
+class _Entry(Shape):
+    player: Annotated[str | None, Says(N_("{where}.player: a player's name or null, not {player}"), "player")]
+
+
+class _Plain(_Entry):
+    action: Literal[
+        "join",
+        "leave",
+        "accept_partnership",
+        "decline_partnership",
+        "give_extra",
+        "decline_extra",
+        "new_captain",
+    ]
+
+
+class _DrawOrder(_Entry):
+    action: Literal["draw_order"]
+    rounds: list[
+        Annotated[
+            list[Annotated[tuple[StrictStr, StrictInt], Field(strict=False)]],
+            Says(N_("{where}: a list of [player, die] pairs, not {value}")),
+        ]
+    ]
+
+
+class _StartGame(_Entry):
+    action: Literal["start_game"]
+    position: str | None = None
+    side_on_roll: int | None = None
+
+
+class _Rolled(_Entry):
+    action: Literal["opening_roll", "roll"]
+    dice: TwoDice
+
+
+class _PartnerDrawn(_Entry):
+    action: Literal["partner_drawn"]
+    dice: list[int]
+
+
+class _Moved(_Entry):
+    action: Literal["play", "suggest"]
+    play: str
+
+
+class _Against(_Entry):
+    action: Literal["double", "take", "drop", "beaver", "automatic_beaver", "forced_drop"]
+    against: Annotated[
+        list[str], Says(N_("{where}.against: a list of players' names, not {against}"), "against")
+    ]
+
+
+class _AutomaticDouble(_Entry):
+    action: Literal["automatic_double"]
+    value: int
+
+
+_Step = _Plain | _DrawOrder | _StartGame | _Rolled | _PartnerDrawn | _Moved | _Against | _AutomaticDouble
+
+
+class _ChouetteRecord(Shape):
+    settings: _SettingsShape
+    log: list[
+        Annotated[
+            _Step,
+            Field(discriminator="action"),
+            Says(
+                N_("{where}.action: {action} is not one of {actions}"),
+                "action",
+                {"actions": ", ".join(_NAMES.values())},
+            ),
+        ]
+    ]
+    seating: Any = None  # these three are compared whole with the replay's
+    ledger: Any = None
+    totals: Any = None
+
+
+# --- replaying a record ------------------------------------------------------------------------
+
+
+def _settings(shape: _SettingsShape) -> ChouetteSettings:
+    values: dict[str, Any] = {name: getattr(shape, name) for name in _SettingsShape.model_fields}
     enums: tuple[tuple[str, Callable[[str], object]], ...] = (
         ("cubes", CubeMode),
         ("consultation", Consultation),
@@ -293,7 +363,7 @@ def _settings(data: dict[str, Any]) -> ChouetteSettings:
             message = _("settings.{name}: {value} is not a known value")
             raise RecordError(message.format(name=name, value=repr(values[name]))) from None
     try:
-        values["rules"] = Rules(**rules_data)
+        values["rules"] = shape.rules.rules()
     except TavolaError as error:
         raise RecordError(_("{where}: {error}").format(where="settings.rules", error=error)) from None
     try:
@@ -302,116 +372,79 @@ def _settings(data: dict[str, Any]) -> ChouetteSettings:
         raise RecordError(_("{where}: {error}").format(where="settings", error=error)) from None
 
 
-@dataclass(frozen=True)
-class _Step:
-    """One recorded log entry, read and checked: who, what, and its fields."""
-
-    where: str
-    player: str | None
-    action: str
-    data: dict[str, Any]
-
-
-def _step(data: dict[str, Any], where: str) -> _Step:
-    player = data.get("player")
-    if "player" not in data or not (player is None or isinstance(player, str)):
-        message = _("{where}.player: a player's name or null, not {player}")
-        raise RecordError(message.format(where=where, player=repr(player)))
-    action = json_field(data, "action", str, where)
-    if action not in _NAMES.values():
-        raise RecordError(
-            _("{where}.action: {action} is not one of {actions}").format(
-                where=where, action=repr(action), actions=", ".join(_NAMES.values())
-            )
-        )
-    return _Step(where, player, action, data)
-
-
-def _replay(session: Chouette, manual: ManualDice, steps: list[Any], index: int) -> int:
+def _replay(
+    session: Chouette, manual: ManualDice, steps: list[_Step], recorded: list[dict[str, Any]], index: int
+) -> int:
     """Replay ``steps[index]``; returns how many entries the session logged for it."""
-    step = _step(steps[index], f"log[{index}]")
+    step, where = steps[index], f"log[{index}]"
     if step.action in _AUTOMATIC:
         raise RecordError(
             _("{where}: {action} happens by itself, and nothing before it here causes it").format(
-                where=step.where, action=repr(step.action)
+                where=where, action=repr(step.action)
             )
         )
     before = len(session.log)
     try:
         _enter_dice(manual, steps, index)
-        _act(session, step)
+        _act(session, step, where)
     except TavolaError as error:
         field = {"play": ".play", "suggest": ".play", "roll": ".dice", "opening_roll": ".dice"}.get(
             step.action, ""
         )
         # TRANSLATORS: a field of a chouette record (log[14].play), kept as written; what is wrong.
-        raise RecordError(_("{where}: {error}").format(where=step.where + field, error=error)) from None
+        raise RecordError(_("{where}: {error}").format(where=where + field, error=error)) from None
     finally:
         manual.clear()
     logged = session.log[before:]
     for offset, entry in enumerate(logged):
-        where = f"log[{index + offset}]"
-        expected = steps[index + offset] if index + offset < len(steps) else None
+        expected = recorded[index + offset] if index + offset < len(recorded) else None
         if expected != entry_json(entry):
             if expected is None:
                 message = _("{where} (after it): the rules log {entry} here")
             else:
                 message = _("{where}: the rules log {entry} here")
-            shown = where if expected is not None else step.where
+            shown = f"log[{index + offset}]" if expected is not None else where
             raise RecordError(message.format(where=shown, entry=json.dumps(entry_json(entry))))
     return len(logged)
 
 
-def _enter_dice(manual: ManualDice, steps: list[Any], index: int) -> None:
+def _enter_dice(manual: ManualDice, steps: list[_Step], index: int) -> None:
     """Queue the dice the step at ``index`` rolls, and those of the draw that may follow it."""
-    step = _step(steps[index], f"log[{index}]")
-    if step.action == "draw_order":
-        rounds = json_field(step.data, "rounds", list, step.where)
-        for number, round_ in enumerate(rounds):
-            where = f"{step.where}.rounds[{number}]"
-            if not isinstance(round_, list):
-                message = _("{where}: a list of [player, die] pairs, not {value}")
-                raise RecordError(message.format(where=where, value=repr(round_)))
-            for pair in round_:
-                if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[1], int)):
-                    message = _("{where}: a list of [player, die] pairs, not {value}")
-                    raise RecordError(message.format(where=where, value=repr(pair)))
-                manual.enter_die(pair[1])
-    elif step.action in ("roll", "opening_roll"):
-        dice = json_field(step.data, "dice", list, step.where)
-        if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
-            raise RecordError(
-                _("{where}.dice: two dice of 1 to 6, not {dice}").format(where=step.where, dice=repr(dice))
-            )
+    step = steps[index]
+    if isinstance(step, _DrawOrder):
+        for round_ in step.rounds:
+            for _name, die in round_:
+                manual.enter_die(die)
+    elif isinstance(step, _Rolled):
         if step.action == "roll":
-            manual.enter(Dice(*dice))
+            manual.enter(Dice(*step.dice))
         else:
-            manual.enter_opening(*dice)
+            manual.enter_opening(*step.dice)
     following = steps[index + 1] if index + 1 < len(steps) else None
-    if isinstance(following, dict) and following.get("action") == "partner_drawn":
-        dice = json_field(following, "dice", list, f"log[{index + 1}]")
-        for die in dice:
+    if isinstance(following, _PartnerDrawn):
+        for die in following.dice:
             manual.enter_die(die)
 
 
-def _act(session: Chouette, step: _Step) -> None:
-    player, action, data = step.player, step.action, step.data
-    if action == "draw_order":
+def _act(session: Chouette, step: _Step, where: str) -> None:
+    player, action = step.player, step.action
+    if isinstance(step, _DrawOrder):
         session.draw_order()
         return
-    if action == "start_game":
-        position = data.get("position")
-        if position is None:
+    if isinstance(step, _StartGame):
+        if step.position is None:
             session.start_game()
+        elif step.side_on_roll is None:
+            raise RecordError(
+                _("{where}: the field {name} is missing").format(where=where, name="'side_on_roll'")
+            )
         else:
-            side = json_field(data, "side_on_roll", int, step.where)
-            session.start_game(position=Position.from_tavola_id(position), side_on_roll=Side(side))
+            position = Position.from_tavola_id(step.position)
+            session.start_game(position=position, side_on_roll=Side(step.side_on_roll))
         return
     if player is None:
         raise RecordError(
-            _("{where}.player: {action} needs the player who did it").format(
-                where=step.where, action=repr(action)
-            )
+            _("{where}.player: {action} needs the player who did it").format(where=where, action=repr(action))
         )
     if action == "join":
         session.join(player)
@@ -423,21 +456,13 @@ def _act(session: Chouette, step: _Step) -> None:
     if game is None:
         raise RecordError(
             _("{where}: {action} needs a game in progress, and none is").format(
-                where=step.where, action=repr(action)
+                where=where, action=repr(action)
             )
         )
-    if action in ("double", "take", "drop", "beaver"):
-        against = json_field(data, "against", list, step.where)
-        if not all(isinstance(name, str) for name in against):
-            raise RecordError(
-                _("{where}.against: a list of players' names, not {against}").format(
-                    where=step.where, against=repr(against)
-                )
-            )
-        _CUBE_ACTIONS[action](game, player, tuple(against))
-    elif action in ("play", "suggest"):
-        text = json_field(data, "play", str, step.where)
-        (game.play if action == "play" else game.suggest)(player, text)
+    if isinstance(step, _Against):
+        _CUBE_ACTIONS[step.action](game, player, tuple(step.against))
+    elif isinstance(step, _Moved):
+        (game.play if action == "play" else game.suggest)(player, step.play)
     else:
         _SIMPLE_ACTIONS[action](game, player)
 

@@ -1,4 +1,4 @@
-"""``tavola engine``: the bot over a JSON-lines protocol (see :mod:`tavola.engine`)."""
+"""``tavola engine``: the bot over a JSON-lines protocol (see :mod:`tavola.protocol`)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def run(args: argparse.Namespace) -> int:
-    from tavola import engine
+    from tavola import protocol
     from tavola.bot.evaluate import Evaluator
     from tavola.bot.player import Bot
 
@@ -39,4 +39,4 @@ def run(args: argparse.Namespace) -> int:
     except TavolaError as error:
         print(f"tavola engine: {error}", file=sys.stderr)
         return 2
-    return engine.main(bot)
+    return protocol.main(bot)

@@ -40,9 +40,9 @@ def run(args: argparse.Namespace) -> int:
     from tavola.console.view import cube_hint, hint_table
     from tavola.cube import Cube
     from tavola.dice import Dice
-    from tavola.engine import MatchScore
     from tavola.errors import TavolaError
     from tavola.ids import XgidSide, XgidStage, decode_xgid, parse_position
+    from tavola.match import MatchScore
     from tavola.render.text import rich_board
     from tavola.rules import Rules
 

@@ -21,7 +21,7 @@ from rich.table import Table
 from tavola.dice import Dice
 from tavola.errors import TavolaError
 from tavola.i18n import _, ngettext
-from tavola.ids import parse_position
+from tavola.ids import parse_position, position_text
 from tavola.position import Position
 from tavola.variants import STANDARD, VARIANTS, Variant, find_variant
 
@@ -47,11 +47,6 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=_("read 'POSITION DICE' lines from standard input, answer each in JSON"),
     )
     parser.set_defaults(run=run)
-
-
-def position_text(position: Position) -> str:
-    """The gnubg Position ID, or the Tavola ID for a position that has none (checkers waiting to enter)."""
-    return position.position_id() if position.waiting == (0, 0) else position.tavola_id()
 
 
 def plays_report(position: Position, dice: Dice, variant: Variant = STANDARD) -> dict[str, Any]:

@@ -37,11 +37,10 @@ from tavola.console.commands import HELP, RESIGN_KINDS, Command, read_command
 from tavola.console.session import PlaySession
 from tavola.console.view import board, cube_hint, hint_table, pip_line, score_line
 from tavola.dice import Dice
-from tavola.engine import MatchScore
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
 from tavola.game import Ending, Game, Phase
 from tavola.i18n import _, ngettext
-from tavola.match import Match
+from tavola.match import Match, MatchScore
 from tavola.position import WinKind
 from tavola.records import save
 

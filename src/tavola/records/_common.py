@@ -1,4 +1,4 @@
-"""What the record formats share: atomic writing, replay dice, scores, and reading JSON fields.
+"""What the record formats share: atomic writing, replay dice, scores, and the format of a JSON record.
 
 >>> from tavola.dicesource import RandomDice
 >>> dice = ReplayDice(ManualDice(["31"]), RandomDice(seed=7))
@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Annotated
+
+from pydantic import Field
 
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice, default_dice
@@ -19,13 +21,14 @@ from tavola.errors import RecordError
 from tavola.game import Game
 from tavola.i18n import N_, _
 from tavola.match import Match, MoneySession
+from tavola.schema import Says
 
 __all__ = [
     "RECORD",
     "ReplayDice",
     "Series",
-    "json_field",
-    "json_object",
+    "TwoDice",
+    "check_format",
     "play_text",
     "scores_before",
     "write_atomically",
@@ -112,56 +115,35 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
 
 # --- reading JSON records ---------------------------------------------------------------------------
 
-RECORD = "the record"
-"""The ``where`` of a record's own fields (which are named without a path)."""
+TwoDice = Annotated[
+    list[Annotated[int, Field(ge=1, le=6)]],
+    Field(min_length=2, max_length=2),
+    Says(N_("{where}.dice: two dice of 1 to 6, not {dice}"), "dice"),
+]
+"""The shape of a roll in a JSON record: ``[6, 2]``."""
 
-_NOT_OF_KIND: dict[tuple[type, ...], str] = {
-    # TRANSLATORS: {field} is a field of a JSON record such as games[0].log[3].dice, kept as written.
-    (int,): N_("{field}: {value} is not a whole number"),
-    (str,): N_("{field}: {value} is not text"),
-    (list,): N_("{field}: {value} is not a list"),
-    (dict,): N_("{field}: {value} is not an object"),
-    (bool,): N_("{field}: {value} is not bool"),
-    (int, float): N_("{field}: {value} is not a whole number or a number"),
-    (int, type(None)): N_("{field}: {value} is not a whole number or NoneType"),
-}
-"""What :func:`json_field` says of a value of the wrong kind, for each kind it is asked for."""
+RECORD = N_("the record")
+"""What a JSON record is called where there is no field to name (translated where it is said)."""
 
 
-def json_object(value: object, where: str) -> dict[str, Any]:
-    """``value`` if it is a JSON object, else a :class:`RecordError` naming ``where`` it was read.
+def check_format(data: object, format: str, version: int) -> None:
+    """Refuse a JSON object that says it is not of ``format`` and ``version``.
 
-    >>> json_object([], "games[0]")
+    Checked before any other field, since the other fields' shape depends on
+    them; data that is no JSON object is left for its shape to refuse.
+
+    >>> check_format({"format": "x", "version": 1}, "tavola-record", 1)
     Traceback (most recent call last):
-    tavola.errors.RecordError: games[0]: expected a JSON object, not list
+    tavola.errors.RecordError: format/version: expected 'tavola-record' version 1, not 'x' version 1
     """
-    if not isinstance(value, dict):
-        if where == RECORD:
-            message = _("the record: expected a JSON object, not {kind}")
-        else:
-            message = _("{where}: expected a JSON object, not {kind}")
-        raise RecordError(message.format(where=where, kind=type(value).__name__))
-    return value
-
-
-def json_field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
-    """The field ``name`` of the object read at ``where``, checked to be of ``kind`` (a bool is no int).
-
-    >>> json_field({"dice": [3, 1]}, "dice", list, "log[2]")
-    [3, 1]
-    >>> json_field({"cube": True}, "cube", int, "games[0]")
-    Traceback (most recent call last):
-    tavola.errors.RecordError: games[0].cube: True is not a whole number
-    """
-    if name not in data:
-        if where == RECORD:
-            message = _("the record: the field {name} is missing")
-        else:
-            message = _("{where}: the field {name} is missing")
-        raise RecordError(message.format(where=where, name=repr(name)))
-    value = data[name]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
-        field = name if where == RECORD else f"{where}.{name}"
-        raise RecordError(_(_NOT_OF_KIND[kinds]).format(field=field, value=repr(value)))
-    return value
+    if isinstance(data, dict) and (data.get("format") != format or data.get("version") != version):
+        raise RecordError(
+            _(
+                "format/version: expected {format} version {version}, not {found} version {found_version}"
+            ).format(
+                format=repr(format),
+                version=version,
+                found=repr(data.get("format")),
+                found_version=repr(data.get("version")),
+            )
+        )

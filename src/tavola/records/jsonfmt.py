@@ -58,7 +58,9 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from tavola.actions import (
     AcceptResignation,
@@ -78,19 +80,20 @@ from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
 from tavola.game import Game, Outcome
-from tavola.i18n import _
+from tavola.i18n import N_, _
 from tavola.match import Match, MoneySession
 from tavola.position import WinKind
 from tavola.records._common import (
     RECORD,
     ReplayDice,
     Series,
-    json_field,
-    json_object,
+    TwoDice,
+    check_format,
     play_text,
     write_atomically,
 )
 from tavola.rules import Rules
+from tavola.schema import RulesShape, Says, Shape, read_shape
 from tavola.variants import STANDARD, Variant, find_variant
 
 __all__ = ["FORMAT", "VERSION", "from_json", "read_json", "to_json", "write_json"]
@@ -223,81 +226,144 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
     Later rolls (an unfinished game, new games) come from ``dice``, OS
     entropy by default. Raises :class:`RecordError` naming the field at fault.
     """
-    record = json_object(data, RECORD)
-    if record.get("format") != FORMAT or record.get("version") != VERSION:
-        raise RecordError(
-            _(
-                "format/version: expected {format} version {version}, not {found} version {found_version}"
-            ).format(
-                format=repr(FORMAT),
-                version=VERSION,
-                found=repr(record.get("format")),
-                found_version=repr(record.get("version")),
-            )
-        )
+    check_format(data, FORMAT, VERSION)
+    record: _MatchRecord | _MoneyRecord = read_shape(_RECORD, data, RecordError, RECORD)
     manual = ManualDice()
     series = _series(record, ReplayDice(manual, dice))
-    games = json_field(record, "games", list, RECORD)
-    for index, game_data in enumerate(games):
-        _replay_game(series, manual, json_object(game_data, f"games[{index}]"), index)
-    if "score" in record:
+    for index, game in enumerate(record.games):
+        _replay_game(series, manual, game, index)
+    if record.score is not None:
         score = series.score if isinstance(series, Match) else series.score.points
-        if record["score"] != list(score):
+        if record.score != list(score):
             raise RecordError(
                 _("score: the games give {score}, not {recorded}").format(
-                    score=list(score), recorded=repr(record["score"])
+                    score=list(score), recorded=repr(record.score)
                 )
             )
     return series
 
 
-def _series(record: dict[str, Any], dice: ReplayDice) -> Series:
-    kind = json_field(record, "type", str, RECORD)
-    players = json_field(record, "players", list, RECORD)
-    if len(players) != 2 or not all(isinstance(name, str) for name in players):
-        raise RecordError(_("players: two names, not {players}").format(players=repr(players)))
-    rules = _rules(json_object(json_field(record, "rules", dict, RECORD), "rules"))
-    variant = _variant(record.get("variant"))
-    names = (players[0], players[1])
+# --- the shape of a record ---------------------------------------------------------------------
+
+
+class _VariantShape(Shape):
+    name: str
+    acey_deucey_roll: bool | None = None
+
+
+class _Entry(Shape):
+    player: Annotated[
+        int, Field(ge=0, le=1), Says(N_("{where}.player: players are 0 and 1, not {player}"), "player")
+    ]
+
+
+class _Rolled(_Entry):
+    action: Literal["opening_roll", "roll"]
+    dice: TwoDice
+
+
+class _Moved(_Entry):
+    action: Literal["play"]
+    play: str
+
+
+class _Resigned(_Entry):
+    action: Literal["resign"]
+    kind: Annotated[
+        Literal["single", "gammon", "backgammon"],
+        Says(N_("{where}.kind: single, gammon or backgammon, not {kind}"), "kind"),
+    ]
+
+
+class _ChoseDouble(_Entry):
+    action: Literal["choose_double"]
+    number: int
+
+
+class _Acted(_Entry):
+    action: Literal["double", "take", "drop", "beaver", "accept", "decline"]
+
+
+_Step = Annotated[
+    _Rolled | _Moved | _Resigned | _ChoseDouble | _Acted,
+    Field(discriminator="action"),
+    Says(
+        N_("{where}.action: {action} is not one of {actions}"),
+        "action",
+        {"actions": ", ".join(_NAMES.values())},
+    ),
+]
+
+
+class _GameRecord(Shape):
+    crawford: bool | None = None
+    log: list[_Step]
+    outcome: Any = None  # compared whole with the replay's
+
+
+class _SeriesRecord(Shape):
+    players: Annotated[
+        list[str], Field(min_length=2, max_length=2), Says(N_("players: two names, not {players}"), "players")
+    ]
+    variant: _VariantShape | None = None
+    rules: RulesShape
+    games: list[_GameRecord]
+    score: list[int | float] | None = None
+
+
+class _MatchRecord(_SeriesRecord):
+    type: Literal["match"]
+    length: int
+
+
+class _MoneyRecord(_SeriesRecord):
+    type: Literal["money"]
+    stake: int | float
+
+
+_RECORD = Annotated[
+    _MatchRecord | _MoneyRecord,
+    Field(discriminator="type"),
+    Says(N_("type: 'match' or 'money', not {kind}"), "kind"),
+]
+
+
+# --- replaying a record ------------------------------------------------------------------------
+
+
+def _series(record: _MatchRecord | _MoneyRecord, dice: ReplayDice) -> Series:
+    rules = _rules(record.rules)
+    variant = _variant(record.variant)
+    names = (record.players[0], record.players[1])
     try:
-        if kind == "match":
-            length = json_field(record, "length", int, RECORD)
-            return Match(length, rules, dice, players=names, variant=variant)
-        if kind == "money":
-            stake = json_field(record, "stake", (int, float), RECORD)
-            return MoneySession(rules, dice, stake=stake, players=names, variant=variant)
+        if isinstance(record, _MatchRecord):
+            return Match(record.length, rules, dice, players=names, variant=variant)
+        return MoneySession(rules, dice, stake=record.stake, players=names, variant=variant)
     except TavolaError as error:
-        raise RecordError(_("{where}: {error}").format(where=kind, error=error)) from None
-    raise RecordError(_("type: 'match' or 'money', not {kind}").format(kind=repr(kind)))
+        raise RecordError(_("{where}: {error}").format(where=record.type, error=error)) from None
 
 
-def _variant(data: object) -> Variant:
-    if data is None:
+def _variant(shape: _VariantShape | None) -> Variant:
+    if shape is None:
         return STANDARD
-    record = json_object(data, "variant")
-    name = json_field(record, "name", str, "variant")
     try:
-        variant = find_variant(name)
-        roll = record.get("acey_deucey_roll", variant.acey_deucey_roll)
+        variant = find_variant(shape.name)
+        roll = variant.acey_deucey_roll if shape.acey_deucey_roll is None else shape.acey_deucey_roll
         return variant if roll == variant.acey_deucey_roll else variant.with_options(acey_deucey_roll=roll)
     except TavolaError as error:
         raise RecordError(_("{where}: {error}").format(where="variant", error=error)) from None
 
 
-def _rules(data: dict[str, Any]) -> Rules:
-    known = {item.name for item in dataclasses.fields(Rules)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise RecordError(_("rules.{name}: there is no such rule").format(name=unknown[0]))
+def _rules(shape: RulesShape) -> Rules:
     try:
-        return Rules(**data)
+        return shape.rules()
     except TavolaError as error:
         raise RecordError(_("{where}: {error}").format(where="rules", error=error)) from None
 
 
 @dataclass(frozen=True)
-class _Step:
-    """One log entry as recorded: who, what, and the dice, play or kind it carries."""
+class _Replayed:
+    """One log entry as recorded, and where: who, what, and the dice, play or kind it carries."""
 
     where: str
     player: int
@@ -306,6 +372,18 @@ class _Step:
     play: str | None = None
     kind: WinKind | None = None
     number: int | None = None
+
+    @classmethod
+    def of(cls, entry: _Rolled | _Moved | _Resigned | _ChoseDouble | _Acted, where: str) -> _Replayed:
+        if isinstance(entry, _Rolled):
+            return cls(where, entry.player, entry.action, dice=(entry.dice[0], entry.dice[1]))
+        if isinstance(entry, _Moved):
+            return cls(where, entry.player, entry.action, play=entry.play)
+        if isinstance(entry, _Resigned):
+            return cls(where, entry.player, entry.action, kind=WinKind[entry.kind.upper()])
+        if isinstance(entry, _ChoseDouble):
+            return cls(where, entry.player, entry.action, number=entry.number)
+        return cls(where, entry.player, entry.action)
 
     def matches(self, entry: Entry) -> bool:
         action = entry.action
@@ -322,48 +400,7 @@ class _Step:
         return True
 
 
-def _step(data: object, where: str) -> _Step:
-    entry = json_object(data, where)
-    player = json_field(entry, "player", int, where)
-    if player not in (0, 1):
-        raise RecordError(
-            _("{where}.player: players are 0 and 1, not {player}").format(where=where, player=repr(player))
-        )
-    action = json_field(entry, "action", str, where)
-    if action not in _NAMES.values():
-        raise RecordError(
-            _("{where}.action: {action} is not one of {actions}").format(
-                where=where, action=repr(action), actions=", ".join(_NAMES.values())
-            )
-        )
-    if action in ("opening_roll", "roll"):
-        return _Step(where, player, action, dice=_dice(entry, where))
-    if action == "play":
-        return _Step(where, player, action, play=json_field(entry, "play", str, where))
-    if action == "resign":
-        kind = json_field(entry, "kind", str, where)
-        if kind.upper() not in WinKind.__members__:
-            raise RecordError(
-                _("{where}.kind: single, gammon or backgammon, not {kind}").format(
-                    where=where, kind=repr(kind)
-                )
-            )
-        return _Step(where, player, action, kind=WinKind[kind.upper()])
-    if action == "choose_double":
-        return _Step(where, player, action, number=json_field(entry, "number", int, where))
-    return _Step(where, player, action)
-
-
-def _dice(entry: dict[str, Any], where: str) -> tuple[int, int]:
-    dice = json_field(entry, "dice", list, where)
-    if len(dice) != 2 or not all(type(die) is int and 1 <= die <= 6 for die in dice):
-        raise RecordError(
-            _("{where}.dice: two dice of 1 to 6, not {dice}").format(where=where, dice=repr(dice))
-        )
-    return dice[0], dice[1]
-
-
-def _replay_game(series: Series, manual: ManualDice, data: dict[str, Any], index: int) -> None:
+def _replay_game(series: Series, manual: ManualDice, record: _GameRecord, index: int) -> None:
     where = f"games[{index}]"
     try:
         game = series.new_game()
@@ -371,23 +408,20 @@ def _replay_game(series: Series, manual: ManualDice, data: dict[str, Any], index
         raise RecordError(
             _("{where}: the game cannot start: {error}").format(where=where, error=error)
         ) from None
-    if "crawford" in data and data["crawford"] != game.crawford:
+    if record.crawford is not None and record.crawford != game.crawford:
         if game.crawford:
             message = _("{where}.crawford: this game is the Crawford game (P2)")
         else:
             message = _("{where}.crawford: this game is not the Crawford game (P2)")
         raise RecordError(message.format(where=where))
-    steps = [
-        _step(entry, f"{where}.log[{number}]")
-        for number, entry in enumerate(json_field(data, "log", list, where))
-    ]
+    steps = [_Replayed.of(entry, f"{where}.log[{number}]") for number, entry in enumerate(record.log)]
     position = 0
     while position < len(steps):
         position += _apply(game, manual, steps, position)
-    _check_outcome(game, data.get("outcome"), where)
+    _check_outcome(game, record.outcome, where)
 
 
-def _apply(game: Game, manual: ManualDice, steps: list[_Step], position: int) -> int:
+def _apply(game: Game, manual: ManualDice, steps: list[_Replayed], position: int) -> int:
     """Replay ``steps[position]``; returns how many steps the game logged for it."""
     step = steps[position]
     before = len(game.log)
@@ -413,7 +447,7 @@ def _apply(game: Game, manual: ManualDice, steps: list[_Step], position: int) ->
     return len(logged)
 
 
-def _act(game: Game, manual: ManualDice, step: _Step) -> None:
+def _act(game: Game, manual: ManualDice, step: _Replayed) -> None:
     player = step.player
     if step.action == "opening_roll":
         assert step.dice is not None

@@ -45,7 +45,7 @@ from cubeless self-play by the bot's own networks, with NumPy alone.
    (:class:`CubeLifeTerms`), and each replay checks a spread of them against
    ``money_decision`` itself.
 
-The figures Tavola ships (:data:`tavola.bot.cube.CUBE_EFFICIENCY`,
+The figures Tavola ships (:mod:`tavola.bot.measured`, used by :mod:`tavola.bot.cube` and
 :class:`tavola.bot.met.MetModel`) were measured with::
 
     python -m tavola.bot.train.calibrate --games 60000 --seed 1
@@ -73,8 +73,9 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from tavola.bot.cube import CUBE_EFFICIENCY, CubeAction, CubeResponse, money_decision, money_equity
+from tavola.bot.cube import CubeAction, CubeResponse, money_decision, money_equity
 from tavola.bot.evaluate import Evaluator, contact, finished
+from tavola.bot.measured import CUBE_EFFICIENCY
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, equity
 from tavola.bot.search import best_in_groups
 from tavola.bot.train.rolls import roll_batch

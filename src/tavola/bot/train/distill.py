@@ -45,6 +45,7 @@ from tavola.bot.encode import encode
 from tavola.bot.evaluate import Evaluator, contact
 from tavola.bot.network import equity, flip_probabilities
 from tavola.bot.search import evaluate_ply
+from tavola.bot.train import require_torch
 from tavola.bot.train.td import Settings, Trainer
 from tavola.movegen import generate_batch
 from tavola.position import CHECKERS, MY_OFF, THEIR_OFF, Position, flip_array
@@ -261,6 +262,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if (args.out is None) != (args.export is None):
         parser.error("--out and --export go together: both to fit, neither to judge only")
+    if args.out is not None:
+        require_torch()  # before the judging, which takes long
     evaluator = Evaluator.load(args.weights)
     judged = [
         judged_positions(

@@ -33,7 +33,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -41,24 +41,26 @@ import numpy.typing as npt
 from tavola.bot.encode import INPUTS, encode
 from tavola.bot.evaluate import contact, route
 from tavola.bot.network import OUTPUTS, Network, equity, flip_probabilities
+from tavola.bot.train import require_torch
 from tavola.bot.train.rolls import roll_batch
 from tavola.movegen import generate_batch
 from tavola.position import CHECKERS, MY_OFF, Position, flip_array
 
-try:
-    import torch
+if TYPE_CHECKING:
     from torch import nn
-except ImportError as error:  # pragma: no cover - the message is the point
-    raise SystemExit("training needs PyTorch: pip install 'tavola[train]' (or torch==2.13.0)") from error
 
 
 def build_net(hidden: int) -> nn.Sequential:
     """The trained form of a :class:`Network`: inputs, one hidden sigmoid layer, five logits."""
+    from torch import nn
+
     return nn.Sequential(nn.Linear(INPUTS, hidden), nn.Sigmoid(), nn.Linear(hidden, OUTPUTS))
 
 
 def to_numpy(net: nn.Sequential) -> Network:
     """The NumPy network with ``net``'s weights (the sigmoid on the logits is the Network's own)."""
+    from torch import nn
+
     linears = [module for module in net if isinstance(module, nn.Linear)]
     return Network(
         [(layer.weight.detach().cpu().numpy().T, layer.bias.detach().cpu().numpy()) for layer in linears]
@@ -93,6 +95,8 @@ class Trainer:
     """The networks, the optimiser and the count of games played: everything a checkpoint holds."""
 
     def __init__(self, settings: Settings, device: str | None = None) -> None:
+        import torch
+
         self.settings = settings
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         torch.manual_seed(settings.seed)
@@ -116,6 +120,8 @@ class Trainer:
 
     def save(self, path: Path) -> None:
         """Write a checkpoint atomically."""
+        import torch
+
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{path.name}.tmp")
         torch.save(self.state(), temporary)
@@ -123,6 +129,8 @@ class Trainer:
 
     def load(self, path: Path) -> None:
         """Carry on from a checkpoint."""
+        import torch
+
         state = torch.load(path, map_location=self.device, weights_only=False)
         widened = False
         for name, net in self.nets.items():
@@ -150,15 +158,17 @@ class Trainer:
 
     # --- playing --------------------------------------------------------------------
 
-    @torch.no_grad()
     def probabilities(self, boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         """(N, 5) probabilities for each position's player on roll, exact where the game is over."""
+        import torch
+
         out = np.empty((len(boards), OUTPUTS), dtype=np.float32)
         contact_rows, race_rows = route(boards, None, out)
-        for mask, name in ((contact_rows, "contact"), (race_rows, "race")):
-            if mask.any():
-                inputs = torch.from_numpy(encode(boards[mask])).to(self.device)
-                out[mask] = torch.sigmoid(self.nets[name](inputs)).cpu().numpy()
+        with torch.no_grad():
+            for mask, name in ((contact_rows, "contact"), (race_rows, "race")):
+                if mask.any():
+                    inputs = torch.from_numpy(encode(boards[mask])).to(self.device)
+                    out[mask] = torch.sigmoid(self.nets[name](inputs)).cpu().numpy()
         return out
 
     def play_games(self, count: int) -> list[tuple[_Trajectory, npt.NDArray[np.float32]]]:
@@ -248,6 +258,9 @@ class Trainer:
         touching: npt.NDArray[np.bool_],
     ) -> float:
         """:meth:`fit` on encoded positions, their targets and whether each has contact."""
+        import torch
+        from torch import nn
+
         loss_fn = nn.BCEWithLogitsLoss()
         losses: list[float] = []
         for _ in range(self.settings.epochs):
@@ -323,6 +336,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--export", type=Path, help="write the NumPy weights here (and its -race twin)")
     parser.add_argument("--device", help="cpu or cuda (default: cuda when there is one)")
     args = parser.parse_args(argv)
+    require_torch()
     settings = Settings(**{name: getattr(args, name) for name in defaults.__dict__})
     train(settings, args.checkpoint, args.export, args.device)
 

@@ -1,0 +1,329 @@
+"""``tavola engine``: the bot behind a JSON-lines protocol any program can speak.
+
+One request per line on standard input, one reply per line on standard
+output, flushed at once, in order. Every request is an object with an ``id``
+(echoed back) and a ``cmd``:
+
+``play``
+    ``{"id": 1, "cmd": "play", "position": POSID, "dice": [6, 5]}`` →
+    ``{"id": 1, "play": "24/13", "position_id": ID, "equity": 0.12}``: the
+    bot's play and the Position ID it leads to, seen by the player who moved.
+``hint``
+    The same request → ``{"id": 1, "plays": [{"play", "position_id",
+    "equity", "probabilities", "plies"}, ...]}``, every legal play, best first.
+``evaluate``
+    ``{"id": 1, "cmd": "evaluate", "position": POSID}`` → the probabilities
+    for the player on roll (``win``, ``win_gammon``, ``win_backgammon``,
+    ``lose_gammon``, ``lose_backgammon``), the cubeless equity and the cubeful
+    equity.
+``cube``
+    ``{"id": 1, "cmd": "cube", "position": POSID}`` → the cube action for the
+    player on roll (``"no double"``, ``"double, take"``, ...), or with
+    ``"doubled": true`` the answer of the player just doubled (``"take"``,
+    ``"drop"``, ``"beaver"``), with the equities behind it.
+
+``position`` is a gnubg Position ID (or an XGID, or a Tavola ID) with the
+player to act on roll. Optional fields: ``variant`` (a variant's name),
+``match`` (``{"length": 7, "score": [2, 4], "crawford": false}``, the player
+on roll's score first), ``cube`` (``{"value": 2, "owner": "center" | "me" |
+"opponent"}``), ``rules`` (``{"jacoby": true, "beavers": 1}``) and ``level``
+(see :data:`tavola.bot.search.LEVELS`). Every field of a request is checked
+before the bot starts work (its shape by :mod:`tavola.schema`, then its
+values); a request that cannot be answered gets one line,
+``{"id": ..., "error": "..."}`` naming the field at fault, and the engine
+goes on serving. The bot itself (:class:`tavola.bot.player.Bot`) knows
+nothing of JSON: the replies are built here.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import IO, Annotated, Any, Literal
+
+from pydantic import Field
+
+from tavola.bot.met import mwc_to_equity
+from tavola.bot.player import Bot, Choice, Evaluation
+from tavola.bot.search import LEVELS
+from tavola.cube import Cube
+from tavola.dice import Dice
+from tavola.errors import TavolaError
+from tavola.ids import parse_position, position_text
+from tavola.match import MatchScore
+from tavola.position import Position
+from tavola.rules import Rules
+from tavola.schema import RulesShape, Says, Shape, read_shape
+from tavola.variants import STANDARD, Variant, find_variant
+
+COMMANDS = ("play", "hint", "evaluate", "cube")
+PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+"""The names of the five probabilities in replies, in the order of the bot's outputs."""
+
+
+class RequestError(TavolaError):
+    """A request the engine cannot read: it names the field that is wrong."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request, read and checked."""
+
+    id: Any
+    command: str
+    position: Position
+    dice: Dice | None = None
+    variant: Variant = STANDARD
+    match: MatchScore | None = None
+    cube: Cube = field(default_factory=Cube)
+    rules: Rules = field(default_factory=Rules)
+    level: str | None = None
+    doubled: bool = False
+
+
+def read_request(data: object) -> Request:
+    """Check a decoded JSON request, every field of it, and turn it into a :class:`Request`.
+
+    Its shape first (:data:`_REQUEST`: the fields and their types), then what
+    the domain says of the values (a position ID that reads, dice from 1 to 6,
+    a score below the match length...); the first thing wrong raises
+    :class:`RequestError` naming the field.
+
+    >>> read_request({"id": 7, "cmd": "play", "position": "4HPwATDgc/ABMA", "dice": [3, 1]}).dice
+    Dice(3, 1)
+    >>> read_request({"id": 7, "cmd": "fly"})
+    Traceback (most recent call last):
+    ...
+    tavola.protocol.RequestError: cmd: one of play, hint, evaluate, cube, not 'fly'
+    >>> read_request({"id": 7, "cmd": "evaluate", "position": "4HPwATDgc/ABMA", "match": {"length": "7"}})
+    Traceback (most recent call last):
+    ...
+    tavola.protocol.RequestError: match.length: a whole number from 1 up, not '7'
+    """
+    shape: _CheckerRequest | _PositionRequest = read_shape(_REQUEST, data, RequestError, _WHOLE)
+    variant = _variant(shape.variant)
+    return Request(
+        id=shape.id,
+        command=shape.cmd,
+        position=_position(shape.position, variant),
+        dice=_dice(shape.dice) if isinstance(shape, _CheckerRequest) else None,
+        variant=variant,
+        match=_match(shape.match),
+        cube=_cube(shape.cube),
+        rules=_rules(shape.rules),
+        level=_level(shape.level),
+        doubled=shape.doubled,
+    )
+
+
+# --- the shape of a request --------------------------------------------------------------------
+
+_WHOLE = "the request"
+"""What a request is called where there is no field to name."""
+
+
+class _MatchShape(Shape):
+    length: Annotated[int, Field(ge=1), Says("match.length: a whole number from 1 up, not {value}")]
+    score: Annotated[
+        list[int], Field(min_length=2, max_length=2), Says("match.score: two whole numbers, not {value}")
+    ] = Field(default_factory=lambda: [0, 0])
+    crawford: bool = False
+
+
+class _CubeShape(Shape):
+    value: int = 1
+    owner: Annotated[
+        Literal["center", "me", "opponent"], Says("cube.owner: 'center', 'me' or 'opponent', not {value}")
+    ] = "center"
+
+
+class _RequestShape(Shape):
+    """What every request holds: the position, and how it is played."""
+
+    id: Any = None
+    position: Annotated[str, Says("position: a gnubg Position ID (or XGID), not {value}")]
+    variant: Annotated[str, Says("variant: a variant's name, not {value}")] = "standard"
+    match: _MatchShape | None = None
+    cube: _CubeShape | None = None
+    rules: RulesShape | None = None
+    level: Annotated[str | None, Says("level: a level's name, not {value}")] = None
+    doubled: Annotated[bool, Says("doubled: true or false, not {value}")] = False
+
+
+class _PositionRequest(_RequestShape):
+    """A request about a position before the roll."""
+
+    cmd: Literal["evaluate", "cube"]
+
+
+class _CheckerRequest(_RequestShape):
+    """A request about a roll to play: the dice too."""
+
+    cmd: Literal["play", "hint"]
+    dice: Annotated[
+        list[int], Field(min_length=2, max_length=2), Says("dice: two numbers such as [6, 5], not {value}")
+    ]
+
+
+_REQUEST = Annotated[
+    _CheckerRequest | _PositionRequest,
+    Field(discriminator="cmd"),
+    Says(f"cmd: one of {', '.join(COMMANDS)}, not {{value}}"),
+]
+"""The shape of a request: the fields of its command."""
+
+
+# --- what the values mean ----------------------------------------------------------------------
+
+
+def _variant(name: str) -> Variant:
+    try:
+        return find_variant(name)
+    except TavolaError as error:
+        raise RequestError(f"variant: {error}") from None
+
+
+def _position(text: str, variant: Variant) -> Position:
+    try:
+        return parse_position(text, checkers=variant.checkers)
+    except TavolaError as error:
+        raise RequestError(f"position: {error}") from None
+
+
+def _dice(values: list[int]) -> Dice:
+    try:
+        return Dice(values[0], values[1])
+    except TavolaError as error:
+        raise RequestError(f"dice: {error}") from None
+
+
+def _match(shape: _MatchShape | None) -> MatchScore | None:
+    if shape is None:
+        return None
+    length, score = shape.length, shape.score
+    if not all(0 <= points < length for points in score):
+        raise RequestError(f"match.score: two scores below the length {length}, not {score!r}")
+    if shape.crawford and length - 1 not in score:
+        raise RequestError(f"match.crawford: true only when a player is 1 away, not {shape.crawford!r}")
+    return MatchScore(length, (score[0], score[1]), shape.crawford)
+
+
+_OWNERS = {"center": None, "me": 0, "opponent": 1}
+
+
+def _cube(shape: _CubeShape | None) -> Cube:
+    if shape is None:
+        return Cube()
+    try:
+        return Cube(shape.value, _OWNERS[shape.owner])
+    except TavolaError as error:
+        raise RequestError(f"cube: {error}") from None
+
+
+def _rules(shape: RulesShape | None) -> Rules:
+    if shape is None:
+        return Rules()
+    try:
+        return shape.rules()
+    except TavolaError as error:
+        raise RequestError(f"rules: {error}") from None
+
+
+def _level(name: str | None) -> str | None:
+    if name is not None and name not in LEVELS:
+        raise RequestError(f"level: no level called {name!r}; known: {', '.join(LEVELS)}")
+    return name
+
+
+def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
+    """Answer each request line on ``output``, flushing every reply; returns how many requests failed."""
+    failures = 0
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        reply = answer(bot, text)
+        failures += "error" in reply
+        output.write(json.dumps(reply) + "\n")
+        output.flush()
+    return failures
+
+
+def answer(bot: Bot, text: str) -> dict[str, Any]:
+    """The reply to one request line; errors become ``{"id": ..., "error": ...}``."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        return {"id": None, "error": f"not JSON: {error}"}
+    ident = data.get("id") if isinstance(data, dict) else None
+    try:
+        request = read_request(data)
+        return {"id": ident, **reply(bot, request)}
+    except TavolaError as error:
+        return {"id": ident, "error": str(error)}
+
+
+def reply(bot: Bot, request: Request) -> dict[str, Any]:
+    """The reply fields for a request: the bot's answer as JSON data."""
+    if request.command in ("play", "hint"):
+        assert request.dice is not None  # read_request asks for the dice of these commands
+        cube_value = request.cube.value
+        if request.command == "play":
+            chosen = bot.play(
+                request.position, request.dice, request.variant, request.level, request.match, cube_value
+            )
+            return {
+                "play": chosen.play.notation,
+                "position_id": position_text(chosen.play.after),
+                "equity": round(chosen.equity, 4),
+            }
+        ranked = bot.hint(
+            request.position, request.dice, request.variant, request.level, request.match, cube_value
+        )
+        return {"plays": [_choice_json(choice) for choice in ranked]}
+    evaluation = bot.evaluate(request.position, request.cube, request.match, request.rules, request.level)
+    if request.command == "evaluate":
+        return _evaluation_json(evaluation, request.match)
+    decision = evaluation.cube
+    if request.doubled:
+        return {
+            "action": decision.response.value if decision.response else "take",
+            "decision": str(decision),
+        }
+    return {"action": decision.title.lower(), "decision": str(decision)}
+
+
+def _probabilities_json(values: tuple[float, ...]) -> dict[str, float]:
+    return {name: round(value, 4) for name, value in zip(PROBABILITY_NAMES, values, strict=True)}
+
+
+def _choice_json(choice: Choice) -> dict[str, Any]:
+    return {
+        "play": choice.play.notation,
+        "position_id": position_text(choice.play.after),
+        "equity": round(choice.equity, 4),
+        "probabilities": _probabilities_json(choice.probabilities),
+        "plies": choice.plies,
+    }
+
+
+def _evaluation_json(evaluation: Evaluation, match: MatchScore | None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "probabilities": _probabilities_json(evaluation.probabilities),
+        "cubeless_equity": round(evaluation.cubeless_equity, 4),
+    }
+    if match is None:
+        data["cubeful_equity"] = round(evaluation.cubeful_equity, 4)
+    else:
+        mwc = evaluation.cubeful_equity
+        data["match_winning_chance"] = round(mwc, 4)
+        data["cubeful_equity"] = round(mwc_to_equity(mwc, match.away[0], match.away[1], 1, match.crawford), 4)
+    return data
+
+
+def main(bot: Bot) -> int:
+    """Serve standard input to standard output."""
+    serve(bot, sys.stdin, sys.stdout)
+    return 0
