@@ -28,7 +28,7 @@ from functools import cached_property
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError
 from tavola.i18n import _
-from tavola.movegen import _destination, _highest, _may_hit, _move, generate_dice
+from tavola.movegen import destination, generate_dice, highest_checker, may_hit, move_checker
 from tavola.notation import (
     Segment,
     ambiguous,
@@ -62,7 +62,7 @@ class Turn:
         """The board after the moves so far, still seen from the mover."""
         board = self.start.to_array().copy()
         for move in self.moves:
-            _move(board, move.source, move.destination)
+            move_checker(board, move.source, move.destination)
         return Position._from_trusted_array(board, self.start.checkers)
 
     @property
@@ -154,12 +154,12 @@ class Turn:
         for segment, path in zip(segments, dice, strict=True):
             point = segment.source
             for die in path:
-                target = _destination(
-                    board, point, die, _highest(board, BAR), _may_hit(board, self.variant.flags)
+                target = destination(
+                    board, point, die, highest_checker(board, BAR), may_hit(board, self.variant.flags)
                 )
                 if target < 0 or target != max(min(point, BAR) - die, OFF):
                     return None
-                hit = bool(_move(board, point, target))
+                hit = bool(move_checker(board, point, target))
                 if hit:
                     hits.add(target)
                 moves.append(Move(point, target, hit))
@@ -181,9 +181,9 @@ class Turn:
         found = []
         board = self.current.to_array()
         for die in sorted(set(self.remaining), reverse=True):
-            top, may_hit = _highest(board, BAR), _may_hit(board, self.variant.flags)
+            top, hitting = highest_checker(board, BAR), may_hit(board, self.variant.flags)
             for source in range(WAITING, 0, -1):
-                target = _destination(board, source, die, top, may_hit)
+                target = destination(board, source, die, top, hitting)
                 if target < 0:
                     continue
                 move = Move(source, target, bool(board[target] == -1) if target else False)
