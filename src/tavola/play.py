@@ -12,6 +12,7 @@ position once, under one canonical notation.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -201,11 +202,7 @@ class LegalPlays(Sequence[Play]):
         """Play ``row``, made from the arrays the first time it is asked for."""
         play = self._made[row]
         if play is None:
-            steps = tuple(
-                Move(source, destination, bool(hit))
-                for source, destination, hit in self.moves[row].tolist()
-                if source >= 0
-            )
+            steps = tuple(_move(*step) for step in self.moves[row].tolist() if step[0] >= 0)
             after = Position._from_trusted_array(self.results[row], self.position.checkers)
             play = self._made[row] = Play._trusted(self.position, self.dice, steps, after, self.variant)
         return play
@@ -262,6 +259,12 @@ class LegalPlays(Sequence[Play]):
         shown = ", ".join(play.notation for play in self[:8])
         more = ", ..." if len(self) > 8 else ""
         return f"<LegalPlays {self.dice} ({len(self)}): {shown}{more}>"
+
+
+@functools.cache
+def _move(source: int, destination: int, hit: int) -> Move:
+    """The one :class:`Move` value for a row of the generator's moves (there are only a few hundred)."""
+    return Move(source, destination, bool(hit))
 
 
 def legal_plays(position: Position, dice: Dice, variant: Variant | str | None = None) -> LegalPlays:
