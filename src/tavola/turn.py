@@ -165,7 +165,13 @@ class Turn:
                 moves.append(Move(point, target, hit))
                 used.append(die)
                 point = target
-        return Turn(self.start, self.dice, tuple(moves), tuple(used), self.variant), hits
+        return self._continued(tuple(moves), tuple(used)), hits
+
+    def _continued(self, moves: tuple[Move, ...], used: tuple[int, ...]) -> Turn:
+        """The same turn with ``moves`` made: the same roll from the same start, so the same legal plays."""
+        turn = Turn(self.start, self.dice, moves, used, self.variant)
+        turn.__dict__["legal"] = self.legal  # fills the cached property: generated once per roll
+        return turn
 
     def _can_finish(self) -> bool:
         """Whether some way to play the dice left ends in a legal play."""
