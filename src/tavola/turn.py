@@ -135,7 +135,7 @@ class Turn:
             return found_turns[0]
         if found_turns:
             raise AmbiguousPlayError(ambiguous(typed, [turn.notation for turn in found_turns]))
-        reason = explain_segments(self.current, list(self.remaining), segments, typed)
+        reason = explain_segments(self.current, list(self.remaining), segments, typed, self.variant)
         if reason is None and playable_alone:
             reason = _(
                 "{typed}: after that the rest of the roll cannot be played as the rules require "
