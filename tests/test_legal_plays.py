@@ -13,6 +13,7 @@ from tavola.movegen import generate
 from tavola.notation import format_play
 from tavola.play import LegalPlays, Move, Play
 from tavola.sampling import random_positions
+from tavola.turn import Turn
 from tavola.variants import DUTCH, STANDARD, Variant
 
 
@@ -105,3 +106,16 @@ def test_a_play_built_from_moves_is_the_generated_play() -> None:
     assert made.notation == "8/5 6/5"
     assert isinstance(plays, LegalPlays)
     assert repr(plays).startswith("<LegalPlays 31 (16): 24/20")
+
+
+def test_a_turn_generates_the_whole_roll_once_however_its_moves_are_tried(generations: list) -> None:
+    turn = Turn(Position.start(), Dice(4, 2))
+    legal = turn.legal
+    moved = turn.add("8/4")
+    choices = moved.next_moves()
+    finished = moved.add("6/4")
+    assert moved.legal is legal
+    assert finished.legal is legal
+    assert finished.play is legal.by_result(finished.current)
+    assert {str(move) for move in choices} >= {"6/4", "24/22", "13/11"}
+    assert generations == [(4, 2)]  # the whole roll, once (what is left of it is another question)
