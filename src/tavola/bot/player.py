@@ -162,21 +162,13 @@ class Bot:
         if match is None:
             return order, judged, judged.equities
         away, crawford = match.away, match.crawford
-        table = table_for(away[0], away[1])
-        equities = np.array(
-            [
-                table.to_equity(
-                    table.cubeless(
-                        tuple(float(p) for p in probabilities), away[0], away[1], cube_value, crawford
-                    ),
-                    away[0],
-                    away[1],
-                    cube_value,
-                    crawford,
-                )
-                for probabilities in judged.probabilities
-            ]
-        )
+        table = table_for(*away)
+
+        def in_money_terms(probabilities: npt.NDArray[np.float32]) -> float:
+            mwc = table.cubeless(probabilities, *away, cube_value, crawford)
+            return table.to_equity(mwc, *away, cube_value, crawford)
+
+        equities = np.array([in_money_terms(row) for row in judged.probabilities])
         by_match = np.lexsort((-equities[order], -judged.plies[order].astype(np.int64)))
         return order[by_match], judged, equities
 
