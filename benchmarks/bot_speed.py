@@ -1,7 +1,7 @@
 """Bot speed: evaluations per second, and milliseconds per move at 0, 1 and 2 ply, on one core.
 
 Run: python benchmarks/bot_speed.py [--weights checkpoints/tavola-h128.npz] [--positions 100]
-     [--seed 2026] [--plies 0 1 2] [--repeat 3]
+     [--seed 2026] [--plies 0 1 2] [--bot-plies 0 1] [--repeat 3]
 
 The networks come from ``--weights`` (a training export, as
 :meth:`Evaluator.load` reads it), else the shipped ones, else untrained
@@ -20,6 +20,13 @@ generation and the :class:`~tavola.bot.search.SearchChooser`'s choice, with
 the default :class:`~tavola.bot.search.MoveFilter`, timed ``--repeat``
 times (the fastest counts, which keeps out most of what other programs on
 the machine cost). The process is pinned to one core and BLAS to one thread.
+
+Then the same moves through :class:`~tavola.bot.player.Bot`, the way the
+engine, the console and a bot seat ask: ``Bot.play`` (the chosen play, as a
+:class:`~tavola.play.Play`) and ``Bot.hint`` (every play ranked, each with
+its notation built) at the level that searches ``--bot-plies`` deep without
+noise, from a :class:`~tavola.position.Position` and
+:class:`~tavola.dice.Dice`: everything a caller pays, generation included.
 """
 
 from __future__ import annotations
@@ -32,16 +39,18 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from functools import partial  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
 from tavola.bot.evaluate import SHIPPED_WEIGHTS, Evaluator  # noqa: E402
-from tavola.bot.search import SearchChooser  # noqa: E402
-from tavola.dice import ALL_ROLLS  # noqa: E402
+from tavola.bot.player import Bot  # noqa: E402
+from tavola.bot.search import LEVELS, SearchChooser  # noqa: E402
+from tavola.dice import ALL_ROLLS, Dice  # noqa: E402
 from tavola.movegen import generate, generate_batch  # noqa: E402
-from tavola.position import flip_array  # noqa: E402
+from tavola.position import Position, flip_array  # noqa: E402
 from tavola.sampling import random_positions  # noqa: E402
 
 Board = npt.NDArray[np.int8]
@@ -53,6 +62,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=100, help="moves timed at each depth")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--bot-plies", type=int, nargs="+", default=[0, 1], help="depths of Bot.play/hint")
     parser.add_argument("--repeat", type=int, default=3, help="times each move is timed; the fastest counts")
     args = parser.parse_args()
 
@@ -65,6 +75,8 @@ def main() -> None:
     counted = Counting(evaluator)
     for plies in args.plies:
         time_moves(counted, plies, moves, args.repeat)
+    for plies in args.bot_plies:
+        time_bot(evaluator, plies, moves, args.repeat)
 
 
 def pin_to_one_core() -> str:
@@ -144,6 +156,26 @@ def time_moves(
         f"{milliseconds[slowest]:8.3f} slowest ({evaluations[slowest]:,.0f} evaluations); "
         f"{np.mean(evaluations):,.0f} evaluations per move ({len(moves)} moves)"
     )
+
+
+BOT_LEVELS = {level.plies: level.name for level in LEVELS.values() if level.noise == 0}
+"""The level without noise at each depth: the one a Bot is timed at."""
+
+
+def time_bot(
+    evaluator: Evaluator, plies: int, moves: list[tuple[Board, tuple[int, int]]], repeat: int = 3
+) -> None:
+    """Milliseconds per move of ``Bot.play`` and ``Bot.hint`` at ``plies``: median, mean and slowest."""
+    bot = Bot(evaluator, BOT_LEVELS[plies])
+    asked = [(Position.from_array(board), Dice(*dice)) for board, dice in moves]
+    for name, method in (("play", bot.play), ("hint", bot.hint)):
+        method(*asked[0])  # compile (or load the cache) before timing
+        times = [min(_seconds(partial(method, *question)) for _ in range(repeat)) for question in asked]
+        milliseconds = np.array(times) * 1e3
+        print(
+            f"Bot.{name} {plies}-ply: {np.median(milliseconds):8.3f} ms per move (median), "
+            f"{milliseconds.mean():8.3f} mean, {milliseconds.max():8.3f} slowest ({len(moves)} moves)"
+        )
 
 
 def _move_seconds(chooser: SearchChooser, board: Board, dice: tuple[int, int]) -> float:

@@ -16,7 +16,17 @@ from tavola.game import Game, Phase
 from tavola.match import Match, MoneySession
 from tavola.records import from_json, to_json
 from tavola.rules import Rules
-from tavola.variants import ACEY_DEUCEY, DUTCH, HYPERGAMMON, NACKGAMMON, STANDARD, VARIANTS, find_variant
+from tavola.turn import Turn
+from tavola.variants import (
+    ACEY_DEUCEY,
+    DUTCH,
+    HYPERGAMMON,
+    NACKGAMMON,
+    STANDARD,
+    VARIANTS,
+    Variant,
+    find_variant,
+)
 
 # --- the suite every variant runs ----------------------------------------------------------
 
@@ -103,6 +113,45 @@ def test_V1_dutch_no_hitting_before_a_checker_reaches_home():
     assert {play.notation for play in pos.legal_plays(Dice(3, 1), DUTCH)} == {"bar/24"}
     with pytest.raises(IllegalPlayError):
         pos.parse_play(Dice(3, 1), "bar/22* bar/24", DUTCH)
+
+
+def refusal(start: Position, dice: Dice, typed: str, variant: Variant) -> tuple[str | None, str | None]:
+    """Why ``typed`` is refused, typed as a whole play and as moves of a turn (``None``: accepted)."""
+    reasons: list[str | None] = []
+    for attempt in (
+        lambda: start.parse_play(dice, typed, variant),
+        lambda: Turn(start, dice, variant=variant).add(typed),
+    ):
+        try:
+            attempt()
+        except IllegalPlayError as error:
+            reasons.append(str(error))
+        else:
+            reasons.append(None)
+    return reasons[0], reasons[1]
+
+
+def test_V1_a_refused_hit_before_a_checker_is_home_says_so_typed_whole_or_move_by_move():
+    entering = position({20: 2}, {22: 1, 3: 1}, bar=(13, 13))
+    away = position({8: 1, 20: 14}, {4: 1, 24: 14})
+    two_blots = position({8: 1, 20: 14}, {4: 1, 5: 1, 24: 13})
+    for start, dice, typed, hop in (
+        (entering, Dice(3, 1), "bar/22* bar/24", "bar/22*"),
+        (entering, Dice(3, 1), "bar/22", "bar/22"),  # the hit is not marked, but it would be one
+        (away, Dice(4, 3), "8/4* 20/17", "8/4*"),
+        (two_blots, Dice(4, 3), "8/1", "8/1"),  # by the 4 or by the 3 first, it hits before it is home
+    ):
+        why = f"{hop}: you may not hit until one of your checkers has reached your home board (V1)"
+        assert refusal(start, dice, typed, DUTCH) == (why, why)
+        assert not any("V1" in (reason or "") for reason in refusal(start, dice, typed, STANDARD))
+
+
+def test_V1_a_hit_once_a_checker_is_home_within_the_same_play_is_legal():
+    start = position({9: 1, 20: 14}, {1: 1, 24: 14})
+    assert str(start.parse_play(Dice(4, 4), "9/1* 20/12", DUTCH)) == "20/12 9/1*"
+    first_home = position({8: 1, 22: 14}, {18: 1, 24: 14})  # 8/5 first, then 22/18* may hit
+    assert str(first_home.parse_play(Dice(4, 3), "22/18* 8/5", DUTCH)) == "22/18* 8/5"
+    assert str(Turn(first_home, Dice(4, 3), variant=DUTCH).add("8/5").add("22/18*").play) == "22/18* 8/5"
 
 
 def test_V1_dutch_the_first_hit_allowed_once_a_checker_is_home():

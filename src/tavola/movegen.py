@@ -36,6 +36,14 @@ The rules, as the generator applies them:
 >>> results, moves = generate(Position.start().to_array(), 3, 1)
 >>> results.shape, moves.shape
 ((16, 30), (16, 4, 3))
+
+One move at a time, with the single-step helpers the generator is made of:
+
+>>> board = Position.start().to_array().copy()
+>>> top = highest_checker(board, 24)
+>>> target = destination(board, 24, 3, top, may_hit(board, 0))
+>>> top, target, move_checker(board, 24, target), int(board[21])
+(24, 21, 0, 1)
 """
 
 from __future__ import annotations
@@ -46,7 +54,6 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from tavola.dice import ALL_ROLLS
 from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, MY_WAITING, THEIR_BAR
 
 IntArray = npt.NDArray[np.int8]
@@ -60,10 +67,14 @@ HIT_NEEDS_HOME = 1
 
 
 @njit(cache=True, inline="always")
-def _highest(board: IntArray, bound: int) -> int:
+def highest_checker(board: IntArray, bound: int) -> int:
     """The mover's furthest-back checker: 25 for the bar, then 26 for one waiting to enter, else its point.
 
-    A checker on a point is at most at ``bound``; 0 when all are off.
+    ``bound`` is a point no checker on the board is above (24 when nothing
+    is known; a checker only moves down, so the value before a move is a
+    bound after it); 0 when every checker is off. A single-step helper,
+    like :func:`destination`, :func:`may_hit` and :func:`move_checker`: the
+    generator and :class:`~tavola.turn.Turn` make moves with them.
     """
     if board[MY_BAR] > 0:
         return 25
@@ -76,10 +87,14 @@ def _highest(board: IntArray, bound: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _destination(board: IntArray, source: int, die: int, highest: int, may_hit: bool) -> int:
-    """Where a checker from ``source`` lands with ``die``, or -1 if it may not move.
+def destination(board: IntArray, source: int, die: int, highest: int, hitting: bool) -> int:
+    """Where one checker from ``source`` lands with ``die`` (0 is off), or -1 if the rules forbid it.
 
-    ``highest`` is :func:`_highest` of the board and ``may_hit`` :func:`_may_hit`.
+    ``highest`` is :func:`highest_checker` of the board and ``hitting`` is
+    :func:`may_hit` of it. Checks one move alone: the bar first (R9), open
+    points (R5), no hit before a checker is home where the variant says so
+    (V1), and bearing off (R14, R15); whether the rest of the roll can still
+    be played (R11, R12) is the generator's business.
     """
     if board[source] <= 0 or (highest == 25 and source != 25):
         return -1  # no checker there, or one on the bar has to enter first (R9)
@@ -87,7 +102,7 @@ def _destination(board: IntArray, source: int, die: int, highest: int, may_hit: 
     if target >= 1:
         if board[target] < -1:
             return -1  # blocked by two or more (R5)
-        if board[target] == -1 and not may_hit:
+        if board[target] == -1 and not hitting:
             return -1  # no hitting yet (V1)
         return target
     if highest > 6:
@@ -98,8 +113,11 @@ def _destination(board: IntArray, source: int, die: int, highest: int, may_hit: 
 
 
 @njit(cache=True, inline="always")
-def _may_hit(board: IntArray, flags: int) -> bool:
-    """Whether the mover may hit now: always, but under ``HIT_NEEDS_HOME`` only with a checker home."""
+def may_hit(board: IntArray, flags: int) -> bool:
+    """Whether the mover may hit now: always, but under :data:`HIT_NEEDS_HOME` only with a checker home.
+
+    ``flags`` are the variant's rule flags (:attr:`tavola.variants.Variant.flags`).
+    """
     return not flags & HIT_NEEDS_HOME or _has_home(board)
 
 
@@ -116,7 +134,7 @@ def _has_home(board: IntArray) -> bool:
 
 @njit(cache=True, inline="always")
 def _unmove(board: IntArray, source: int, target: int, hit: int) -> None:
-    """Take back a move made by :func:`_move`."""
+    """Take back a move made by :func:`move_checker`."""
     board[source] += 1
     if target == 0:
         board[MY_OFF] -= 1
@@ -128,8 +146,12 @@ def _unmove(board: IntArray, source: int, target: int, hit: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _move(board: IntArray, source: int, target: int) -> int:
-    """Move one checker in place; return 1 when it hits a blot (R8)."""
+def move_checker(board: IntArray, source: int, target: int) -> int:
+    """Move one checker from ``source`` to ``target`` (0 is off) in place; return 1 when it hits a blot (R8).
+
+    The move is not checked: ``target`` comes from :func:`destination`. A
+    hit checker goes to the opponent's bar.
+    """
     board[source] -= 1
     if target == 0:
         board[MY_OFF] += 1
@@ -148,8 +170,8 @@ TABLE_SIZE = 1 << 14
 _WRITTEN, _BEST_RANK, _STAMP, _FLAGS = 0, 1, 2, 3  # the fields of the ``state`` array
 
 
-class _Scratch:
-    """Work arrays for one call, reused across the positions of a batch.
+class Scratch:
+    """Work arrays for :func:`plays_into`, reused across the positions of a batch.
 
     ``state`` holds how many plays are written for the current position, the
     best rank seen so far, a stamp that tells this position's hash table
@@ -167,6 +189,7 @@ class _Scratch:
     def arrays(
         self,
     ) -> tuple[IntArray, IntArray, npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+        """The arrays in the order :func:`plays_into` takes them after ``flags``."""
         return self.levels, self.path, self.state, self.table_index, self.table_stamp
 
 
@@ -258,8 +281,8 @@ def _plays_two_dice(
     cannot make the larger one illegal or change where it lands.
     """
     flags = state[_FLAGS]
-    top0 = _highest(start, 25)
-    hit0 = _may_hit(start, flags)
+    top0 = highest_checker(start, 25)
+    hit0 = may_hit(start, flags)
     occupied = np.empty(26, dtype=np.int64)  # the mover's points at the start, highest first
     count = 0
     for point in range(MY_WAITING if start[MY_WAITING] > 0 else top0, 0, -1):
@@ -272,27 +295,27 @@ def _plays_two_dice(
         second = low if order == 0 else high
         for index1 in range(count):
             source1 = occupied[index1]
-            target1 = _destination(start, source1, first, top0, hit0)
+            target1 = destination(start, source1, first, top0, hit0)
             if target1 < 0:
                 continue
             board[:] = start
             path[:, :] = _NO_MOVE
             path[0, 0], path[0, 1] = source1, target1
-            path[0, 2] = _move(board, source1, target1)
-            top1 = _highest(board, top0)
-            hit1 = _may_hit(board, flags)
+            path[0, 2] = move_checker(board, source1, target1)
+            top1 = highest_checker(board, top0)
+            hit1 = may_hit(board, flags)
             used_both = False
             # The second checker stands where a checker stood at the start, or where the first one landed.
             newly = target1 if target1 > 0 and start[target1] <= 0 else 0
             for index2 in range(-1 if newly else 0, count):
                 source2 = newly if index2 < 0 else occupied[index2]
-                target2 = _destination(board, source2, second, top1, hit1)
+                target2 = destination(board, source2, second, top1, hit1)
                 if target2 < 0:
                     continue
                 used_both = True
-                if order == 1 and source2 != target1 and _destination(start, source2, high, top0, hit0) >= 0:
+                if order == 1 and source2 != target1 and destination(start, source2, high, top0, hit0) >= 0:
                     continue  # the first pass played these two moves the other way round
-                hit = _move(board, source2, target2)
+                hit = move_checker(board, source2, target2)
                 path[1, 0], path[1, 1], path[1, 2] = source2, target2, hit
                 _emit(board, path, 3, state, table_index, table_stamp, out_boards, out_moves, out_start)
                 _unmove(board, source2, target2, hit)
@@ -332,8 +355,8 @@ def _plays_double(
     hits = np.empty(5, dtype=np.bool_)
     moved = np.zeros(5, dtype=np.bool_)
     levels[0, :] = start
-    tops[0] = _highest(start, 25)
-    hits[0] = _may_hit(start, state[_FLAGS])
+    tops[0] = highest_checker(start, 25)
+    hits[0] = may_hit(start, state[_FLAGS])
     sources[0] = tops[0]
     path[:, :] = _NO_MOVE
     depth = 0
@@ -366,17 +389,17 @@ def _plays_double(
             path[depth, :] = _NO_MOVE
             sources[depth] -= 1
             continue
-        target = _destination(levels[depth], source, die, tops[depth], hits[depth])
+        target = destination(levels[depth], source, die, tops[depth], hits[depth])
         if target < 0:
             sources[depth] -= 1
             continue
         moved[depth] = True
         levels[depth + 1, :] = levels[depth]
         path[depth, 0], path[depth, 1] = source, target
-        path[depth, 2] = _move(levels[depth + 1], source, target)
+        path[depth, 2] = move_checker(levels[depth + 1], source, target)
         depth += 1
-        tops[depth] = _highest(levels[depth], tops[depth - 1])
-        hits[depth] = _may_hit(levels[depth], state[_FLAGS])
+        tops[depth] = highest_checker(levels[depth], tops[depth - 1])
+        hits[depth] = may_hit(levels[depth], state[_FLAGS])
         # Bar checkers go first (R9), then checkers waiting to enter, then points from the back.
         # A move that first allows hitting (V1) starts the order again: a checker further back
         # may now hit, which it could not before this move.
@@ -386,7 +409,7 @@ def _plays_double(
 
 
 @njit(cache=True)
-def _plays_into(
+def plays_into(
     start: IntArray,
     die1: int,
     die2: int,
@@ -405,7 +428,12 @@ def _plays_into(
 
     ``count`` is the number of moves a double gives (4, fewer for what is
     left of one); two different dice always give two. ``flags`` are rule
-    flags such as :data:`HIT_NEEDS_HOME`.
+    flags such as :data:`HIT_NEEDS_HOME`. ``levels`` to ``table_stamp`` are
+    a :class:`Scratch`'s arrays; the results and moves go to rows
+    ``out_start`` onwards of ``out_boards`` and ``out_moves`` (laid out as
+    :func:`generate` returns them), which need room for
+    :data:`MAX_SEQUENCES` rows there. The compiled entry point for code that
+    is itself compiled, such as the bear-off database's construction.
     """
     state[_FLAGS] = flags
     state[_WRITTEN] = 0
@@ -461,13 +489,13 @@ def generate_dice(position: IntArray, dice: tuple[int, ...], flags: int = 0) -> 
         raise ValueError(f"more than two dice are all the same value, not {dice}")
     work = _work_arrays()
     start = np.array(position, dtype=np.int8)
-    written = _plays_into(
+    written = plays_into(
         start, dice[0], dice[-1], len(dice), flags, *work.arrays(), work.out_boards, work.out_moves, 0
     )
     return work.out_boards[:written].copy(), work.out_moves[:written].copy()
 
 
-class _WorkArrays(_Scratch):
+class _WorkArrays(Scratch):
     """A thread's scratch and output arrays for single calls, made once and reused."""
 
     def __init__(self) -> None:
@@ -511,7 +539,7 @@ def _batch(
             grown_boards[:filled] = out_boards[:filled]
             grown_moves[:filled] = out_moves[:filled]
             out_boards, out_moves = grown_boards, grown_moves
-        filled += _plays_into(
+        filled += plays_into(
             positions[index], dice[index, 0], dice[index, 1], 4, flags, levels, path, state,
             table_index, table_stamp, out_boards, out_moves, filled,
         )  # fmt: skip
@@ -541,24 +569,4 @@ def generate_batch(
         raise ValueError(f"positions must have shape (N, {ARRAY_SIZE}), not {boards.shape}")
     if rolls.shape != (boards.shape[0], 2) or (rolls.size and (rolls.min() < 1 or rolls.max() > 6)):
         raise ValueError("dice must be an (N, 2) array of values 1 to 6, one row per position")
-    return _batch(boards, rolls, flags, *_Scratch().arrays())
-
-
-_ROLLS = np.array(ALL_ROLLS, dtype=np.int8)
-
-
-def generate_all_rolls(
-    position: npt.ArrayLike, flags: int = 0
-) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:
-    """The legal plays of one position for each of the 21 rolls, in one compiled call.
-
-    Rolls come in the order of :data:`tavola.dice.ALL_ROLLS`; the result is
-    laid out as :func:`generate_batch` lays it out.
-
-    >>> from tavola.position import Position
-    >>> offsets, results, moves = generate_all_rolls(Position.start().to_array())
-    >>> len(offsets), int(offsets[-1])
-    (22, 447)
-    """
-    board = np.asarray(position, dtype=np.int8)
-    return generate_batch(np.repeat(board[None], len(_ROLLS), axis=0), _ROLLS, flags)
+    return _batch(boards, rolls, flags, *Scratch().arrays())

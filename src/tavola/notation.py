@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
 from tavola.i18n import _, ngettext
+from tavola.movegen import HIT_NEEDS_HOME, may_hit
 from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, WAITING, Position, point_name
 
 if TYPE_CHECKING:
@@ -318,7 +319,7 @@ def _why_illegal(legal: LegalPlays, segments: Sequence[Segment], typed: str) -> 
         return _("no move is possible with {high}-{low}: the turn passes (R13)").format(
             high=dice.high, low=dice.low
         )
-    reason = explain_segments(position, list(dice.moves), segments, typed)
+    reason = explain_segments(position, list(dice.moves), segments, typed, legal.variant)
     if reason:
         return reason
     used = min(
@@ -352,15 +353,21 @@ def _why_illegal(legal: LegalPlays, segments: Sequence[Segment], typed: str) -> 
 
 
 def explain_segments(
-    position: Position, dice: list[int], segments: Sequence[Segment], typed: str
+    position: Position, dice: list[int], segments: Sequence[Segment], typed: str, variant: Variant
 ) -> str | None:
     """Why ``segments`` cannot be played with ``dice`` move by move, if a simple rule says so.
 
     Checks the checkers are there, hits are where marked, the bar comes
-    first (R9), each hop has dice that fit and open points (R5, R6), bearing
+    first (R9), each hop has dice that fit and open points (R5, R6), the
+    ``variant``'s hitting rule (V1: no hit before a checker is home), bearing
     off waits for all checkers to be home (R14), and the dice suffice.
     ``None`` means the moves are possible one by one; the forced-play rules
     may still forbid them.
+
+    >>> from tavola.variants import DUTCH
+    >>> before_home = Position([0] * 2 + [-1] + [0] * 16 + [2] + [0, -1, 0, 0], bar=(13, 13))
+    >>> explain_segments(before_home, [3, 1], parse_segments("bar/22*"), "bar/22*", DUTCH)
+    'bar/22*: you may not hit until one of your checkers has reached your home board (V1)'
     """
     array = position.to_array()
     net = Counter[int]()
@@ -393,6 +400,9 @@ def explain_segments(
         reason = _why_segment_fails(segment, dice, array)
         if reason:
             return reason
+    reason = _why_no_hit_yet(segments, dice, array, variant)
+    if reason:
+        return reason
     bearing_off = [segment for segment in segments if segment.destination == OFF]
     if bearing_off and not _all_home_after(array, segments):
         return _("{move}: you can bear off only when all your checkers are in your home board (R14)").format(
@@ -435,6 +445,51 @@ def _why_segment_fails(segment: Segment, dice: list[int], array: npt.NDArray[np.
     return ngettext(
         "{move}: point {points} is blocked (R5)", "{move}: points {points} are blocked (R5)", len(names)
     ).format(move=segment, points=points)
+
+
+_HOME_TOP = 6
+"""The highest point of the mover's home board."""
+
+
+def _why_no_hit_yet(
+    segments: Sequence[Segment], dice: list[int], array: npt.NDArray[np.int8], variant: Variant
+) -> str | None:
+    """Why a hop cannot be played under the variant's hitting rule (V1), if it is sure to break it.
+
+    It is sure when no checker of the mover's is home or off, no other hop
+    brings one home first, and every open way along the hop hits before
+    its checker is home.
+    """
+    if not variant.flags & HIT_NEEDS_HOME or may_hit(array, variant.flags):
+        return None
+    for index, segment in enumerate(segments):
+        others_reach_home = any(
+            other.destination <= _HOME_TOP for place, other in enumerate(segments) if place != index
+        )
+        if not others_reach_home and _hits_before_home_every_way(segment, dice, array):
+            return _(
+                "{move}: you may not hit until one of your checkers has reached your home board (V1)"
+            ).format(move=segment)
+    return None
+
+
+def _hits_before_home_every_way(segment: Segment, dice: list[int], array: npt.NDArray[np.int8]) -> bool:
+    """Whether each open way of carrying a checker along ``segment`` hits before the checker is home."""
+    open_ways = 0
+    for path in dice_paths(segment, dice):
+        point = min(segment.source, BAR)
+        home = hits_early = False
+        for die in path:
+            point = max(point - die, OFF)
+            if point != OFF and array[point] < -1:
+                break  # blocked: not a way (R5)
+            hits_early = hits_early or (point != OFF and array[point] == -1 and not home)
+            home = point <= _HOME_TOP
+        else:
+            if not hits_early:
+                return False
+            open_ways += 1
+    return open_ways > 0
 
 
 def _all_home_after(array: npt.NDArray[np.int8], segments: Sequence[Segment]) -> bool:

@@ -12,9 +12,14 @@ position once, under one canonical notation.
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from tavola.dice import Dice
 from tavola.errors import IllegalPlayError
@@ -140,47 +145,105 @@ class Play:
 
 
 class LegalPlays(Sequence[Play]):
-    """The legal plays of a position and roll: a light, ordered, immutable view.
+    """The legal plays of a position and roll: an ordered, immutable view of the move generator's arrays.
 
     Iterate it, index it, test ``play in plays`` or ``"8/5 6/5" in plays``.
     A roll that cannot be played gives exactly one play, the pass (R13).
+    ``results`` and ``moves`` are :func:`~tavola.movegen.generate`'s arrays
+    (read-only; row ``k`` is play ``k``), for code that judges every play at
+    once, such as the bot; a :class:`Play`, and later its notation, is made
+    only for the plays asked for. :func:`legal_plays` makes one.
+
+    >>> from tavola import Dice, Position
+    >>> plays = Position.start().legal_plays(Dice(3, 1))
+    >>> plays.results.shape, str(plays[0]), plays.by_result(plays[5].after) is plays[5]
+    ((16, 30), '24/20', True)
     """
 
-    __slots__ = ("_by_after", "_plays", "dice", "position", "variant")
+    __slots__ = ("_made", "_rows", "dice", "moves", "position", "results", "variant")
 
-    def __init__(self, position: Position, dice: Dice, plays: tuple[Play, ...], variant: Variant) -> None:
-        self.position, self.dice, self._plays, self.variant = position, dice, plays, variant
-        self._by_after = {play.after: play for play in plays}
+    position: Position
+    dice: Dice
+    variant: Variant
+    results: npt.NDArray[np.int8]
+    moves: npt.NDArray[np.int8]
+    _made: list[Play | None]
+    _rows: dict[bytes, int] | None
+
+    def __init__(
+        self,
+        position: Position,
+        dice: Dice,
+        results: npt.NDArray[np.int8],
+        moves: npt.NDArray[np.int8],
+        variant: Variant,
+    ) -> None:
+        """Wrap the generator's ``results`` and ``moves`` of ``position`` and ``dice``, trusted."""
+        results.setflags(write=False)
+        moves.setflags(write=False)
+        self.position, self.dice, self.variant = position, dice, variant
+        self.results, self.moves = results, moves
+        self._made = [None] * len(results)
+        self._rows = None
 
     @overload
     def __getitem__(self, index: int) -> Play: ...
     @overload
     def __getitem__(self, index: slice) -> tuple[Play, ...]: ...
     def __getitem__(self, index: int | slice) -> Play | tuple[Play, ...]:
-        return self._plays[index]
+        if isinstance(index, slice):
+            return tuple(self._play(row) for row in range(len(self._made))[index])
+        row, count = operator.index(index), len(self._made)
+        if not -count <= row < count:
+            raise IndexError(f"there are {count} legal plays, not a play {row}")
+        return self._play(row % count)
+
+    def _play(self, row: int) -> Play:
+        """Play ``row``, made from the arrays the first time it is asked for."""
+        play = self._made[row]
+        if play is None:
+            steps = tuple(_move(*step) for step in self.moves[row].tolist() if step[0] >= 0)
+            after = Position._from_trusted_array(self.results[row], self.position.checkers)
+            play = self._made[row] = Play._trusted(self.position, self.dice, steps, after, self.variant)
+        return play
 
     def __len__(self) -> int:
-        return len(self._plays)
+        return len(self._made)
 
     def __iter__(self) -> Iterator[Play]:
-        return iter(self._plays)
+        return (self._play(row) for row in range(len(self._made)))
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Play):
-            return item.before == self.position and item.dice == self.dice and item.after in self._by_after
+            return (
+                item.before == self.position
+                and item.dice == self.dice
+                and self.row_of(item.after) is not None
+            )
         if isinstance(item, str):
             from tavola.errors import TavolaError
+            from tavola.notation import match_segments, parse_segments
 
             try:
-                self.position.parse_play(self.dice, item, self.variant)
+                match_segments(self, parse_segments(item), typed=item.strip())
             except TavolaError:
                 return False
             return True
         return False
 
+    def row_of(self, after: Position) -> int | None:
+        """The index of the play that leaves ``after`` (seen from the mover), if one does."""
+        if after.checkers != self.position.checkers:
+            return None
+        rows = self._rows
+        if rows is None:
+            rows = self._rows = {result.tobytes(): row for row, result in enumerate(self.results)}
+        return rows.get(after.to_array().tobytes())
+
     def by_result(self, after: Position) -> Play | None:
         """The play that leaves ``after`` (seen from the mover), if one does."""
-        return self._by_after.get(after)
+        row = self.row_of(after)
+        return None if row is None else self._play(row)
 
     def find_moves(self, moves: Sequence[Move]) -> Play:
         """The play these single-die moves make, or :class:`IllegalPlayError`."""
@@ -190,12 +253,18 @@ class LegalPlays(Sequence[Play]):
 
     def positions(self) -> list[Position]:
         """The resulting positions, seen from the mover, in the order of the plays."""
-        return [play.after for play in self._plays]
+        return [Position._from_trusted_array(result, self.position.checkers) for result in self.results]
 
     def __repr__(self) -> str:
-        shown = ", ".join(play.notation for play in self._plays[:8])
-        more = ", ..." if len(self._plays) > 8 else ""
-        return f"<LegalPlays {self.dice} ({len(self._plays)}): {shown}{more}>"
+        shown = ", ".join(play.notation for play in self[:8])
+        more = ", ..." if len(self) > 8 else ""
+        return f"<LegalPlays {self.dice} ({len(self)}): {shown}{more}>"
+
+
+@functools.cache
+def _move(source: int, destination: int, hit: int) -> Move:
+    """The one :class:`Move` value for a row of the generator's moves (there are only a few hundred)."""
+    return Move(source, destination, bool(hit))
 
 
 def legal_plays(position: Position, dice: Dice, variant: Variant | str | None = None) -> LegalPlays:
@@ -203,7 +272,7 @@ def legal_plays(position: Position, dice: Dice, variant: Variant | str | None = 
 
     ``variant`` (a :class:`~tavola.variants.Variant` or its name) adds its
     movement rules, such as Dutch backgammon's hitting rule; the standard
-    game by default.
+    game by default. The plays are generated once, in one compiled call.
 
     >>> from tavola import Position
     >>> [play.notation for play in legal_plays(Position.start(), Dice(2, 1))][:3]
@@ -218,13 +287,4 @@ def legal_plays(position: Position, dice: Dice, variant: Variant | str | None = 
             "the game is over: a side has borne off all its checkers, so nothing is played"
         )
     results, moves = generate(position.to_array(), dice.high, dice.low, rules.flags)
-    plays = []
-    for after_array, move_row in zip(results, moves, strict=True):
-        steps = tuple(
-            Move(int(source), int(destination), bool(hit))
-            for source, destination, hit in move_row
-            if source >= 0
-        )
-        after = Position._from_trusted_array(after_array, position.checkers)
-        plays.append(Play._trusted(position, dice, steps, after, rules))
-    return LegalPlays(position, dice, tuple(plays), rules)
+    return LegalPlays(position, dice, results, moves, rules)

@@ -28,7 +28,7 @@ from functools import cached_property
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError
 from tavola.i18n import _
-from tavola.movegen import _destination, _highest, _may_hit, _move, generate_dice
+from tavola.movegen import destination, generate_dice, highest_checker, may_hit, move_checker
 from tavola.notation import (
     Segment,
     ambiguous,
@@ -62,7 +62,7 @@ class Turn:
         """The board after the moves so far, still seen from the mover."""
         board = self.start.to_array().copy()
         for move in self.moves:
-            _move(board, move.source, move.destination)
+            move_checker(board, move.source, move.destination)
         return Position._from_trusted_array(board, self.start.checkers)
 
     @property
@@ -135,7 +135,7 @@ class Turn:
             return found_turns[0]
         if found_turns:
             raise AmbiguousPlayError(ambiguous(typed, [turn.notation for turn in found_turns]))
-        reason = explain_segments(self.current, list(self.remaining), segments, typed)
+        reason = explain_segments(self.current, list(self.remaining), segments, typed, self.variant)
         if reason is None and playable_alone:
             reason = _(
                 "{typed}: after that the rest of the roll cannot be played as the rules require "
@@ -154,18 +154,24 @@ class Turn:
         for segment, path in zip(segments, dice, strict=True):
             point = segment.source
             for die in path:
-                target = _destination(
-                    board, point, die, _highest(board, BAR), _may_hit(board, self.variant.flags)
+                target = destination(
+                    board, point, die, highest_checker(board, BAR), may_hit(board, self.variant.flags)
                 )
                 if target < 0 or target != max(min(point, BAR) - die, OFF):
                     return None
-                hit = bool(_move(board, point, target))
+                hit = bool(move_checker(board, point, target))
                 if hit:
                     hits.add(target)
                 moves.append(Move(point, target, hit))
                 used.append(die)
                 point = target
-        return Turn(self.start, self.dice, tuple(moves), tuple(used), self.variant), hits
+        return self._continued(tuple(moves), tuple(used)), hits
+
+    def _continued(self, moves: tuple[Move, ...], used: tuple[int, ...]) -> Turn:
+        """The same turn with ``moves`` made: the same roll from the same start, so the same legal plays."""
+        turn = Turn(self.start, self.dice, moves, used, self.variant)
+        turn.__dict__["legal"] = self.legal  # fills the cached property: generated once per roll
+        return turn
 
     def _can_finish(self) -> bool:
         """Whether some way to play the dice left ends in a legal play."""
@@ -181,9 +187,9 @@ class Turn:
         found = []
         board = self.current.to_array()
         for die in sorted(set(self.remaining), reverse=True):
-            top, may_hit = _highest(board, BAR), _may_hit(board, self.variant.flags)
+            top, hitting = highest_checker(board, BAR), may_hit(board, self.variant.flags)
             for source in range(WAITING, 0, -1):
-                target = _destination(board, source, die, top, may_hit)
+                target = destination(board, source, die, top, hitting)
                 if target < 0:
                     continue
                 move = Move(source, target, bool(board[target] == -1) if target else False)

@@ -60,9 +60,11 @@ def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> 
         turn = game.turn
         assert turn is not None
         match = None if away is None else MatchScore.from_away(away, game.crawford)
-        return Played(
-            bot.play(turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value).play
+        # The turn's own legal plays: generated once, for the bot's choice and for the game that checks it.
+        chosen = bot.play(
+            turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value, legal=turn.legal
         )
+        return Played(chosen.play)
     raise ValueError("the game is over: there is nothing to do")
 
 

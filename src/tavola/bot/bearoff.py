@@ -56,7 +56,7 @@ import numpy.typing as npt
 from numba import njit
 
 from tavola.dice import ALL_ROLLS
-from tavola.movegen import MAX_SEQUENCES, _plays_into, _Scratch
+from tavola.movegen import MAX_SEQUENCES, Scratch, plays_into
 from tavola.position import (
     ARRAY_SIZE,
     MY_BAR,
@@ -214,7 +214,7 @@ def _solve(
             board[POINTS - i] = counts[i]
         board[MY_OFF] = MAX_CHECKERS - checkers
         for k in range(rolls.shape[0]):  # sums in 36ths, divided once at the end
-            plays = _plays_into(
+            plays = plays_into(
                 board, rolls[k, 0], rolls[k, 1], 4, 0, levels, path, state, table_index, table_stamp,
                 out_boards, out_moves, 0,
             )  # fmt: skip
@@ -318,7 +318,7 @@ class BearoffDatabase:
         if not 0 <= max_checkers <= MAX_CHECKERS:
             raise ValueError(f"a bear-off database holds 0 to {MAX_CHECKERS} checkers, not {max_checkers}")
         mean, dist, first_mean, first = _solve(
-            positions_count(max_checkers), _ROLLS, _WEIGHTS, *_Scratch().arrays()
+            positions_count(max_checkers), _ROLLS, _WEIGHTS, *Scratch().arrays()
         )
         return cls(dist, first, mean, first_mean, exact=True)
 

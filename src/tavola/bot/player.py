@@ -15,7 +15,7 @@ Dice(3, 1)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -24,12 +24,12 @@ from tavola.bot.cube import CubeDecision, match_decision, money_decision, positi
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import table_for
 from tavola.bot.network import equity
-from tavola.bot.search import Level, RankedPlay, evaluate_ply, level, rank_plays
+from tavola.bot.search import JudgedPlays, Level, evaluate_ply, judge_plays, level
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
 from tavola.match import MatchScore
-from tavola.play import Play
+from tavola.play import LegalPlays, Play
 from tavola.position import Position
 from tavola.rules import Rules
 from tavola.variants import STANDARD, Variant
@@ -89,29 +89,22 @@ class Bot:
         level: str | None = None,
         match: MatchScore | None = None,
         cube_value: int = 1,
+        *,
+        legal: LegalPlays | None = None,
     ) -> list[Choice]:
         """Every legal play, best first, as the level's search judged them (without its noise).
 
         In a ``match`` the plays are ranked by match winning chances at the
         score and ``cube_value`` (gammons count for what they do to the match),
         their equities given back in money terms (:meth:`MatchEquityTable.to_equity`);
-        the search itself looks ahead by money equity.
+        the search itself looks ahead by money equity. ``legal``, the plays
+        of ``position`` and ``dice`` where the caller has them already (a
+        :class:`~tavola.turn.Turn`'s), saves generating them again.
         """
         chosen = self._level(level)
-        plays = position.legal_plays(dice, variant)
-        ranked = rank_plays(self.evaluator, position, dice, chosen.plies, chosen.filter, flags=variant.flags)
-        choices = [self._choice(plays[item.index], item) for item in ranked]
-        if match is None:
-            return choices
-        away = match.away
-        table = table_for(away[0], away[1])
-        judged = []
-        for choice in choices:
-            mwc = table.cubeless(choice.probabilities, away[0], away[1], cube_value, match.crawford)
-            judged.append(
-                replace(choice, equity=table.to_equity(mwc, away[0], away[1], cube_value, match.crawford))
-            )
-        return sorted(judged, key=lambda choice: (-choice.plies, -choice.equity))
+        plays = self._legal(position, dice, variant, legal)
+        order, judged, equities = self._judge(plays, chosen, match, cube_value)
+        return [self._choice(plays, row, judged, equities) for row in order.tolist()]
 
     def play(
         self,
@@ -121,18 +114,68 @@ class Bot:
         level: str | None = None,
         match: MatchScore | None = None,
         cube_value: int = 1,
+        *,
+        legal: LegalPlays | None = None,
     ) -> Choice:
-        """The play the bot makes at ``level``: the best, or at weak levels the best once noise blurs them."""
+        """The play the bot makes at ``level``: the best, or at weak levels the best once noise blurs them.
+
+        The plays are generated once and judged in one search; only the
+        chosen one becomes a :class:`~tavola.play.Play`. ``legal`` as for
+        :meth:`hint`.
+        """
         chosen = self._level(level)
-        ranked = self.hint(position, dice, variant, level, match, cube_value)
-        if chosen.noise > 0 and len(ranked) > 1:
-            blurred = [choice.equity + self.rng.normal(0.0, chosen.noise) for choice in ranked]
-            return ranked[int(np.argmax(blurred))]
-        return ranked[0]
+        plays = self._legal(position, dice, variant, legal)
+        order, judged, equities = self._judge(plays, chosen, match, cube_value)
+        row = int(order[0])
+        if chosen.noise > 0 and len(order) > 1:
+            blurred = equities[order] + self.rng.normal(0.0, chosen.noise, len(order))
+            row = int(order[int(np.argmax(blurred))])
+        return self._choice(plays, row, judged, equities)
 
     @staticmethod
-    def _choice(play: Play, item: RankedPlay) -> Choice:
-        return Choice(play, tuple(float(p) for p in item.probabilities), float(item.equity), item.plies)
+    def _legal(position: Position, dice: Dice, variant: Variant, legal: LegalPlays | None) -> LegalPlays:
+        """The legal plays to choose from: ``legal`` when given (it must be these), else generated now."""
+        if legal is None:
+            return position.legal_plays(dice, variant)
+        if (legal.position, legal.dice, legal.variant.name) != (position, dice, variant.name):
+            raise TavolaError(
+                f"the legal plays given are those of {legal.dice} in {legal.position!r} "
+                f"({legal.variant.name}), not of {dice} in {position!r} ({variant.name})"
+            )
+        return legal
+
+    def _judge(
+        self, plays: LegalPlays, chosen: Level, match: MatchScore | None, cube_value: int
+    ) -> tuple[npt.NDArray[np.int64], JudgedPlays, npt.NDArray[np.float64]]:
+        """The rows of ``plays`` best first, the search's judgement, and each row's equity as ranked.
+
+        For money the equity is the search's; in a match, each play's match
+        winning chances turned back into money terms, and the rows ranked by
+        them (among equals, in the search's order).
+        """
+        judged = judge_plays(
+            self.evaluator, plays.results, chosen.plies, chosen.filter, flags=plays.variant.flags
+        )
+        order = judged.order()
+        if match is None:
+            return order, judged, judged.equities
+        away, crawford = match.away, match.crawford
+        table = table_for(*away)
+
+        def in_money_terms(probabilities: npt.NDArray[np.float32]) -> float:
+            mwc = table.cubeless(probabilities, *away, cube_value, crawford)
+            return table.to_equity(mwc, *away, cube_value, crawford)
+
+        equities = np.array([in_money_terms(row) for row in judged.probabilities])
+        by_match = np.lexsort((-equities[order], -judged.plies[order].astype(np.int64)))
+        return order[by_match], judged, equities
+
+    @staticmethod
+    def _choice(
+        plays: LegalPlays, row: int, judged: JudgedPlays, equities: npt.NDArray[np.float64]
+    ) -> Choice:
+        probabilities = tuple(float(p) for p in judged.probabilities[row])
+        return Choice(plays[row], probabilities, float(equities[row]), int(judged.plies[row]))
 
     # --- positions and the cube -----------------------------------------------------------
 

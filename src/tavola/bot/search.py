@@ -400,6 +400,52 @@ class RankedPlay:
     plies: int
 
 
+@dataclass(frozen=True, eq=False)
+class JudgedPlays:
+    """The plays of one position and roll as a search judged them, one row per play in the generator's order.
+
+    ``probabilities`` (N, 5) and ``equities`` are for the mover, at the
+    depth in ``plies`` each play reached (the filter stops most plays short
+    of the full depth).
+    """
+
+    probabilities: FloatArray
+    equities: npt.NDArray[np.float64]
+    plies: npt.NDArray[np.int8]
+
+    def order(self) -> Indices:
+        """The rows best first: those searched deepest, then by equity; among equals the earlier row."""
+        return np.lexsort((-self.equities, -self.plies.astype(np.int64)))
+
+
+def judge_plays(
+    evaluator: Evaluator,
+    results: IntArray,
+    plies: int = 0,
+    filter: MoveFilter = DEFAULT_FILTER,
+    *,
+    flags: int = 0,
+) -> JudgedPlays:
+    """Judge the plays of one position and roll from their ``results``, generated once by the caller.
+
+    ``results`` are the generator's rows for one position and roll (as
+    :attr:`tavola.play.LegalPlays.results` holds them), so nothing is
+    generated again: at 0-ply this is one call of the evaluator.
+
+    >>> from tavola import Position
+    >>> plays = Position.start().legal_plays(Dice(6, 5))
+    >>> judged = judge_plays(Evaluator.untrained(hidden=8, seed=1), plays.results, plies=1)
+    >>> judged.plies.tolist(), [str(plays[row]) for row in judged.order()][:2]
+    ([1, 1, 1, 1, 1, 1, 1], ['13/8 13/7', '13/2'])
+    """
+    _check_plies(plies)
+    rows = np.ascontiguousarray(results, dtype=np.int8)
+    probabilities, equities, reached = _Search(evaluator, filter, flags).plays(
+        np.array([0, len(rows)]), rows, plies
+    )
+    return JudgedPlays(probabilities, equities, reached)
+
+
 def rank_plays(
     evaluator: Evaluator,
     position: Position | npt.ArrayLike,
@@ -412,6 +458,8 @@ def rank_plays(
     """Every legal play of ``dice`` in ``position``, best first: those searched deepest, then by equity.
 
     Plays the filter dropped keep the value of the last depth they reached.
+    This generates the plays; where they are generated already (a
+    :class:`~tavola.play.LegalPlays`), :func:`judge_plays` judges their results.
 
     >>> from tavola import Position
     >>> evaluator = Evaluator.untrained(hidden=8, seed=1)
@@ -426,12 +474,16 @@ def rank_plays(
     if board[MY_OFF] >= CHECKERS or board[THEIR_OFF] >= CHECKERS:
         raise ValueError("the game is over: a side has borne off all its checkers, so nothing is played")
     results, _ = generate(board, int(dice[0]), int(dice[1]), flags)
-    search = _Search(evaluator, filter, flags)
-    probabilities, equities, reached = search.plays(np.array([0, len(results)]), results, plies)
-    order = np.lexsort((-equities, -reached.astype(np.int64)))
+    judged = judge_plays(evaluator, results, plies, filter, flags=flags)
     return [
-        RankedPlay(int(row), results[row], probabilities[row], float(equities[row]), int(reached[row]))
-        for row in order
+        RankedPlay(
+            int(row),
+            results[row],
+            judged.probabilities[row],
+            float(judged.equities[row]),
+            int(judged.plies[row]),
+        )
+        for row in judged.order()
     ]
 
 
