@@ -50,12 +50,14 @@ import time
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from tavola.dice import ALL_ROLLS
+from tavola.files import write_atomically
 from tavola.movegen import MAX_SEQUENCES, Scratch, plays_into
 from tavola.position import (
     ARRAY_SIZE,
@@ -513,18 +515,17 @@ def _unpack(
 def _write_npz(path: Path, arrays: dict[str, npt.NDArray[np.generic]]) -> None:
     """An .npz file that ``np.load`` reads, with fixed timestamps so that equal arrays give equal bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+
+    def write(file: BinaryIO) -> None:
+        with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
             for name, array in arrays.items():
                 buffer = io.BytesIO()
                 np.lib.format.write_array(buffer, np.asarray(array, order="C"), allow_pickle=False)
                 info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
                 info.compress_type = zipfile.ZIP_DEFLATED
                 archive.writestr(info, buffer.getvalue(), compresslevel=9)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+
+    write_atomically(path, write)
 
 
 @functools.cache

@@ -20,12 +20,12 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from tavola.errors import TavolaError
+from tavola.files import write_atomically
 
 FloatArray = npt.NDArray[np.float32]
 OUTPUTS = 5
@@ -91,13 +91,9 @@ class Network:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the weights as an ``.npz`` file (atomically: a temporary file, then a rename)."""
-        target = Path(path)
-        temporary = target.with_name(f".{target.name}.tmp")
         arrays = {f"w{index}": weights for index, (weights, _) in enumerate(self.layers)}
         arrays |= {f"b{index}": bias for index, (_, bias) in enumerate(self.layers)}
-        with temporary.open("wb") as file:
-            np.savez_compressed(file, allow_pickle=False, **arrays)
-        os.replace(temporary, target)
+        write_atomically(path, lambda file: np.savez_compressed(file, allow_pickle=False, **arrays))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Network:

@@ -94,9 +94,10 @@ from tavola.chouette.settings import ChouetteSettings, Consultation, CubeMode
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
+from tavola.files import write_atomically
 from tavola.i18n import N_, _
 from tavola.position import Position
-from tavola.records._common import RECORD, ReplayDice, TwoDice, check_format, write_atomically
+from tavola.records._common import RECORD, ReplayDice, TwoDice, check_format
 from tavola.rules import Rules
 from tavola.schema import RulesShape, Says, Shape, read_shape
 from tavola.variants import find_variant

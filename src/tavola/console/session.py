@@ -32,11 +32,11 @@ from typing import Any, Literal
 
 from tavola.dicesource import DiceSource, ManualDice, RandomDice
 from tavola.errors import RecordError, TavolaError
+from tavola.files import write_atomically
 from tavola.game import Game
 from tavola.i18n import _
 from tavola.match import Match
 from tavola.records import Series, from_json, to_json
-from tavola.records._common import write_atomically
 from tavola.render._view import Home
 
 FORMAT = "tavola-play"

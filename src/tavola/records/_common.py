@@ -8,9 +8,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from typing import Annotated
 
 from pydantic import Field
@@ -31,7 +28,6 @@ __all__ = [
     "check_format",
     "play_text",
     "scores_before",
-    "write_atomically",
 ]
 
 Series = Match | MoneySession
@@ -92,25 +88,6 @@ def scores_before(series: Series, index: int) -> tuple[int, int]:
             if isinstance(series, Match):
                 score[game.outcome.winner] = min(series.length, score[game.outcome.winner])
     return score[0], score[1]
-
-
-def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, then rename it.
-
-    Either the whole new file is there or the old one is untouched: a failure
-    part way removes the temporary file and leaves ``path`` as it was.
-    """
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # --- reading JSON records ---------------------------------------------------------------------------

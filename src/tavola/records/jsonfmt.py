@@ -79,6 +79,7 @@ from tavola.actions import (
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
+from tavola.files import write_atomically
 from tavola.game import Game, Outcome
 from tavola.i18n import N_, _
 from tavola.match import Match, MoneySession
@@ -90,7 +91,6 @@ from tavola.records._common import (
     TwoDice,
     check_format,
     play_text,
-    write_atomically,
 )
 from tavola.rules import Rules
 from tavola.schema import RulesShape, Says, Shape, read_shape

@@ -1,0 +1,60 @@
+"""Saving files so that they are never lost or half-written.
+
+:func:`write_atomically` is how Tavola writes every file it saves (records,
+autosaves, networks, the bear-off database, training checkpoints): the new
+content goes to a temporary file in the same folder, is flushed to the disk,
+and is renamed over the old file in one step. A crash at any moment leaves
+either the old file or the new one, never a mixture. The file keeps its
+permissions when it is overwritten; a new file gets the usual ones, as the
+umask says.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_atomically(folder / "note.txt", "first\\n")
+>>> (folder / "note.txt").chmod(0o640)
+>>> write_atomically(folder / "note.txt", "second\\n")
+>>> (folder / "note.txt").read_text(), oct((folder / "note.txt").stat().st_mode & 0o777)
+('second\\n', '0o640')
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+Content = str | bytes | Callable[[BinaryIO], None]
+"""What to write: text (written as UTF-8), bytes, or a function that writes into an open binary file."""
+
+
+def write_atomically(path: str | os.PathLike[str], content: Content) -> None:
+    """Replace ``path`` with ``content`` in one step, keeping its permissions; the folder must exist.
+
+    A failure part way removes the temporary file and leaves ``path`` as it was.
+    """
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = None  # a new file: what the umask leaves of rw-rw-rw-
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            if isinstance(content, str):
+                stream.write(content.encode("utf-8"))
+            elif isinstance(content, bytes):
+                stream.write(content)
+            else:
+                content(stream)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
