@@ -101,7 +101,8 @@ class Bot:
         """
         chosen = self._level(level)
         plays = position.legal_plays(dice, variant)
-        ranked = rank_plays(self.evaluator, position, dice, chosen.plies, chosen.filter, flags=variant.flags)
+        evaluator = self.evaluator.for_variant(variant)
+        ranked = rank_plays(evaluator, position, dice, chosen.plies, chosen.filter, flags=variant.flags)
         choices = [self._choice(plays[item.index], item) for item in ranked]
         if match is None:
             return choices

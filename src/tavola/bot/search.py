@@ -46,10 +46,11 @@ import numpy.typing as npt
 from numba import njit
 
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.network import OUTPUTS, equity, flip_probabilities
+from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.dice import ALL_ROLLS, Dice
+from tavola.gameover import game_over
 from tavola.movegen import generate, generate_batch
-from tavola.position import ARRAY_SIZE, CHECKERS, MY_OFF, THEIR_OFF, Position, flip_array
+from tavola.position import ARRAY_SIZE, Position, flip_array
 
 IntArray = npt.NDArray[np.int8]
 FloatArray = npt.NDArray[np.float32]
@@ -245,7 +246,7 @@ class _Search:
     def _expand(self, boards: IntArray, plies: int) -> FloatArray:
         """The n-ply probabilities of distinct positions: the 21 rolls, the best play of each."""
         out = np.empty((len(boards), OUTPUTS), dtype=np.float32)
-        over = boards[:, THEIR_OFF] >= CHECKERS  # the opponent has borne off all: exact
+        over = game_over(boards)  # the evaluator's result is exact
         if over.any():
             out[over] = self.evaluator.evaluate(boards[over])
         live = boards[~over]
@@ -286,7 +287,7 @@ class _Search:
         for depth in range(plies + 1):
             found = flip_probabilities(self.evaluate(opponent_view[rows], depth))
             probabilities[rows] = found
-            equities[rows] = equity(found)
+            equities[rows] = self.evaluator.equity(found)
             if noise is not None:
                 equities[rows] += noise[rows]
             reached[rows] = depth
@@ -423,7 +424,7 @@ def rank_plays(
     """
     _check_plies(plies)
     board = position.to_array() if isinstance(position, Position) else np.asarray(position, dtype=np.int8)
-    if board[MY_OFF] >= CHECKERS or board[THEIR_OFF] >= CHECKERS:
+    if game_over(board):
         raise ValueError("the game is over: a side has borne off all its checkers, so nothing is played")
     results, _ = generate(board, int(dice[0]), int(dice[1]), flags)
     search = _Search(evaluator, filter, flags)
