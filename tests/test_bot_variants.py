@@ -39,7 +39,9 @@ def test_V2_a_finished_acey_deucey_game_is_worth_the_checkers_left():
         lost = Position(board, off=(15 - left, 15))
         probabilities = evaluator.evaluate(lost.to_array()[None])
         assert float(evaluator.equity(probabilities)[0]) == pytest.approx(-left)
-        assert float(evaluator.equity(evaluator.evaluate(lost.flip().to_array()[None]))[0]) == pytest.approx(left)
+        assert float(evaluator.equity(evaluator.evaluate(lost.flip().to_array()[None]))[0]) == pytest.approx(
+            left
+        )
 
 
 def test_V2_a_bear_off_is_ranked_by_the_checkers_it_wins():
@@ -52,7 +54,8 @@ def test_V2_a_bear_off_is_ranked_by_the_checkers_it_wins():
 def test_V2_checkers_waiting_to_enter_are_shown_to_the_networks_on_the_bar_not_off():
     waiting = ACEY_DEUCEY.start.to_array()[None]
     view = entered_view(waiting)
-    assert view[0, 25] == 15 and view[0, 27] == 15 and view[0, 26] == view[0, 29] == 0
+    assert view[0, 25] == view[0, 27] == 15  # both bars
+    assert view[0, 26] == view[0, 29] == 0  # nobody waiting
     on_bar = Position([0] * 24, bar=(15, 15)).to_array()[None]
     evaluator = Evaluator.default()
     assert np.allclose(evaluator.evaluate(waiting), evaluator.evaluate(on_bar))

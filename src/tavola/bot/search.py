@@ -51,6 +51,7 @@ from tavola.dice import ALL_ROLLS, Dice
 from tavola.gameover import game_over
 from tavola.movegen import generate, generate_batch
 from tavola.position import ARRAY_SIZE, Position, flip_array
+from tavola.selfplay import NOISE, Candidates, keyed_normal
 
 IntArray = npt.NDArray[np.int8]
 FloatArray = npt.NDArray[np.float32]
@@ -479,6 +480,49 @@ class SearchChooser:
 
     def __repr__(self) -> str:
         return f"SearchChooser(plies={self.plies}, noise={self.noise})"
+
+
+class SearchPolicy:
+    """The search at ``plies`` as a batched policy of :mod:`tavola.selfplay`: every game's play in one search.
+
+    The noise (see :class:`SearchChooser`) is keyed: the draw for a result
+    depends on ``key``, the game's stream, its turn and the result's row
+    within the game, so a game is played the same however the games are
+    batched. ``flags`` are the variant's (the evaluator's variant's by default).
+
+    >>> from tavola.selfplay import outcomes, play
+    >>> policy = SearchPolicy(Evaluator.untrained(hidden=8, seed=1), plies=1, noise=0.1, key=2)
+    >>> outcomes(play(policy, games=1, key=5), 1).points.shape
+    (1,)
+    """
+
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        plies: int = 0,
+        filter: MoveFilter = DEFAULT_FILTER,
+        noise: float = 0.0,
+        key: int = 0,
+        *,
+        flags: int | None = None,
+    ) -> None:
+        _check_plies(plies)
+        if not noise >= 0:
+            raise ValueError(f"noise is a standard deviation, not {noise}")
+        self.evaluator, self.plies, self.filter, self.noise, self.key = evaluator, plies, filter, noise, key
+        self.flags = evaluator.variant.flags if flags is None else flags
+
+    def __call__(self, candidates: Candidates) -> Indices:
+        offsets = candidates.offsets
+        noise = None
+        if self.noise > 0:
+            group = candidates.group
+            within = np.arange(len(candidates.results)) - offsets[group]
+            drawn = keyed_normal(self.key, NOISE, candidates.stream[group], candidates.turn[group], within)
+            noise = self.noise * drawn
+        search = _Search(self.evaluator, self.filter, self.flags)
+        _, equities, reached = search.plays(offsets, candidates.results, self.plies, noise)
+        return best_in_groups(offsets, equities, reached)
 
 
 # --- levels for human play ----------------------------------------------------------------------------
