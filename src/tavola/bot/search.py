@@ -22,9 +22,13 @@ it has evaluated at each depth.
 
 :func:`rank_plays` lists the plays of a position and roll best first (what
 a hint shows); :class:`SearchChooser` plays the best one, with optional
-noise, in the arena's :class:`~tavola.bot.arena.Chooser` protocol; and
+noise, in the arena's :class:`~tavola.bot.arena.Chooser` protocol, and
+:class:`SearchPolicy` does the same for many games at once in the
+self-play kernel (:mod:`tavola.selfplay`), its noise keyed; and
 :data:`LEVELS` names the settings for human play, from ``beginner`` to
-``world-class``.
+``world-class``. The evaluator's variant (:attr:`Evaluator.variant`) says
+when a game is over and what it is worth, so a search judges a variant's
+positions in its own points.
 
 >>> from tavola import Dice, Position
 >>> from tavola.bot.evaluate import Evaluator
