@@ -5,9 +5,10 @@ self-play kernel (:func:`tavola.selfplay.play`): each step rolls for every
 game in progress (the opening roll by R4), generates every legal play in
 one call, evaluates all the results in one pass and plays the best for
 each game (0-ply, greedy: :class:`~tavola.bot.policies.GreedyPolicy`).
-When a game ends, the lambda-return of every position in it is worked out backwards from its result
-(for a position ``s_t`` with the mover on roll and ``V'`` the value the net gave
-the position its play led to, seen by the same player)::
+When a game ends, the lambda-return of every position in it is worked out
+backwards from its result (for a position ``s_t`` with the mover on roll and
+``V'`` the value the net gave the position its play led to, seen by the same
+player)::
 
     G_t = (1 - lambda) * V'_t + lambda * G_{t+1}    (G of the last play = the result)
 
