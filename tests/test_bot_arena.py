@@ -6,25 +6,21 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
 
-from strategies import positions
-from tavola import Dice, Position
-from tavola.bot import arena
+from tavola import Dice, Position, selfplay
 from tavola.bot.arena import (
     CHOOSERS,
+    Chooser,
     RandomChooser,
     Result,
     choose_play,
     duplicate_match,
     make_chooser,
     play_game,
-    win_points,
 )
 from tavola.bot.pubeval import PubEval
 from tavola.movegen import generate
-from tavola.position import flip_array
-from tavola.sampling import random_positions
+from tavola.selfplay import opening_roll
 
 
 class FirstRow:
@@ -37,7 +33,7 @@ class FirstRow:
 class Recorder:
     """Wraps a chooser and records every (before, results) it is shown."""
 
-    def __init__(self, inner: arena.Chooser) -> None:
+    def __init__(self, inner: Chooser) -> None:
         self.inner = inner
         self.seen: list[tuple[np.ndarray, np.ndarray]] = []
 
@@ -48,65 +44,29 @@ class Recorder:
 
 def test_game_results_are_single_gammon_or_backgammon():
     rng = np.random.default_rng(4)
-    outcomes = {play_game(RandomChooser(rng), RandomChooser(rng), rng) for _ in range(60)}
+    outcomes = {play_game(RandomChooser(rng), RandomChooser(rng), seed) for seed in range(60)}
     assert outcomes <= {-3, -2, -1, 1, 2, 3}
     assert len(outcomes) >= 4  # random play ends games in every way
 
 
-@given(positions())
-def test_win_points_agree_with_the_positions_result(drawn):
-    # The mover bears off its last checker; the opponent's checkers stay where they were drawn.
-    board = [min(value, 0) for value in drawn.board]
-    assume(sum(board) < 0 or drawn.bar[1] > 0)
-    final = Position(board, bar=(0, drawn.bar[1]), off=(15, drawn.off[1]))
-    result = final.result()
-    assert result is not None
-    assert win_points(final.to_array()) == result.points
-
-
-def test_games_end_within_a_bounded_number_of_turns():
-    rng = np.random.default_rng(8)
-    for _ in range(20):
-        points, plies = arena._play(RandomChooser(rng), RandomChooser(rng), rng)
-        assert points != 0
-        assert plies < 1000
-
-
 def test_a_game_that_never_ends_is_an_error(monkeypatch):
-    monkeypatch.setattr(arena, "MAX_PLIES", 3)
-    with pytest.raises(RuntimeError, match="3 turns"):
-        play_game(FirstRow(), FirstRow(), np.random.default_rng(0))
+    monkeypatch.setattr(selfplay, "MAX_TURNS", 3)
+    with pytest.raises(RuntimeError, match="3 plays"):
+        play_game(FirstRow(), FirstRow(), 0)
 
 
 def test_R4_the_higher_opening_die_moves_first_with_both_dice():
     for seed in range(12):
-        die0, die1 = arena._Dice(np.random.default_rng(seed)).opening()
+        die0, die1 = opening_roll(seed, [0])[0].tolist()
         assert die0 != die1
         first, second = Recorder(PubEval()), Recorder(PubEval())
-        play_game(first, second, np.random.default_rng(seed))
+        play_game(first, second, seed)
         opener = first if die0 > die1 else second
         before, results = opener.seen[0]
         assert (before == Position.start().to_array()).all()
         assert (results == generate(before, die0, die1)[0]).all()
         other = second if opener is first else first
         assert not (other.seen[0][0] == Position.start().to_array()).all()  # the opener has moved
-
-
-def test_the_opening_roll_is_rerolled_on_a_tie():
-    class Fixed(np.random.Generator):
-        def __init__(self) -> None:
-            super().__init__(np.random.PCG64(0))
-
-        def integers(self, *args: object, **kwargs: object) -> np.ndarray:
-            return np.array([3, 3, 5, 5, 2, 6] + [1] * 250)
-
-    assert arena._Dice(Fixed()).opening() == (2, 6)
-
-
-def test_fast_flip_is_flip_array():
-    for before in random_positions(100, seed=6):
-        array = before.to_array()
-        assert (array[arena._FLIP_INDEX] * arena._FLIP_SIGN == flip_array(array)).all()
 
 
 def test_a_chooser_against_itself_with_duplicate_dice_scores_exactly_zero():
@@ -122,10 +82,8 @@ def test_both_games_of_a_pair_use_the_same_dice_sequence():
     seed = 12
     result = duplicate_match(PubEval(), FirstRow(), games=4, seed=seed)
     for k in range(4):
-        dice = np.random.default_rng((seed, 0, k))
-        assert result.points[k, 0] == play_game(PubEval(), FirstRow(), dice)
-        dice = np.random.default_rng((seed, 0, k))
-        assert result.points[k, 1] == -play_game(FirstRow(), PubEval(), dice)
+        assert result.points[k, 0] == play_game(PubEval(), FirstRow(), seed, stream=k)
+        assert result.points[k, 1] == -play_game(FirstRow(), PubEval(), seed, stream=k)
 
 
 def test_a_match_is_reproducible_from_its_seeds():

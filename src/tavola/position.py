@@ -327,8 +327,9 @@ class Position:
     @property
     def kind(self) -> PositionKind:
         """Contact, race, bear-off, or over."""
-        mine_off, theirs_off = self.off
-        if self._checkers in (mine_off, theirs_off):
+        from tavola.gameover import game_over
+
+        if game_over(self.to_array()):
             return PositionKind.OVER
         highest, lowest = self._extremes()
         if highest > lowest:
@@ -343,16 +344,10 @@ class Position:
         >>> Position([-15] + [0] * 23, off=(15, 0)).result()  # all in the winner's home board
         GameResult(mover_wins=True, kind=<WinKind.BACKGAMMON: 3>)
         """
-        mine_off, theirs_off = self.off
-        if mine_off == self._checkers:
-            loser = self.flip()
-            mover_wins = True
-        elif theirs_off == self._checkers:
-            loser = self
-            mover_wins = False
-        else:
-            return None
-        return GameResult(mover_wins, _loss_kind(loser))
+        from tavola.gameover import game_points
+
+        points = int(game_points(self.to_array()))
+        return GameResult(points > 0, WinKind(abs(points))) if points else None
 
     # --- plays -------------------------------------------------------------
 
@@ -455,17 +450,6 @@ def flip_array(array: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
 def _restore(raw: bytes, checkers: int) -> Position:
     """Unpickle a position."""
     return Position._from_trusted_array(np.frombuffer(raw, dtype=np.int8), checkers)
-
-
-def _loss_kind(loser: Position) -> WinKind:
-    """How badly the mover of ``loser`` (who has lost) lost (R19)."""
-    if loser.off[0] > 0:
-        return WinKind.SINGLE
-    array = loser.to_array()
-    # The winner's home board is the loser's points 19-24.
-    if array[MY_BAR] > 0 or array[MY_WAITING] > 0 or (array[19:25] > 0).any():
-        return WinKind.BACKGAMMON
-    return WinKind.GAMMON
 
 
 _MOVER_COUNTS = (

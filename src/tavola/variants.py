@@ -18,20 +18,14 @@ tavola.errors.InvalidRulesError: no variant 'chess': standard, dutch, acey-deuce
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, replace
 
 from tavola.errors import InvalidRulesError
+from tavola.gameover import Scoring as Scoring
+from tavola.gameover import game_points, in_play
 from tavola.i18n import _
 from tavola.movegen import HIT_NEEDS_HOME
 from tavola.position import START_BOARD, Position
-
-
-class Scoring(enum.Enum):
-    """How a finished game is paid."""
-
-    STANDARD = "standard"  # single, gammon, backgammon times the cube (R19, C5)
-    CHECKERS_LEFT = "checkers-left"  # the stake times the loser's checkers not borne off (V2)
 
 
 @dataclass(frozen=True)
@@ -61,13 +55,8 @@ class Variant:
         >>> STANDARD.points(finished), ACEY_DEUCEY.points(finished)
         (3, 15)
         """
-        result = position.result()
-        if result is None:
-            return None
-        if self.scoring is Scoring.STANDARD:
-            return result.points
-        left = checkers_left(position.flip() if result.mover_wins else position)
-        return left if result.mover_wins else -left
+        points = int(game_points(position.to_array(), self.scoring))
+        return points or None
 
     def with_options(self, *, acey_deucey_roll: bool | None = None) -> Variant:
         """The variant with a setting changed, e.g. Acey-Deucey without its 1-2 roll."""
@@ -90,7 +79,7 @@ class Variant:
 
 def checkers_left(side: Position) -> int:
     """The checkers ``side``'s mover has not borne off: what it pays per stake when it loses (V2)."""
-    return side.checkers - side.off[0]
+    return int(in_play(side.to_array())[0])
 
 
 def _mirrored(mine: dict[int, int], checkers: int = 15) -> Position:

@@ -1,10 +1,12 @@
-"""A fast game loop for bots: cubeless money games over position arrays.
+"""Bots against bots: cubeless money games with duplicate dice, through the self-play kernel.
 
 A bot here is a :class:`Chooser`: shown the position before a play and every
 legal result (each row of :func:`tavola.movegen.generate`'s ``results``,
-seen from the mover), it returns the index of the row it plays. The loop
-keeps no :class:`~tavola.game.Game` or :class:`~tavola.play.Play` objects:
-each turn is one ``generate`` call and the chooser's own work.
+seen from the mover), it returns the index of the row it plays. The games
+themselves are played by :func:`tavola.selfplay.play`, many at once, each
+bot as a batched policy (:func:`policy_for`): the shipped networks, the
+search, pubeval and random play choose for all their games in one call a
+step; any other chooser is asked game by game.
 
 * :func:`play_game` plays one game from the opening roll (R4) and returns
   player 0's points: 1, 2 or 3 for a single game, a gammon or a backgammon
@@ -36,44 +38,15 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.evaluate import Evaluator
+from tavola.bot.policies import GreedyPolicy, PubEvalPolicy
 from tavola.bot.pubeval import PubEval
+from tavola.bot.search import SearchChooser, SearchPolicy
 from tavola.dice import Dice
-from tavola.movegen import generate
 from tavola.play import Play
-from tavola.position import (
-    ARRAY_SIZE,
-    CHECKERS,
-    MY_BAR,
-    MY_OFF,
-    MY_WAITING,
-    THEIR_BAR,
-    THEIR_OFF,
-    THEIR_WAITING,
-    Position,
-)
+from tavola.position import Position
+from tavola.selfplay import ChooserPolicy, Policy, RandomPolicy, Step, key_of, outcomes, play
 
 IntArray = npt.NDArray[np.int8]
-
-MAX_PLIES = 100_000
-"""A game still going after this many turns means a broken chooser or generator."""
-_DICE_BLOCK = 256  # dice drawn from the generator at a time
-
-_START = Position.start().to_array().copy()
-_START.flags.writeable = False
-
-
-def _flip_tables() -> tuple[npt.NDArray[np.intp], IntArray]:
-    """:func:`~tavola.position.flip_array` as one gather and one sign change, faster on a single row."""
-    index = np.arange(ARRAY_SIZE)
-    index[1:25] = np.arange(24, 0, -1)
-    for mine, theirs in ((MY_OFF, THEIR_OFF), (MY_BAR, THEIR_BAR), (MY_WAITING, THEIR_WAITING)):
-        index[[mine, theirs]] = theirs, mine
-    sign = np.ones(ARRAY_SIZE, dtype=np.int8)
-    sign[1:25] = -1
-    return index, sign
-
-
-_FLIP_INDEX, _FLIP_SIGN = _flip_tables()
 
 
 class Chooser(Protocol):
@@ -93,7 +66,7 @@ class Chooser(Protocol):
 class RandomChooser:
     """Plays a uniformly random legal result, drawn from its own generator.
 
-    >>> RandomChooser(np.random.default_rng(3)).choose(_START, np.zeros((4, 30), dtype=np.int8))
+    >>> RandomChooser(np.random.default_rng(3)).choose(np.zeros(30, np.int8), np.zeros((4, 30), np.int8))
     3
     """
 
@@ -148,80 +121,42 @@ def choose_play(chooser: Chooser, position: Position, dice: Dice) -> Play:
     return plays[chooser.choose(position.to_array(), results)]
 
 
-class _Dice:
-    """The dice of one game: die after die from a generator, drawn in blocks."""
+def policy_for(chooser: Chooser) -> Policy:
+    """``chooser`` as a batched policy of :mod:`tavola.selfplay`, its randomness keyed from its own generator.
 
-    __slots__ = ("_block", "_next", "_rng")
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self._rng = rng
-        self._block: list[int] = []
-        self._next = 0
-
-    def die(self) -> int:
-        if self._next == len(self._block):
-            self._block = self._rng.integers(1, 7, size=_DICE_BLOCK).tolist()
-            self._next = 0
-        self._next += 1
-        return self._block[self._next - 1]
-
-    def opening(self) -> tuple[int, int]:
-        """Player 0's die and player 1's, re-rolled until they differ (R4)."""
-        while True:
-            die0, die1 = self.die(), self.die()
-            if die0 != die1:
-                return die0, die1
-
-
-def win_points(after: IntArray) -> int:
-    """The points a play that bears off the mover's last checker wins: 1, 2 or 3 (R19).
-
-    ``after`` is the final position, seen from the winner. A gammon when the
-    loser has borne off nothing, a backgammon when the loser also has a
-    checker on the bar or in the winner's home board.
-
-    >>> win_points(Position([-15] + [0] * 23, off=(15, 0)).to_array())
-    3
+    >>> policy_for(PubEval())  # doctest: +ELLIPSIS
+    <tavola.bot.policies.PubEvalPolicy object at ...>
     """
-    if after[THEIR_OFF] > 0:
-        return 1
-    if after[THEIR_BAR] > 0 or (after[1:7] < 0).any():
-        return 3
-    return 2
+    if isinstance(chooser, Evaluator):
+        return GreedyPolicy.of(chooser)
+    if isinstance(chooser, PubEval):
+        return PubEvalPolicy(chooser)
+    if isinstance(chooser, SearchChooser):
+        key = key_of(chooser.rng)
+        return SearchPolicy(
+            chooser.evaluator, chooser.plies, chooser.filter, chooser.noise, key, flags=chooser.flags
+        )
+    if isinstance(chooser, RandomChooser):
+        return RandomPolicy(key_of(chooser.rng))
+    return ChooserPolicy(chooser)
 
 
-def play_game(chooser0: Chooser, chooser1: Chooser, rng: np.random.Generator) -> int:
+def play_game(
+    chooser0: Chooser, chooser1: Chooser, seed: int | np.random.Generator | None = None, *, stream: int = 0
+) -> int:
     """Play one cubeless money game; return player 0's points (+-1, 2 or 3).
 
-    The dice come from ``rng`` only: the opening roll (R4: player 0's die,
-    then player 1's, again while they tie; the higher plays both), then two
-    dice a turn. The same generator state gives the same dice, whoever plays.
+    The dice are dice stream ``stream`` of the key ``seed`` (see
+    :mod:`tavola.selfplay`): the opening roll (R4: player 0's die, then
+    player 1's, again while they tie; the higher plays both), then two
+    dice a turn. The same seed and stream give the same dice, whoever plays.
 
     >>> from tavola.bot.pubeval import PubEval
-    >>> play_game(PubEval(), PubEval(), np.random.default_rng(7))
-    -1
+    >>> play_game(PubEval(), PubEval(), 7) in (-3, -2, -1, 1, 2, 3)
+    True
     """
-    return _play(chooser0, chooser1, rng)[0]
-
-
-def _play(chooser0: Chooser, chooser1: Chooser, rng: np.random.Generator) -> tuple[int, int]:
-    """Player 0's points and the number of turns played."""
-    dice = _Dice(rng)
-    choosers = (chooser0, chooser1)
-    die0, die1 = dice.opening()
-    player = 0 if die0 > die1 else 1
-    board = _START
-    for plies in range(1, MAX_PLIES + 1):
-        results, _ = generate(board, die0, die1)
-        index = 0 if len(results) == 1 else choosers[player].choose(board, results)
-        after = results[index]
-        if after[MY_OFF] == CHECKERS:
-            points = win_points(after)
-            return (points if player == 0 else -points), plies
-        board = after[_FLIP_INDEX] * _FLIP_SIGN
-        player ^= 1
-        die0, die1 = dice.die(), dice.die()
-    raise RuntimeError(f"a game went on for {MAX_PLIES} turns without ending")
+    players = (policy_for(chooser0), policy_for(chooser1))
+    return int(outcomes(play(players, 1, key_of(seed), streams=[stream]), 1).points[0])
 
 
 @dataclass(frozen=True)
@@ -280,11 +215,10 @@ def duplicate_match(
 ) -> Result:
     """Play ``games`` dice sequences twice each, ``a`` as player 0 then as player 1.
 
-    That is ``2 * games`` games. Dice sequence ``k`` comes from
-    ``np.random.default_rng((seed, 0, k))`` (a seed drawn from the OS when
-    ``seed`` is ``None``, kept in the result), so both games of a pair see
-    the same opening roll and the same dice turn by turn, and a sequence does
-    not depend on how many came before.
+    That is ``2 * games`` games. Dice sequence ``k`` is dice stream ``k`` of
+    the key ``seed`` (drawn from the OS when ``None``, kept in the result),
+    so both games of a pair see the same opening roll and the same dice
+    turn by turn, and a sequence does not depend on how many came before.
 
     >>> from tavola.bot.pubeval import PubEval
     >>> duplicate_match(PubEval(), PubEval(), games=3, seed=5).points_per_game
@@ -293,24 +227,29 @@ def duplicate_match(
     if games < 0:
         raise ValueError(f"games is a number of dice sequences, not {games}")
     root = secrets.randbits(64) if seed is None else seed
-    points = np.zeros((games, 2), dtype=np.int64)
-    plies = 0
+    first = policy_for(a)
+    players = (first, first if b is a else policy_for(b))  # one policy: one call a step
+    streams = np.concatenate([np.arange(games), np.arange(games)])
+    seating = np.repeat(np.array([0, 1], dtype=np.int8), games)  # a in seat 0, then b
+    ended = np.zeros(2 * games, dtype=bool)
     began = time.perf_counter()
-    with _progress_bar(progress, games) as advance:
-        for k in range(games):
-            for seat, (first, second) in enumerate(((a, b), (b, a))):
-                score, turns = _play(first, second, np.random.default_rng((root, 0, k)))
-                points[k, seat] = score if seat == 0 else -score
-                plies += turns
-            advance()
-    return Result(points, plies, time.perf_counter() - began, root)
+    with _progress_bar(progress, games) as update:
+
+        def observe(step: Step) -> None:
+            if step.over.any():
+                ended[step.game[step.over]] = True
+                update(int((ended[:games] & ended[games:]).sum()))
+
+        found = outcomes(play(players, 2 * games, root, streams=streams, seating=seating), 2 * games, observe)
+    points = found.points.reshape(2, games).T.copy()
+    return Result(points, int(found.turns.sum()), time.perf_counter() - began, root)
 
 
 @contextmanager
-def _progress_bar(shown: bool, total: int) -> Iterator[Callable[[], None]]:
-    """A rich progress bar over the dice sequences of a match (or nothing): yields a step function."""
+def _progress_bar(shown: bool, total: int) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar over the dice sequences of a match (or nothing): yields an update(pairs done)."""
     if not shown:
-        yield lambda: None
+        yield lambda done: None
         return
     from rich.progress import (
         BarColumn,
@@ -324,4 +263,4 @@ def _progress_bar(shown: bool, total: int) -> Iterator[Callable[[], None]]:
     columns = (BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(TextColumn("dice sequences"), *columns) as bar:
         task = bar.add_task("pairs", total=total)
-        yield lambda: bar.advance(task)
+        yield lambda done: bar.update(task, completed=done)

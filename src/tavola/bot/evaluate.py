@@ -7,11 +7,29 @@ all home, no contact) the exact one-sided database of
 the contact network. Probabilities are for the player on roll
 (see :mod:`tavola.bot.network`).
 
+An evaluator judges positions of one variant (:attr:`Evaluator.variant`,
+the standard game unless :meth:`Evaluator.for_variant` says otherwise): its
+checkers say when a game is over, and its scoring what a finished game is
+worth (:func:`tavola.gameover.game_points`). Checkers not yet entered
+(Acey-Deucey) are shown to the networks as checkers on the bar, the nearest
+thing they know, never as borne off. Where the loser pays per checker left
+(Acey-Deucey, V2) the five numbers keep their shape with one change of
+meaning: the gammon columns hold the expected share of the loser's checkers
+beyond the first that are paid (a gammon, every checker paid, counts 1),
+the backgammon columns are 0, and :meth:`Evaluator.equity` is in checkers:
+``2 win - 1 + (checkers - 1) (win gammon - lose gammon)``. Finished games are
+exact; elsewhere the networks' gammon chances stand in for that share until
+networks are trained on the variant.
+
 >>> from tavola.position import Position
 >>> evaluator = Evaluator.untrained(seed=1)
 >>> finished = Position([0] * 18 + [-15] + [0] * 5, off=(15, 0)).flip()  # on roll, gammoned
 >>> [float(p) for p in evaluator.evaluate(finished.to_array()[None])[0]]
 [0.0, 0.0, 0.0, 1.0, 0.0]
+>>> from tavola.variants import ACEY_DEUCEY
+>>> acey_deucey = evaluator.for_variant(ACEY_DEUCEY)
+>>> float(acey_deucey.equity(acey_deucey.evaluate(finished.to_array()[None]))[0])  # 15 checkers left
+-15.0
 """
 
 from __future__ import annotations
@@ -26,14 +44,19 @@ from numba import njit
 from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
 from tavola.bot.encode import INPUTS, RAW_INPUTS, encode
 from tavola.bot.features import in_contact
-from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, Network, equity
-from tavola.position import (
-    CHECKERS,
-    MY_BAR,
-    MY_OFF,
-    THEIR_OFF,
-    flip_array,
+from tavola.bot.network import (
+    LOSE_BACKGAMMON,
+    LOSE_GAMMON,
+    OUTPUTS,
+    WIN,
+    WIN_BACKGAMMON,
+    WIN_GAMMON,
+    Network,
+    equity,
 )
+from tavola.gameover import Scoring, game_over, game_points
+from tavola.position import MY_BAR, MY_WAITING, THEIR_BAR, THEIR_WAITING, flip_array
+from tavola.variants import STANDARD, Variant
 
 Boards = npt.NDArray[np.int8]
 BATCH = 8_192
@@ -60,28 +83,87 @@ def _contact_rows(boards: npt.NDArray[np.generic], out: npt.NDArray[np.bool_]) -
         out[row] = in_contact(boards[row])
 
 
-def finished(boards: Boards, checkers: int = CHECKERS) -> npt.NDArray[np.float32] | None:
-    """Exact probabilities where the player on roll has lost (the opponent bore off all); NaN elsewhere."""
-    lost = boards[:, THEIR_OFF] == checkers
-    if not lost.any():
-        return None
-    out = np.full((len(boards), OUTPUTS), np.nan, dtype=np.float32)
-    gammoned = boards[:, MY_OFF] == 0
-    caught = (boards[:, MY_BAR] > 0) | (boards[:, 19:25] > 0).any(axis=1)  # in the winner's home board
-    out[lost] = 0.0
-    out[lost, LOSE_GAMMON] = gammoned[lost]
-    out[lost, LOSE_BACKGAMMON] = (gammoned & caught)[lost]
+def exact_probabilities(points: npt.ArrayLike, variant: Variant = STANDARD) -> npt.NDArray[np.float32]:
+    """The five outputs of finished games worth ``points`` to the player on roll (see the module docstring).
+
+    >>> exact_probabilities([2, -3, -7]).tolist()
+    [[1.0, 1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 1.0, 1.0]]
+    >>> from tavola.variants import ACEY_DEUCEY
+    >>> exact_probabilities([8], ACEY_DEUCEY).tolist()  # 8 of 15 checkers paid: 7 of the 14 beyond the first
+    [[1.0, 0.5, 0.0, 0.0, 0.0]]
+    """
+    won = np.asarray(points, dtype=np.int64)
+    out = np.zeros((len(won), OUTPUTS), dtype=np.float32)
+    out[:, WIN] = won > 0
+    if variant.scoring is Scoring.CHECKERS_LEFT:
+        share = (np.abs(won) - 1) / max(variant.checkers - 1, 1)
+        out[:, WIN_GAMMON] = np.where(won > 0, share, 0.0)
+        out[:, LOSE_GAMMON] = np.where(won < 0, share, 0.0)
+        return out
+    out[:, WIN_GAMMON] = won >= 2
+    out[:, WIN_BACKGAMMON] = won >= 3
+    out[:, LOSE_GAMMON] = won <= -2
+    out[:, LOSE_BACKGAMMON] = won <= -3
     return out
 
 
+def points_equity(probabilities: npt.ArrayLike, variant: Variant = STANDARD) -> npt.NDArray[np.float32]:
+    """The player on roll's cubeless equity in ``variant``'s points at a stake of 1 (checkers in Acey-Deucey).
+
+    >>> from tavola.variants import ACEY_DEUCEY
+    >>> chances = np.array([[0.5, 0.25, 0.0, 0.125, 0.0]], np.float32)
+    >>> float(points_equity(chances)[0]), float(points_equity(chances, ACEY_DEUCEY)[0])
+    (0.125, 1.75)
+    """
+    p = np.asarray(probabilities, dtype=np.float32)
+    if variant.scoring is not Scoring.CHECKERS_LEFT:
+        return equity(p)
+    extra = np.float32(max(variant.checkers - 1, 1))
+    return (2 * p[:, WIN] - 1 + extra * (p[:, WIN_GAMMON] - p[:, LOSE_GAMMON])).astype(np.float32)
+
+
+def finished(boards: Boards, variant: Variant = STANDARD) -> npt.NDArray[np.float32] | None:
+    """Exact probabilities where the game is over (:func:`tavola.gameover.game_points`); NaN elsewhere.
+
+    ``None`` when no game in ``boards`` is over.
+    """
+    over = game_over(boards)
+    if not over.any():
+        return None
+    out = np.full((len(boards), OUTPUTS), np.nan, dtype=np.float32)
+    out[over] = exact_probabilities(game_points(boards[over], variant.scoring), variant)
+    return out
+
+
+def entered_view(boards: Boards) -> Boards:
+    """``boards`` with checkers not yet entered (Acey-Deucey) moved to the bar, as the networks see them.
+
+    A checker waiting to enter starts from where a bar checker does, so
+    this is the nearest position the networks were trained on; shown as it
+    is, a waiting checker would look borne off. Boards without waiting
+    checkers come back as they are.
+    """
+    waiting = boards[:, [MY_WAITING, THEIR_WAITING]]
+    if not waiting.any():
+        return boards
+    view = boards.copy()
+    view[:, MY_BAR] += view[:, MY_WAITING]
+    view[:, THEIR_BAR] += view[:, THEIR_WAITING]
+    view[:, [MY_WAITING, THEIR_WAITING]] = 0
+    return view
+
+
 def route(
-    boards: Boards, database: BearoffDatabase | None, out: npt.NDArray[np.float32]
+    boards: Boards,
+    database: BearoffDatabase | None,
+    out: npt.NDArray[np.float32],
+    variant: Variant = STANDARD,
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
     """Fill ``out`` where the answer is exact: finished games, and bear-offs when there is a ``database``.
 
     Returns the rows left for the contact network and for the race network.
     """
-    exact = finished(boards)
+    exact = finished(boards, variant)
     done = ~np.isnan(exact[:, WIN]) if exact is not None else np.zeros(len(boards), dtype=bool)
     if exact is not None:
         out[done] = exact[done]
@@ -93,10 +175,14 @@ def route(
 
 
 class Evaluator:
-    """A contact network and a race network behind one batched ``evaluate``."""
+    """A contact network and a race network behind one batched ``evaluate``, for one variant's positions."""
 
     def __init__(
-        self, contact_net: Network, race_net: Network, bearoff_database: BearoffDatabase | None = None
+        self,
+        contact_net: Network,
+        race_net: Network,
+        bearoff_database: BearoffDatabase | None = None,
+        variant: Variant = STANDARD,
     ) -> None:
         for name, net in (("contact", contact_net), ("race", race_net)):
             if net.sizes[0] not in (INPUTS, RAW_INPUTS):
@@ -107,6 +193,22 @@ class Evaluator:
         self.contact_net = contact_net
         self.race_net = race_net
         self.bearoff_database = bearoff_database
+        self.variant = variant
+
+    def for_variant(self, variant: Variant) -> Evaluator:
+        """The same networks judging ``variant``'s positions and scoring (this evaluator if it is the same).
+
+        >>> from tavola.variants import HYPERGAMMON
+        >>> Evaluator.untrained(hidden=8, seed=1).for_variant(HYPERGAMMON).variant
+        find_variant('hypergammon')
+        """
+        if variant == self.variant:
+            return self
+        return Evaluator(self.contact_net, self.race_net, self.bearoff_database, variant)
+
+    def equity(self, probabilities: npt.ArrayLike) -> npt.NDArray[np.float32]:
+        """The player on roll's cubeless equity in the variant's points (:func:`points_equity`)."""
+        return points_equity(probabilities, self.variant)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Evaluator:
@@ -143,14 +245,17 @@ class Evaluator:
 
     def _evaluate(self, array: Boards) -> npt.NDArray[np.float32]:
         out = np.empty((len(array), OUTPUTS), dtype=np.float32)
-        contact_rows, race_rows = route(array, self.bearoff_database, out)
+        view = entered_view(array)
+        contact_rows, race_rows = route(view, self.bearoff_database, out, self.variant)
         for mask, net in ((contact_rows, self.contact_net), (race_rows, self.race_net)):
             if mask.any():
-                out[mask] = net.probabilities(encode(array[mask], features=net.sizes[0] == INPUTS))
+                out[mask] = net.probabilities(encode(view[mask], features=net.sizes[0] == INPUTS))
+        if self.variant.scoring is Scoring.CHECKERS_LEFT:
+            out[:, [WIN_BACKGAMMON, LOSE_BACKGAMMON]] = 0.0  # no backgammons: the loser pays per checker
         return out
 
     def choose(self, before: Boards, results: Boards) -> int:
         """The 0-ply choice: the play whose result is best for the mover (the arena's chooser protocol)."""
         del before  # the results say everything
         opponent_view = self.evaluate(flip_array(results))
-        return int(np.argmax(-equity(opponent_view)))
+        return int(np.argmax(-self.equity(opponent_view)))

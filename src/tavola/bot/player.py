@@ -154,7 +154,11 @@ class Bot:
         them (among equals, in the search's order).
         """
         judged = judge_plays(
-            self.evaluator, plays.results, chosen.plies, chosen.filter, flags=plays.variant.flags
+            self.evaluator.for_variant(plays.variant),
+            plays.results,
+            chosen.plies,
+            chosen.filter,
+            flags=plays.variant.flags,
         )
         order = judged.order()
         if match is None:

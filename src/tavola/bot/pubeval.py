@@ -35,6 +35,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.evaluate import contact
 from tavola.bot.features import in_contact
 from tavola.position import CHECKERS, MY_OFF, THEIR_BAR
 
@@ -135,11 +136,12 @@ class PubEval:
     a sum; bearing off the fifteenth checker adds infinity.
     """
 
-    __slots__ = ("_tables", "_weights")
+    __slots__ = ("_stacked", "_tables", "_weights")
 
     def __init__(self, weights: PubEvalWeights | None = None) -> None:
         self._weights = weights if weights is not None else PubEvalWeights.load()
         self._tables = (_table(self._weights.contact), _table(self._weights.race))
+        self._stacked = np.concatenate(self._tables)
 
     @property
     def weights(self) -> PubEvalWeights:
@@ -158,6 +160,23 @@ class PubEval:
         """
         table = self._tables[is_race(before)]
         total: FloatArray = table.take(results[:, _CELLS] + _CELL_OFFSETS).sum(axis=1)
+        return total
+
+    def scores_many(self, boards: IntArray, offsets: npt.NDArray[np.int64], results: IntArray) -> FloatArray:
+        """:meth:`scores` of many positions in one call: ``boards[i]`` has rows ``offsets[i]:offsets[i + 1]``.
+
+        >>> from tavola.movegen import generate_batch
+        >>> from tavola.position import Position
+        >>> race = Position([1] + [0] * 22 + [-1], off=(14, 14))
+        >>> boards = np.stack([Position.start().to_array(), race.to_array()])
+        >>> offsets, results, _ = generate_batch(boards, [[6, 5], [2, 1]])
+        >>> many = PubEval().scores_many(boards, offsets, results)
+        >>> bool(np.array_equal(many[offsets[1]:], PubEval().scores(boards[1], results[offsets[1]:])))
+        True
+        """
+        race = np.repeat(~contact(boards), np.diff(offsets)).astype(np.intp)
+        cells = results[:, _CELLS] + _CELL_OFFSETS + (race * len(self._tables[0]))[:, None]
+        total: FloatArray = self._stacked.take(cells).sum(axis=1)
         return total
 
     def choose(self, before: IntArray, results: IntArray) -> int:

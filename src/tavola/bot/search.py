@@ -22,9 +22,13 @@ it has evaluated at each depth.
 
 :func:`rank_plays` lists the plays of a position and roll best first (what
 a hint shows); :class:`SearchChooser` plays the best one, with optional
-noise, in the arena's :class:`~tavola.bot.arena.Chooser` protocol; and
+noise, in the arena's :class:`~tavola.bot.arena.Chooser` protocol, and
+:class:`SearchPolicy` does the same for many games at once in the
+self-play kernel (:mod:`tavola.selfplay`), its noise keyed; and
 :data:`LEVELS` names the settings for human play, from ``beginner`` to
-``world-class``.
+``world-class``. The evaluator's variant (:attr:`Evaluator.variant`) says
+when a game is over and what it is worth, so a search judges a variant's
+positions in its own points.
 
 >>> from tavola import Dice, Position
 >>> from tavola.bot.evaluate import Evaluator
@@ -46,10 +50,12 @@ import numpy.typing as npt
 from numba import njit
 
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.network import OUTPUTS, equity, flip_probabilities
+from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.dice import ALL_ROLLS, Dice
+from tavola.gameover import game_over
 from tavola.movegen import generate, generate_batch
-from tavola.position import ARRAY_SIZE, CHECKERS, MY_OFF, THEIR_OFF, Position, flip_array
+from tavola.position import ARRAY_SIZE, Position, flip_array
+from tavola.selfplay import NOISE, Candidates, keyed_normal
 
 IntArray = npt.NDArray[np.int8]
 FloatArray = npt.NDArray[np.float32]
@@ -245,7 +251,7 @@ class _Search:
     def _expand(self, boards: IntArray, plies: int) -> FloatArray:
         """The n-ply probabilities of distinct positions: the 21 rolls, the best play of each."""
         out = np.empty((len(boards), OUTPUTS), dtype=np.float32)
-        over = boards[:, THEIR_OFF] >= CHECKERS  # the opponent has borne off all: exact
+        over = game_over(boards)  # the evaluator's result is exact
         if over.any():
             out[over] = self.evaluator.evaluate(boards[over])
         live = boards[~over]
@@ -286,7 +292,7 @@ class _Search:
         for depth in range(plies + 1):
             found = flip_probabilities(self.evaluate(opponent_view[rows], depth))
             probabilities[rows] = found
-            equities[rows] = equity(found)
+            equities[rows] = self.evaluator.equity(found)
             if noise is not None:
                 equities[rows] += noise[rows]
             reached[rows] = depth
@@ -471,7 +477,7 @@ def rank_plays(
     """
     _check_plies(plies)
     board = position.to_array() if isinstance(position, Position) else np.asarray(position, dtype=np.int8)
-    if board[MY_OFF] >= CHECKERS or board[THEIR_OFF] >= CHECKERS:
+    if game_over(board):
         raise ValueError("the game is over: a side has borne off all its checkers, so nothing is played")
     results, _ = generate(board, int(dice[0]), int(dice[1]), flags)
     judged = judge_plays(evaluator, results, plies, filter, flags=flags)
@@ -530,6 +536,49 @@ class SearchChooser:
 
     def __repr__(self) -> str:
         return f"SearchChooser(plies={self.plies}, noise={self.noise})"
+
+
+class SearchPolicy:
+    """The search at ``plies`` as a batched policy of :mod:`tavola.selfplay`: every game's play in one search.
+
+    The noise (see :class:`SearchChooser`) is keyed: the draw for a result
+    depends on ``key``, the game's stream, its turn and the result's row
+    within the game, so a game is played the same however the games are
+    batched. ``flags`` are the variant's (the evaluator's variant's by default).
+
+    >>> from tavola.selfplay import outcomes, play
+    >>> policy = SearchPolicy(Evaluator.untrained(hidden=8, seed=1), plies=1, noise=0.1, key=2)
+    >>> outcomes(play(policy, games=1, key=5), 1).points.shape
+    (1,)
+    """
+
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        plies: int = 0,
+        filter: MoveFilter = DEFAULT_FILTER,
+        noise: float = 0.0,
+        key: int = 0,
+        *,
+        flags: int | None = None,
+    ) -> None:
+        _check_plies(plies)
+        if not noise >= 0:
+            raise ValueError(f"noise is a standard deviation, not {noise}")
+        self.evaluator, self.plies, self.filter, self.noise, self.key = evaluator, plies, filter, noise, key
+        self.flags = evaluator.variant.flags if flags is None else flags
+
+    def __call__(self, candidates: Candidates) -> Indices:
+        offsets = candidates.offsets
+        noise = None
+        if self.noise > 0:
+            group = candidates.group
+            within = np.arange(len(candidates.results)) - offsets[group]
+            drawn = keyed_normal(self.key, NOISE, candidates.stream[group], candidates.turn[group], within)
+            noise = self.noise * drawn
+        search = _Search(self.evaluator, self.filter, self.flags)
+        _, equities, reached = search.plays(offsets, candidates.results, self.plies, noise)
+        return best_in_groups(offsets, equities, reached)
 
 
 # --- levels for human play ----------------------------------------------------------------------------

@@ -7,8 +7,9 @@ game keeps (Janowski's cube efficiency ``x``). This module measures them
 from cubeless self-play by the bot's own networks, with NumPy alone.
 
 1. **Self-play** (:func:`self_play`): many cubeless money games at once,
-   0-ply, each step one call to the move generator and one to the evaluator
-   for every game in progress. Before each roll after the opening one (the
+   0-ply, through the self-play kernel (:func:`tavola.selfplay.play`): each
+   step one call to the move generator and one to the evaluator for every
+   game in progress. Before each roll after the opening one (the
    first moment the cube could be turned) the evaluator's five
    probabilities for the player on roll are kept, with whether the position
    has contact and who is on roll; each game's result (1, 2 or 3 points) is
@@ -74,15 +75,14 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.cube import CubeAction, CubeResponse, money_decision, money_equity
-from tavola.bot.evaluate import Evaluator, contact, finished
+from tavola.bot.evaluate import Evaluator, contact
 from tavola.bot.measured import CUBE_EFFICIENCY
-from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, equity
-from tavola.bot.search import best_in_groups
-from tavola.bot.train.rolls import roll_batch
+from tavola.bot.network import OUTPUTS
+from tavola.bot.policies import GreedyPolicy
 from tavola.cube import Cube
-from tavola.movegen import generate_batch
-from tavola.position import CHECKERS, MY_OFF, Position, flip_array
+from tavola.position import flip_array
 from tavola.rules import Rules
+from tavola.selfplay import key_of, play
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -149,46 +149,25 @@ def self_play(
     """
     if games < 1 or parallel < 1:
         raise ValueError(f"at least one game, played at least one at a time, not {games} and {parallel}")
-    slots = min(parallel, games)
-    start = Position.start().to_array()
-    boards = np.repeat(start[None], slots, axis=0)
-    game_of_slot = np.arange(slots, dtype=np.int64)
-    turn_of_slot = np.zeros(slots, dtype=np.int64)
-    playing = np.ones(slots, dtype=bool)
-    begun, ended = slots, 0
+    policy = GreedyPolicy.of(evaluator)
     results = np.zeros(games, dtype=np.int8)
     kept: dict[str, list[npt.NDArray[np.generic]]] = {
         name: [] for name in ("probabilities", "boards", "game", "turn")
     }
-    while playing.any():
-        active = np.flatnonzero(playing)
-        dice = roll_batch(rng, turn_of_slot[active] == 0)
-        offsets, results_of_plays, _ = generate_batch(boards[active], dice)
-        # Every play's result seen by the opponent, on roll next: what the mover's choice is judged by.
-        opponent_view = evaluator.evaluate(flip_array(results_of_plays))
-        choice = best_in_groups(offsets, -equity(opponent_view).astype(np.float64))
-        chosen = results_of_plays[choice]
-        over = chosen[:, MY_OFF] == CHECKERS
-        going_on = active[~over]
-        if len(going_on):
-            boards[going_on] = flip_array(chosen[~over])
-            turn_of_slot[going_on] += 1
-            kept["probabilities"].append(opponent_view[choice[~over]])
-            kept["boards"].append(boards[going_on].copy())
-            kept["game"].append(game_of_slot[going_on].copy())
-            kept["turn"].append(turn_of_slot[going_on].copy())
+    ended = 0
+    for step in play(policy, games, key_of(rng), parallel=parallel):
+        over = step.over
+        going_on = ~over
+        if going_on.any():
+            # The evaluator's probabilities of each chosen result for the opponent, on roll next.
+            kept["probabilities"].append(policy.evaluations[step.chosen[going_on]])
+            kept["boards"].append(flip_array(step.after[going_on]))
+            kept["game"].append(step.game[going_on])
+            kept["turn"].append(step.turn[going_on] + 1)
         if over.any():
-            loser_view = finished(flip_array(chosen[over]))
-            assert loser_view is not None  # every one of them has lost
-            points = 1 + loser_view[:, LOSE_GAMMON] + loser_view[:, LOSE_BACKGAMMON]
-            winner_is_first = turn_of_slot[active[over]] % 2 == 0
-            results[game_of_slot[active[over]]] = np.where(winner_is_first, points, -points).astype(np.int8)
-            for slot in active[over]:
-                if begun < games:
-                    boards[slot], game_of_slot[slot], turn_of_slot[slot] = start, begun, 0
-                    begun += 1
-                else:
-                    playing[slot] = False
+            winner_is_first = step.turn[over] % 2 == 0
+            points = step.points[over]
+            results[step.game[over]] = np.where(winner_is_first, points, -points).astype(np.int8)
             ended += int(over.sum())
             if progress is not None:
                 progress(ended)

@@ -43,12 +43,14 @@ import numpy.typing as npt
 
 from tavola.bot.encode import encode
 from tavola.bot.evaluate import Evaluator, contact
-from tavola.bot.network import equity, flip_probabilities
+from tavola.bot.network import equity
+from tavola.bot.policies import GreedyPolicy
 from tavola.bot.search import evaluate_ply
 from tavola.bot.train import require_torch
 from tavola.bot.train.td import Settings, Trainer
-from tavola.movegen import generate_batch
-from tavola.position import CHECKERS, MY_OFF, THEIR_OFF, Position, flip_array
+from tavola.gameover import game_over
+from tavola.position import flip_array
+from tavola.selfplay import key_of, play, subkey
 
 CHUNK = 2_000
 """Positions judged between two writes of the data file."""
@@ -64,43 +66,32 @@ def self_play_positions(
 ) -> npt.NDArray[np.int8]:
     """``count`` positions before a roll from games the evaluator plays against itself.
 
-    Each play is the 0-ply best, or with probability ``explore`` a random legal play.
-    With ``candidates`` above 0, the positions are instead those left by the
-    ``candidates`` best plays of each turn (seen by the opponent, on roll):
-    the positions a player's choice is made between, where the network's
-    ranking matters most.
+    The games are played by :func:`tavola.selfplay.play` from the opening
+    roll (R4), ``parallel`` at a time, with dice keyed from ``rng``. Each
+    play is the 0-ply best, or with probability ``explore`` a random legal
+    play. With ``candidates`` above 0, the positions are instead those left
+    by the ``candidates`` best plays of each turn (seen by the opponent, on
+    roll): the positions a player's choice is made between, where the
+    network's ranking matters most. Finished games are left out.
     """
-    start = Position.start().to_array()
-    boards = np.repeat(start[None], parallel, axis=0)
+    key = key_of(rng)
+    policy = GreedyPolicy.of(evaluator, explore, subkey(key, 0))
     found: list[npt.NDArray[np.int8]] = []
     total = 0
-    while total < count:
-        if not candidates:
-            found.append(boards.copy())
-            total += len(boards)
-        dice = rng.integers(1, 7, size=(len(boards), 2)).astype(np.int8)
-        offsets, results, _ = generate_batch(boards, dice)
-        values = flip_probabilities(evaluator.evaluate(flip_array(results)))
-        scores = equity(values)
+    for step in play(policy, max(count, 1), key, parallel=parallel):
         if candidates:
             best = [
-                begin + np.argsort(-scores[begin:end], kind="stable")[:candidates]
-                for begin, end in itertools.pairwise(offsets)
+                begin + np.argsort(-policy.equities[begin:end], kind="stable")[:candidates]
+                for begin, end in itertools.pairwise(step.offsets)
             ]
-            chosen = flip_array(results[np.concatenate(best)])
-            found.append(chosen)
-            total += len(chosen)
-        for slot in range(len(boards)):
-            begin, end = offsets[slot], offsets[slot + 1]
-            if rng.random() < explore:
-                choice = int(rng.integers(begin, end))
-            else:
-                choice = begin + int(np.argmax(scores[begin:end]))
-            after = results[choice]
-            boards[slot] = start if after[MY_OFF] == CHECKERS else flip_array(after)
+            found.append(flip_array(step.results[np.concatenate(best)]))
+        else:
+            found.append(step.boards)
+        total += len(found[-1])
+        if total >= count:
+            break
     positions = np.concatenate(found)[:count]
-    finished = (positions[:, MY_OFF] >= CHECKERS) | (positions[:, THEIR_OFF] >= CHECKERS)
-    return positions[~finished]
+    return positions[~game_over(positions)]
 
 
 def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32]) -> None:

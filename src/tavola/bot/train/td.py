@@ -1,12 +1,14 @@
 """Self-play training with TD(lambda), resumable from checkpoints.
 
-Many games are played at once by the networks being trained: each step rolls
-for every game in progress, generates every legal play in one call
-(:func:`~tavola.movegen.generate_batch`), evaluates all the results in one
-pass and plays the best for each game (0-ply, greedy). When a game ends, the
-lambda-return of every position in it is worked out backwards from its result
-(for a position ``s_t`` with the mover on roll and ``V'`` the value the net gave
-the position its play led to, seen by the same player)::
+Many games are played at once by the networks being trained, through the
+self-play kernel (:func:`tavola.selfplay.play`): each step rolls for every
+game in progress (the opening roll by R4), generates every legal play in
+one call, evaluates all the results in one pass and plays the best for
+each game (0-ply, greedy: :class:`~tavola.bot.policies.GreedyPolicy`).
+When a game ends, the lambda-return of every position in it is worked out
+backwards from its result (for a position ``s_t`` with the mover on roll and
+``V'`` the value the net gave the position its play led to, seen by the same
+player)::
 
     G_t = (1 - lambda) * V'_t + lambda * G_{t+1}    (G of the last play = the result)
 
@@ -40,11 +42,10 @@ import numpy.typing as npt
 
 from tavola.bot.encode import INPUTS, encode
 from tavola.bot.evaluate import contact, route
-from tavola.bot.network import OUTPUTS, Network, equity, flip_probabilities
+from tavola.bot.network import OUTPUTS, Network, flip_probabilities
+from tavola.bot.policies import GreedyPolicy
 from tavola.bot.train import require_torch
-from tavola.bot.train.rolls import roll_batch
-from tavola.movegen import generate_batch
-from tavola.position import CHECKERS, MY_OFF, Position, flip_array
+from tavola.selfplay import key_of, play
 
 if TYPE_CHECKING:
     from torch import nn
@@ -172,38 +173,25 @@ class Trainer:
         return out
 
     def play_games(self, count: int) -> list[tuple[_Trajectory, npt.NDArray[np.float32]]]:
-        """Play ``count`` games in parallel batches; each trajectory with its final λ-returns."""
-        start = Position.start().to_array()
-        boards = np.repeat(start[None], count, axis=0)
-        opening = np.ones(count, dtype=bool)
-        active = np.arange(count)
+        """Play ``count`` games at once (:func:`tavola.selfplay.play`); each trajectory with its λ-returns.
+
+        The games' dice come from a key drawn from the trainer's generator.
+        """
+        policy = GreedyPolicy(self.probabilities)
         trajectories = [_Trajectory() for _ in range(count)]
         finished_games: list[tuple[_Trajectory, npt.NDArray[np.float32]]] = []
-        while len(active):
-            current = boards[active]
-            dice = roll_batch(self.rng, opening[active])
-            offsets, results, _ = generate_batch(current, dice)
-            # The value of every result for the player who moves, from the evaluation of the opponent on roll.
-            values = flip_probabilities(self.probabilities(flip_array(results)))
-            scores = equity(values)
-            inputs = encode(current)
-            touching = contact(current)
-            still: list[int] = []
-            for slot, game in enumerate(active):
-                begin, end = offsets[slot], offsets[slot + 1]
-                choice = begin + int(np.argmax(scores[begin:end]))
+        for step in play(policy, count, key_of(self.rng), parallel=max(count, 1)):
+            inputs = encode(step.boards)
+            touching = contact(step.boards)
+            # The value of each chosen result for the player who moved, from the opponent's view on roll.
+            values = policy.mover_probabilities(step.chosen)
+            for slot, game in enumerate(step.game.tolist()):
                 trajectory = trajectories[game]
                 trajectory.inputs.append(inputs[slot])
                 trajectory.contact.append(bool(touching[slot]))
-                trajectory.next_values.append(values[choice])
-                after = results[choice]
-                if after[MY_OFF] == CHECKERS:
+                trajectory.next_values.append(values[slot])
+                if step.points[slot]:
                     finished_games.append((trajectory, self._returns(trajectory)))
-                else:
-                    boards[game] = flip_array(after)
-                    opening[game] = False
-                    still.append(int(game))
-            active = np.array(still, dtype=np.int64)
         return finished_games
 
     def _returns(self, trajectory: _Trajectory) -> npt.NDArray[np.float32]:

@@ -1,0 +1,99 @@
+"""The bots as batched policies of the self-play kernel (:mod:`tavola.selfplay`).
+
+* :class:`GreedyPolicy`: the 0-ply choice, each game's result best for the
+  mover by an evaluator, with all the games' results evaluated in one call
+  (optionally a keyed random play now and then, for variety);
+* :class:`PubEvalPolicy`: pubeval's choice, all the games scored at once.
+
+The n-ply search's policy, with its noise, is
+:class:`tavola.bot.search.SearchPolicy`; uniform random play is
+:class:`tavola.selfplay.RandomPolicy`.
+
+>>> from tavola.bot.evaluate import Evaluator
+>>> from tavola.selfplay import outcomes, play
+>>> greedy = GreedyPolicy.of(Evaluator.untrained(hidden=8, seed=1))
+>>> outcomes(play((greedy, PubEvalPolicy()), games=2, key=3), 2).points.shape
+(2,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from tavola.bot.evaluate import Evaluator
+from tavola.bot.network import equity, flip_probabilities
+from tavola.bot.pubeval import PubEval
+from tavola.bot.search import best_in_groups
+from tavola.position import flip_array
+from tavola.selfplay import CHOICE, EXPLORE, Candidates, keyed_below, keyed_uniform
+
+FloatArray = npt.NDArray[np.float32]
+Indices = npt.NDArray[np.int64]
+
+
+class GreedyPolicy:
+    """Plays each game's result that is best for the mover at 0-ply.
+
+    ``evaluate`` gives the five probabilities of the player on roll for a
+    batch of boards; ``equity`` turns them into equity (money points by
+    default). Every result of every game is evaluated in one call, seen
+    by the opponent (on roll next); after each call :attr:`evaluations`
+    holds those probabilities and :attr:`equities` the mover's equity of
+    each result, for callers that record them. With ``explore`` above 0, a
+    game plays a uniformly random result instead with that probability,
+    keyed by ``key``, its stream and its turn.
+    """
+
+    def __init__(
+        self,
+        evaluate: Callable[[npt.NDArray[np.int8]], FloatArray],
+        equity: Callable[[FloatArray], npt.NDArray[np.float32]] = equity,
+        explore: float = 0.0,
+        key: int = 0,
+    ) -> None:
+        if not 0.0 <= explore <= 1.0:
+            raise ValueError(f"explore is a probability, not {explore}")
+        self.evaluate, self.equity, self.explore, self.key = evaluate, equity, explore, key
+        self.evaluations: FloatArray = np.zeros((0, 5), dtype=np.float32)
+        self.equities: npt.NDArray[np.float64] = np.zeros(0)
+
+    @classmethod
+    def of(cls, evaluator: Evaluator, explore: float = 0.0, key: int = 0) -> GreedyPolicy:
+        """The policy of ``evaluator``, judging in its variant's points."""
+        return cls(evaluator.evaluate, evaluator.equity, explore, key)
+
+    def __call__(self, candidates: Candidates) -> Indices:
+        self.evaluations = self.evaluate(flip_array(candidates.results))
+        self.equities = -self.equity(self.evaluations).astype(np.float64)
+        rows = best_in_groups(candidates.offsets, self.equities)
+        if self.explore > 0:
+            wander = keyed_uniform(self.key, EXPLORE, candidates.stream, candidates.turn) < self.explore
+            pick = keyed_below(
+                self.key,
+                candidates.counts[wander],
+                CHOICE,
+                candidates.stream[wander],
+                candidates.turn[wander],
+            )
+            rows[wander] = candidates.offsets[:-1][wander] + pick
+        return rows
+
+    def mover_probabilities(self, rows: Indices) -> FloatArray:
+        """The probabilities of the results at ``rows`` of the last call, for the player who moved."""
+        return flip_probabilities(self.evaluations[rows])
+
+
+class PubEvalPolicy:
+    """Plays pubeval's choice in every game (:class:`~tavola.bot.pubeval.PubEval`), scored in one call."""
+
+    __slots__ = ("pubeval",)
+
+    def __init__(self, pubeval: PubEval | None = None) -> None:
+        self.pubeval = pubeval if pubeval is not None else PubEval()
+
+    def __call__(self, candidates: Candidates) -> Indices:
+        scores = self.pubeval.scores_many(candidates.boards, candidates.offsets, candidates.results)
+        return best_in_groups(candidates.offsets, scores)
