@@ -283,7 +283,9 @@ def reply(bot: Bot, request: Request) -> dict[str, Any]:
             request.position, request.dice, request.variant, request.level, request.match, cube_value
         )
         return {"plays": [_choice_json(choice) for choice in ranked]}
-    evaluation = bot.evaluate(request.position, request.cube, request.match, request.rules, request.level)
+    evaluation = bot.evaluate(
+        request.position, request.cube, request.match, request.rules, request.level, request.variant
+    )
     if request.command == "evaluate":
         return _evaluation_json(evaluation, request.match)
     decision = evaluation.cube

@@ -70,7 +70,9 @@ def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> 
 
 def _decision(bot: Bot, game: Game, away: tuple[int, int] | None) -> CubeDecision:
     """The cube decision seen by the player on roll, whoever is to act."""
-    return game_decision(game, bot.probabilities(game.position), _from_roller(game, away))
+    return game_decision(
+        game, bot.probabilities(game.position, variant=game.variant), _from_roller(game, away)
+    )
 
 
 def _from_roller(game: Game, away: tuple[int, int] | None) -> tuple[int, int] | None:
@@ -109,7 +111,7 @@ def _answer_resignation(bot: Bot, game: Game, away: tuple[int, int] | None) -> A
     if away is not None and int(kind) * game.cube.value >= away[0]:
         return AcceptResignation()
     # The resigner is on roll: the bot's expectation is the resigner's equity turned round.
-    probabilities = bot.probabilities(game.position, level="beginner")
+    probabilities = bot.probabilities(game.position, level="beginner", variant=game.variant)
     expected = -float(equity(probabilities[None])[0])
     return AcceptResignation() if int(kind) >= expected - 1e-9 else DeclineResignation()
 
@@ -133,7 +135,9 @@ def should_resign(bot: Bot, game: Game) -> WinKind | None:
     """
     if game.phase is not Phase.ROLL or game.variant.scoring is not Scoring.STANDARD:
         return None
-    win, _, _, lose_gammon, lose_backgammon = (float(p) for p in bot.probabilities(game.position))
+    win, _, _, lose_gammon, lose_backgammon = (
+        float(p) for p in bot.probabilities(game.position, variant=game.variant)
+    )
     if win > 0.0 or lose_backgammon > 0.0:
         return None
     if lose_gammon == 0.0:

@@ -23,7 +23,6 @@ import numpy.typing as npt
 from tavola.bot.cube import CubeDecision, match_decision, money_decision, position_efficiency
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import table_for
-from tavola.bot.network import equity
 from tavola.bot.search import JudgedPlays, Level, evaluate_ply, judge_plays, level
 from tavola.cube import Cube
 from tavola.dice import Dice
@@ -190,19 +189,26 @@ class Bot:
         match: MatchScore | None = None,
         rules: Rules | None = None,
         level: str | None = None,
+        variant: Variant = STANDARD,
     ) -> Evaluation:
-        """The position judged for its player on roll (player 0 of ``cube``), before the roll."""
-        plies = self._level(level).plies
-        probabilities = evaluate_ply(self.evaluator, position.to_array()[None], plies)[0]
+        """The position judged for its player on roll (player 0 of ``cube``), before the roll.
+
+        The cubeless equity is in ``variant``'s points (checkers in Acey-Deucey).
+        """
+        evaluator = self.evaluator.for_variant(variant)
+        probabilities = self.probabilities(position, level, variant)
         decision = self._cube(probabilities, position_efficiency(position), cube, match, rules)
         return Evaluation(
-            tuple(float(p) for p in probabilities), float(equity(probabilities[None])[0]), decision
+            tuple(float(p) for p in probabilities), float(evaluator.equity(probabilities[None])[0]), decision
         )
 
-    def probabilities(self, position: Position, level: str | None = None) -> npt.NDArray[np.float32]:
+    def probabilities(
+        self, position: Position, level: str | None = None, variant: Variant = STANDARD
+    ) -> npt.NDArray[np.float32]:
         """The five cubeless probabilities of ``position``'s player on roll, at ``level``'s depth."""
         plies = self._level(level).plies
-        values: npt.NDArray[np.float32] = evaluate_ply(self.evaluator, position.to_array()[None], plies)[0]
+        evaluator = self.evaluator.for_variant(variant)
+        values: npt.NDArray[np.float32] = evaluate_ply(evaluator, position.to_array()[None], plies)[0]
         return values
 
     def cube(
@@ -212,9 +218,10 @@ class Bot:
         match: MatchScore | None = None,
         rules: Rules | None = None,
         level: str | None = None,
+        variant: Variant = STANDARD,
     ) -> CubeDecision:
         """The cube decision for the player on roll, and the answer the doubled player should give."""
-        return self.evaluate(position, cube, match, rules, level).cube
+        return self.evaluate(position, cube, match, rules, level, variant).cube
 
     @staticmethod
     def _cube(
