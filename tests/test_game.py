@@ -25,6 +25,7 @@ from tavola.dicesource import ManualDice
 from tavola.errors import IllegalActionError, OutOfTurnError
 from tavola.game import Ending, Game, Phase
 from tavola.rules import Rules
+from tavola.scoring import score_win
 
 # The mover bears off its last checker with any roll; the opponent has none off:
 # a gammon, or a backgammon with one of the opponent's checkers in the mover's home.
@@ -336,7 +337,7 @@ def test_M5_automatic_doubles_do_not_turn_the_cube():
     game.roll()
     game.roll()
     assert game.cube == Cube(2)
-    assert game._counted(WinKind.GAMMON) is WinKind.SINGLE
+    assert score_win(0, WinKind.GAMMON, game.cube, game.rules, Ending.BEAR_OFF).kind is WinKind.SINGLE
 
 
 def test_M6_no_gammons_makes_every_win_single():
