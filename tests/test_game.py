@@ -364,3 +364,21 @@ def test_the_cube_is_off_when_the_rules_have_none():
     assert Double() not in game.legal_actions()
     with pytest.raises(IllegalActionError, match="no doubling cube"):
         game.double()
+
+
+def test_the_game_tells_its_hooks_every_entry_and_its_end():
+    heard: list[object] = []
+    game = game_with("31", position=Position.start(), player_on_roll=0)
+    game.record = lambda entry: heard.append((entry, game.phase, game.offer))
+    game.on_over = lambda over: heard.append(("over", over.outcome, len(over.log)))
+    game.double()
+    game.take()
+    game.roll()
+    game.play("8/5 6/5")
+    game.double()
+    game.drop()
+    assert [item[0] for item in heard[:-1]] == list(game.log)
+    assert heard[0][1:] == (Phase.DOUBLED, (2, 1))  # each entry once the game includes it
+    assert heard[2][1:] == (Phase.MOVE, None)
+    assert heard[-1] == ("over", game.outcome, len(game.log))  # the end after the last entry
+    assert (game.outcome.winner, game.outcome.points) == (1, 2)  # player 1 redoubled, player 0 dropped
