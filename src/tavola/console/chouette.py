@@ -61,8 +61,8 @@ Reader = Callable[[str], str]
 
 
 class ChouetteConsole:
-    """Plays ``table`` at a terminal: ``console`` shows, ``read`` asks; ``bots`` plays for the players
-    it names."""
+    """Plays the chouette ``table`` at a terminal: ``console`` shows, ``read`` asks; ``bots`` plays for
+    the players it names."""
 
     def __init__(
         self,
@@ -73,27 +73,27 @@ class ChouetteConsole:
         autosave: Path | None = None,
         bots: dict[str, Bot] | None = None,
     ) -> None:
-        self.table = table
+        self.chouette = table
         self.console = console
         self.read = read
         self.autosave = autosave
         self._shown: object = None  # what the board last drawn showed, not to draw it twice
-        self.seats = ChouetteTable(table, bots=bots, autosave=self._save if autosave is not None else None)
-        self.seats.listen(self._render)
+        self.table = ChouetteTable(table, bots=bots, autosave=self._save if autosave is not None else None)
+        self.table.listen(self._render)
 
     def run(self) -> int:
         """Play games until the players stop; returns the exit status."""
         try:
             while True:
-                game = self.table.game_in_progress
+                game = self.chouette.game_in_progress
                 if game is None:
-                    if self.table.games and not self._between_games():
+                    if self.chouette.games and not self._between_games():
                         break
-                    while not self.table.can_start():
+                    while not self.chouette.can_start():
                         if not self._between_games():
                             raise EOFError
-                    game = self.seats.start_game()
-                self.seats.advance()
+                    game = self.table.start_game()
+                self.table.advance()
                 if not game.is_over:
                     self._step(game)
         except (EOFError, KeyboardInterrupt):
@@ -107,7 +107,7 @@ class ChouetteConsole:
     def _save(self) -> None:
         if self.autosave is not None:
             self.autosave.parent.mkdir(parents=True, exist_ok=True)
-            self.table.save(self.autosave)
+            self.chouette.save(self.autosave)
 
     def _complain(self, text: str) -> None:
         self.console.print(Text(text, style="red"))
@@ -117,7 +117,7 @@ class ChouetteConsole:
     def _between_games(self) -> bool:
         """Players join and leave; Enter starts the next game, quit stops."""
         while True:
-            if self.table.can_start():
+            if self.chouette.can_start():
                 prompt = _("Enter: next game; join NAME, leave NAME, ledger, quit > ")
             else:
                 prompt = _("A chouette needs 3 to 8 players; join NAME, leave NAME, quit > ")
@@ -126,14 +126,14 @@ class ChouetteConsole:
             verb, _sep, name = line.partition(" ")
             name = name.strip()
             try:
-                if command.name == "enter" and self.table.can_start():
+                if command.name == "enter" and self.chouette.can_start():
                     return True
                 if command.name == "quit" and not name:
                     return False
                 if verb.lower() in ("join", "entra", "unirse"):
-                    self.seats.join(name)
+                    self.table.join(name)
                 elif verb.lower() in ("leave", "esce", "salir", "retirar"):
-                    self.seats.leave(name)
+                    self.table.leave(name)
                 elif verb.lower() in ("ledger", "conti", "cuentas"):
                     self.console.print(self._ledger_table())
             except TavolaError as error:
@@ -160,7 +160,7 @@ class ChouetteConsole:
                     )
                 )
             case ChouetteGameOver():
-                game = self.table.game
+                game = self.chouette.game
                 assert game is not None
                 self._announce_end(game)
             case PlayMade(player, play, forced):
@@ -183,7 +183,7 @@ class ChouetteConsole:
                 self.console.print(_("{name} suggests {play}.").format(name=player, play=shown))
             case ChouetteActed(player, action) if player is not None and isinstance(action, _SHOWN):
                 self.console.print(f"{player}: {self._describe(action)}")
-                game = self.table.game_in_progress
+                game = self.chouette.game_in_progress
                 if isinstance(action, Roll | OpeningRoll) and game is not None:
                     self._show(game)  # the dice rolled, before they are played
 
@@ -193,7 +193,7 @@ class ChouetteConsole:
         assert settlement is not None
         parts = [f"{name} {points:+d}" for name, points in settlement.points.items()]
         self.console.print(Text(_("Game over: {results}.").format(results=", ".join(parts)), style="bold"))
-        seating = self.table.seating
+        seating = self.chouette.seating
         if seating is not None:
             self.console.print(
                 _("Next: {box} is the box; the queue is {queue}.").format(
@@ -205,7 +205,7 @@ class ChouetteConsole:
 
     def _show(self, game: ChouetteGame) -> None:
         """Draw the board and the cubes, unless they are drawn as they are already."""
-        state = (len(self.table.games), len(game.log), game.position, game.dice, game.phase, game.bets)
+        state = (len(self.chouette.games), len(game.log), game.position, game.dice, game.phase, game.bets)
         if state != self._shown:
             self._shown = state
             self.console.print(self._view(game))
@@ -225,7 +225,7 @@ class ChouetteConsole:
             chosen = self._choose(game, actions, line)
             if chosen is None:
                 return
-            self.seats.act(chosen.player, chosen.action)
+            self.table.act(chosen.player, chosen.action)
         except TavolaError as error:
             self._complain(str(error))
 
@@ -301,10 +301,10 @@ class ChouetteConsole:
                 raise EOFError
             if command.name in ("enter", "commit"):
                 if turn.moves and turn.is_complete:
-                    self.seats.act(roller, Commit())
+                    self.table.act(roller, Commit())
                 return
             if command.name == "undo":
-                self.seats.act(roller, Undo())
+                self.table.act(roller, Undo())
                 return
             if command.name == "moves":
                 self.console.print("  " + "   ".join(play.notation for play in turn.legal))
@@ -314,7 +314,7 @@ class ChouetteConsole:
             }:
                 chosen = self._choose(game, game.legal_actions(), command.argument)
                 if chosen is not None:
-                    self.seats.act(chosen.player, chosen.action)
+                    self.table.act(chosen.player, chosen.action)
                 return
             text = command.argument
             if not turn.moves:
@@ -322,13 +322,13 @@ class ChouetteConsole:
                     play = turn.start.parse_play(turn.dice, text, game.settings.variant)
                 except TavolaError as error:
                     try:
-                        self.seats.act(roller, MoveCheckers(text))
+                        self.table.act(roller, MoveCheckers(text))
                     except TavolaError:
                         raise error from None
                     return
-                self.seats.act(roller, Played(play))
+                self.table.act(roller, Played(play))
                 return
-            self.seats.act(roller, MoveCheckers(text))
+            self.table.act(roller, MoveCheckers(text))
         except TavolaError as error:
             self._complain(str(error))
 
@@ -382,14 +382,14 @@ class ChouetteConsole:
         return Group(board, cubes)
 
     def _ledger_table(self) -> Table:
-        games = len(self.table.ledger.games)
+        games = len(self.chouette.ledger.games)
         title = ngettext("Ledger after {count} game", "Ledger after {count} games", games).format(count=games)
         table = Table(title=title, title_justify="left")
         table.add_column(_("Player"))
         table.add_column(_("Points"), justify="right")
         table.add_column(_("Money"), justify="right")
-        for name, points in self.table.ledger.totals.items():
-            table.add_row(name, f"{points:+d}", f"{self.table.ledger.money(name):+g}")
+        for name, points in self.chouette.ledger.totals.items():
+            table.add_row(name, f"{points:+d}", f"{self.chouette.ledger.money(name):+g}")
         return table
 
 
