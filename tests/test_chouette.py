@@ -708,6 +708,31 @@ def test_M3_a_member_beavers_and_the_box_answers_the_beaver():
     assert game.captains == ("Ben", "Cid")
 
 
+def test_M3_the_box_drops_a_beaver_and_the_member_wins_the_value_before_it():
+    session, _ = table(3, rules=Rules(beavers=1))
+    game = set_up(session, Position.start(), Side.BOX)
+    game.double("Ann", ("Ben",))
+    game.beaver("Ben")
+    game.drop("Ann")  # the box gives up the beavered cube: Ben wins 2
+    bet = game.bets[0]
+    assert (bet.winner, bet.loser, bet.outcome.points) == ("Ben", "Ann", 2)
+
+
+def test_M3_M4_a_redouble_refused_says_how_many_the_rules_allow():
+    session, _ = table(3, rules=Rules(beavers=2))
+    game = set_up(session, Position.start(), Side.BOX)
+    game.double("Ann", ("Cid",))
+    game.beaver("Cid")
+    game.beaver("Ann")
+    refused(
+        session,
+        game,
+        IllegalActionError,
+        lambda: game.beaver("Cid"),
+        r"Cid cannot redouble now: these rules allow a beaver and a raccoon \(M3, M4\)",
+    )
+
+
 def test_M4_a_raccoon_keeps_the_cube_with_the_member_doubled_first():
     session, _ = table(3, rules=Rules(beavers=2))
     game = set_up(session, Position.start(), Side.BOX)

@@ -197,6 +197,6 @@ def test_a_saved_session_resumes_with_the_checkers_moved_so_far(tmp_path: pytest
     output = io.StringIO()
     ConsoleGame(session, Console(file=output, width=120), script, autosave=path).run()
     again = PlaySession.load(path)
-    game = again.current_game()
+    game = again.series.game
     assert game.turn is not None
     assert [str(move) for move in game.turn.moves] == ["24/18"]

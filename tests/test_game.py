@@ -25,6 +25,7 @@ from tavola.dicesource import ManualDice
 from tavola.errors import IllegalActionError, OutOfTurnError
 from tavola.game import Ending, Game, Phase
 from tavola.rules import Rules
+from tavola.scoring import score_win
 
 # The mover bears off its last checker with any roll; the opponent has none off:
 # a gammon, or a backgammon with one of the opponent's checkers in the mover's home.
@@ -336,7 +337,7 @@ def test_M5_automatic_doubles_do_not_turn_the_cube():
     game.roll()
     game.roll()
     assert game.cube == Cube(2)
-    assert game._counted(WinKind.GAMMON) is WinKind.SINGLE
+    assert score_win(0, WinKind.GAMMON, game.cube, game.rules, Ending.BEAR_OFF).kind is WinKind.SINGLE
 
 
 def test_M6_no_gammons_makes_every_win_single():
@@ -363,3 +364,21 @@ def test_the_cube_is_off_when_the_rules_have_none():
     assert Double() not in game.legal_actions()
     with pytest.raises(IllegalActionError, match="no doubling cube"):
         game.double()
+
+
+def test_the_game_tells_its_hooks_every_entry_and_its_end():
+    heard: list[object] = []
+    game = game_with("31", position=Position.start(), player_on_roll=0)
+    game.record = lambda entry: heard.append((entry, game.phase, game.offer))
+    game.on_over = lambda over: heard.append(("over", over.outcome, len(over.log)))
+    game.double()
+    game.take()
+    game.roll()
+    game.play("8/5 6/5")
+    game.double()
+    game.drop()
+    assert [item[0] for item in heard[:-1]] == list(game.log)
+    assert heard[0][1:] == (Phase.DOUBLED, (2, 1))  # each entry once the game includes it
+    assert heard[2][1:] == (Phase.MOVE, None)
+    assert heard[-1] == ("over", game.outcome, len(game.log))  # the end after the last entry
+    assert (game.outcome.winner, game.outcome.points) == (1, 2)  # player 1 redoubled, player 0 dropped

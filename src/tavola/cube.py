@@ -1,6 +1,9 @@
-"""The doubling cube (C1-C5) as an immutable value.
+"""The doubling cube (C1-C5) and a double waiting for its answer (C3, M3, M4), as immutable values.
 
-Players are 0 and 1; a centred cube has no owner.
+Players are 0 and 1; a centred cube has no owner. Every cube rule of the
+two-player game and of the chouette's cubes is written here once: who may
+double, what a double offers, how beavers follow it and where the cube goes
+when it is taken.
 
 >>> cube = Cube()
 >>> cube, cube.may_double(0), cube.may_double(1)
@@ -8,6 +11,11 @@ Players are 0 and 1; a centred cube has no owner.
 >>> taken = cube.taken_by(1)
 >>> taken, taken.may_double(0), taken.may_double(1)
 (Cube(2, owner=1), False, True)
+>>> offer = taken.offered_by(1)  # player 1 redoubles to 4
+>>> offer, offer.answering, offer.before
+(CubeOffer(4, doubler=1), 0, 2)
+>>> offer.taken(Rules())
+Cube(4, owner=0)
 """
 
 from __future__ import annotations
@@ -16,6 +24,7 @@ from dataclasses import dataclass
 
 from tavola.errors import IllegalActionError
 from tavola.i18n import _
+from tavola.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,23 @@ class Cube:
         """The cube after ``player`` takes a double: twice the value, theirs (C3)."""
         return Cube(self.value * 2, player)
 
+    def offered_by(self, player: int) -> CubeOffer:
+        """The double ``player`` offers with this cube: twice its value (C2)."""
+        return CubeOffer(self.value * 2, player)
+
+    def automatic_double(self) -> Cube:
+        """The cube after a tie on the opening roll: twice the value, still in the middle (M2)."""
+        return Cube(self.value * 2)
+
+    @property
+    def is_turned(self) -> bool:
+        """Whether a double was taken: the cube has left the middle (automatic doubles leave it there, M5).
+
+        >>> Cube(2).is_turned, Cube(2, owner=0).is_turned
+        (False, True)
+        """
+        return self.owner is not None and self.value > 1
+
     @property
     def face(self) -> int:
         """The number the cube shows: 64 while it is centred at 1, as on a real cube."""
@@ -60,3 +86,63 @@ class Cube:
     def __repr__(self) -> str:
         owner = "" if self.owner is None else f", owner={self.owner}"
         return f"Cube({self.value}{owner})"
+
+
+@dataclass(frozen=True)
+class CubeOffer:
+    """A double waiting for an answer (C3): the cube's value if taken, who doubled first, and the
+    immediate redoubles since (beavers, raccoons..., M3, M4).
+
+    >>> offer = Cube().offered_by(0).beavered()  # player 0 doubles to 2, player 1 beavers to 4
+    >>> offer.answering, offer.before, offer.taken(Rules(beavers=1))
+    (0, 2, Cube(4, owner=1))
+    >>> offer.why_no_beaver(Rules(beavers=1))
+    'these rules allow a beaver (M3, M4)'
+    """
+
+    value: int
+    doubler: int
+    redoubles: int = 0
+
+    @property
+    def doubled(self) -> int:
+        """The player the first double was offered to."""
+        return 1 - self.doubler
+
+    @property
+    def answering(self) -> int:
+        """Who answers now: the doubled player, then turn about for each redouble."""
+        return self.doubled if self.redoubles % 2 == 0 else self.doubler
+
+    @property
+    def before(self) -> int:
+        """What the cube was worth before this offer: what a drop pays (C3, M3)."""
+        return self.value // 2
+
+    def why_no_beaver(self, rules: Rules) -> str | None:
+        """Why the player answering may not redouble at once under ``rules``; None when they may (M3, M4)."""
+        if self.redoubles < rules.beavers:
+            return None
+        if rules.beavers == 0:
+            return _("these rules allow no beavers (M3, M4)")
+        if rules.beavers == 1:
+            return _("these rules allow a beaver (M3, M4)")
+        if rules.beavers == 2:
+            return _("these rules allow a beaver and a raccoon (M3, M4)")
+        return _("these rules allow {count} redoubles (M3, M4)").format(count=rules.beavers)
+
+    def beavered(self) -> CubeOffer:
+        """The offer after the player answering redoubles at once: twice the value, the same first doubler."""
+        return CubeOffer(self.value * 2, self.doubler, self.redoubles + 1)
+
+    def taken(self, rules: Rules) -> Cube | CubeOffer:
+        """What a take leads to: the cube at the offer's value, owned by the player doubled first
+        (immediate redoubles never move it, M4); or, where every take is a beaver, the offer beavered (M6).
+        """
+        if rules.automatic_beavers and self.redoubles == 0:
+            return self.beavered()
+        return Cube(self.value, self.doubled)
+
+    def __repr__(self) -> str:
+        redoubles = f", redoubles={self.redoubles}" if self.redoubles else ""
+        return f"CubeOffer({self.value}, doubler={self.doubler}{redoubles})"

@@ -28,8 +28,7 @@ tavola.errors.OutOfTurnError: it is player 0's turn to act, not player 1's (R21)
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 
 from tavola.actions import (
     AcceptResignation,
@@ -49,7 +48,7 @@ from tavola.actions import (
     Take,
     Undo,
 )
-from tavola.cube import Cube
+from tavola.cube import Cube, CubeOffer
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, default_dice
 from tavola.errors import IllegalActionError, IllegalPlayError, OutOfTurnError
@@ -57,8 +56,11 @@ from tavola.i18n import N_, _
 from tavola.play import Move, Play
 from tavola.position import Position, WinKind
 from tavola.rules import Rules
+from tavola.scoring import Ending, Outcome, score_drop, score_win
 from tavola.turn import Turn
 from tavola.variants import STANDARD, Scoring, Variant, checkers_left
+
+__all__ = ["Ending", "Game", "Outcome", "Phase"]
 
 _REFUSALS: dict[str, tuple[str, str]] = {
     "roll": (
@@ -130,52 +132,6 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
-class Ending(enum.Enum):
-    """How a game ended."""
-
-    BEAR_OFF = "bear-off"
-    DROP = "drop"
-    RESIGNATION = "resignation"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: who won, how big a win it counted as, at what cube, for how many points (C5).
-
-    ``checkers_left`` is set where the loser pays per checker not borne off
-    (Acey-Deucey, V2), and then the points are that many.
-    """
-
-    winner: int
-    kind: WinKind
-    cube: int
-    ending: Ending
-    checkers_left: int | None = None
-
-    @property
-    def points(self) -> int:
-        per_stake = int(self.kind) if self.checkers_left is None else self.checkers_left
-        return per_stake * self.cube
-
-
-@dataclass(frozen=True)
-class _Offer:
-    """A double waiting for an answer: the value if taken, who doubled first, immediate redoubles since."""
-
-    value: int
-    doubler: int
-    redoubles: int = 0
-
-    @property
-    def doubled(self) -> int:
-        return 1 - self.doubler
-
-    @property
-    def answering(self) -> int:
-        """Who answers now: the doubled player, then turn about for each redouble."""
-        return self.doubled if self.redoubles % 2 == 0 else self.doubler
-
-
 class Game:
     """A game between players 0 and 1.
 
@@ -187,6 +143,19 @@ class Game:
     not double before their third turn (P3). A game normally starts with the
     opening roll; give ``position`` (seen from ``player_on_roll``) and the
     ``cube`` to start from a set-up position instead.
+
+    Whoever follows the game (a table, a view) listens with two hooks, which
+    may also be set later: ``record`` gets every entry of the log as it is
+    made, and ``on_over`` the game once it is over, after its last entry.
+
+    >>> from tavola.dicesource import RandomDice
+    >>> heard = []
+    >>> game = Game(dice=RandomDice(seed=3), record=heard.append, on_over=heard.append)
+    >>> game.roll() and game.play("13/11 13/8")
+    >>> game.resign()
+    >>> game.accept_resignation()
+    >>> [type(entry.action).__name__ for entry in heard[:-1]], heard[-1] is game
+    (['OpeningRoll', 'Played', 'Resign', 'AcceptResignation'], True)
     """
 
     def __init__(
@@ -200,6 +169,8 @@ class Game:
         player_on_roll: int | None = None,
         cube: Cube | None = None,
         variant: Variant = STANDARD,
+        record: Callable[[Entry], None] | None = None,
+        on_over: Callable[[Game], None] | None = None,
     ) -> None:
         if (position is None) != (player_on_roll is None):
             raise IllegalActionError(_("a set-up game needs both the position and the player on roll"))
@@ -220,9 +191,8 @@ class Game:
         self._on_roll = player_on_roll if player_on_roll is not None else 0
         self._phase = Phase.OPENING if position is None else Phase.ROLL
         self._cube = cube or Cube()
-        self._cube_turned = self._cube.value > 1 and self._cube.owner is not None
         self._automatic_doubles = 0
-        self._offer: _Offer | None = None
+        self._offer: CubeOffer | None = None
         self._resignation: tuple[int, WinKind] | None = None
         self._before_resignation = Phase.ROLL
         self._turns: list[Turn] = []  # the turn being played, one entry per checker action, for undo
@@ -230,6 +200,10 @@ class Game:
         self._playing_chosen_double = False  # the second part of an Acey-Deucey 1-2 (V2)
         self._log: list[Entry] = []
         self.outcome: Outcome | None = None
+        self.record = record
+        """Called with every entry of the log as it is made."""
+        self.on_over = on_over
+        """Called with the game once it is over, after its last entry."""
 
     # --- reading the state ----------------------------------------------------
 
@@ -321,7 +295,7 @@ class Game:
             return [Roll(), *([Double()] if self.may_double() else []), *self._resignations()]
         if phase is Phase.DOUBLED:
             assert self._offer is not None
-            beaver = [Beaver()] if self._offer.redoubles < self.rules.beavers else []
+            beaver = [Beaver()] if self._offer.why_no_beaver(self.rules) is None else []
             return [Take(), Drop(), *beaver]
         if phase is Phase.RESIGNATION:
             return [AcceptResignation(), DeclineResignation()]
@@ -422,21 +396,23 @@ class Game:
         if self._phase is Phase.OPENING:
             return self._opening_roll()
         dice = self._dice.roll()
-        self._log.append(Entry(acting, Roll(dice)))
         self._start_turn(dice)
+        self._record(Entry(acting, Roll(dice)))
         return dice
 
     def _opening_roll(self) -> Dice | None:
         first, second = self._dice.roll_opening()
-        self._log.append(Entry(self._on_roll, OpeningRoll((first, second))))
+        rolled_by = self._on_roll
         if first == second:
             if self.rules.cube and self._automatic_doubles < self.rules.automatic_doubles:
                 self._automatic_doubles += 1
-                self._cube = Cube(self._cube.value * 2)  # stays in the middle, not turned
+                self._cube = self._cube.automatic_double()
+            self._record(Entry(rolled_by, OpeningRoll((first, second))))
             return None
         self._on_roll = 0 if first > second else 1
         dice = Dice(first, second)
         self._start_turn(dice)
+        self._record(Entry(rolled_by, OpeningRoll((first, second))))
         return dice
 
     def _start_turn(self, dice: Dice) -> None:
@@ -451,10 +427,10 @@ class Game:
             raise IllegalActionError(
                 _("the double to play is 1 to 6, not {number}").format(number=repr(number))
             )
-        self._log.append(Entry(acting, ChooseDouble(number)))
         self._playing_chosen_double = True
         self._turns = [Turn(self._position, Dice(number, number), variant=self.variant)]
         self._phase = Phase.MOVE
+        self._record(Entry(acting, ChooseDouble(number)))
 
     def double(self, player: int | None = None) -> None:
         """Offer the cube at twice its value (C2)."""
@@ -465,9 +441,9 @@ class Game:
                     player=acting, reason=self._why_no_double(acting)
                 )
             )
-        self._offer = _Offer(self._cube.value * 2, acting)
+        self._offer = self._cube.offered_by(acting)
         self._phase = Phase.DOUBLED
-        self._log.append(Entry(acting, Double()))
+        self._record(Entry(acting, Double()))
 
     def _why_no_double(self, player: int) -> str:
         if not self.rules.cube:
@@ -485,45 +461,37 @@ class Game:
         acting = self._check(player, Phase.DOUBLED, what="take")
         offer = self._offer
         assert offer is not None
-        self._log.append(Entry(acting, Take()))
-        if self.rules.automatic_beavers and offer.redoubles == 0:
-            self._log.append(Entry(acting, Beaver()))
-            self._offer = _Offer(offer.value * 2, offer.doubler, 1)
+        after = offer.taken(self.rules)
+        if isinstance(after, CubeOffer):  # every take is a beaver (M6)
+            self._offer = after
+            self._record(Entry(acting, Take()))
+            self._record(Entry(acting, Beaver()))
             return
-        # Immediate redoubles never move the cube: it goes to the player doubled first (M4).
-        self._cube = Cube(offer.value, offer.doubled)
-        self._cube_turned = True
+        self._cube = after
         self._offer = None
         self._phase = Phase.ROLL
+        self._record(Entry(acting, Take()))
 
     def drop(self, player: int | None = None) -> None:
         """Refuse the double: the game ends at the value before it (C3, M3)."""
         acting = self._check(player, Phase.DOUBLED, what="drop")
         offer = self._offer
         assert offer is not None
-        self._log.append(Entry(acting, Drop()))
         self._offer = None
-        self._finish(Outcome(1 - acting, WinKind.SINGLE, offer.value // 2, Ending.DROP))
+        self._finish(score_drop(offer), Entry(acting, Drop()))
 
     def beaver(self, player: int | None = None) -> None:
         """Redouble at once, before answering: a beaver, then a raccoon, an otter... (M3, M4)."""
         acting = self._check(player, Phase.DOUBLED, what="beaver")
         offer = self._offer
         assert offer is not None
-        if offer.redoubles >= self.rules.beavers:
-            refusals = [
-                _("player {player} cannot redouble now: these rules allow no beavers (M3, M4)"),
-                _("player {player} cannot redouble now: these rules allow a beaver (M3, M4)"),
-                _("player {player} cannot redouble now: these rules allow a beaver and a raccoon (M3, M4)"),
-            ]
-            refusal = (
-                refusals[self.rules.beavers]
-                if self.rules.beavers < 3
-                else _("player {player} cannot redouble now: these rules allow {count} redoubles (M3, M4)")
+        reason = offer.why_no_beaver(self.rules)
+        if reason is not None:
+            raise IllegalActionError(
+                _("player {player} cannot redouble now: {reason}").format(player=acting, reason=reason)
             )
-            raise IllegalActionError(refusal.format(player=acting, count=self.rules.beavers))
-        self._log.append(Entry(acting, Beaver()))
-        self._offer = _Offer(offer.value * 2, offer.doubler, offer.redoubles + 1)
+        self._offer = offer.beavered()
+        self._record(Entry(acting, Beaver()))
 
     def resign(self, kind: WinKind = WinKind.SINGLE, player: int | None = None) -> None:
         """Offer to give up the game as a single, gammon or backgammon (C6)."""
@@ -538,24 +506,24 @@ class Game:
         self._before_resignation = self._phase
         self._resignation = (acting, kind)
         self._phase = Phase.RESIGNATION
-        self._log.append(Entry(acting, Resign(kind)))
+        self._record(Entry(acting, Resign(kind)))
 
     def accept_resignation(self, player: int | None = None) -> None:
         """Accept the resignation: the game ends at the result offered (C6)."""
         acting = self._check(player, Phase.RESIGNATION, what="accept a resignation")
         assert self._resignation is not None
         _resigner, kind = self._resignation
-        self._log.append(Entry(acting, AcceptResignation()))
         self._resignation = None
         left = self._checkers_left(self.position_for(1 - acting))
-        self._finish(Outcome(acting, self._counted(kind), self._cube.value, Ending.RESIGNATION, left))
+        outcome = score_win(acting, kind, self._cube, self.rules, Ending.RESIGNATION, left)
+        self._finish(outcome, Entry(acting, AcceptResignation()))
 
     def decline_resignation(self, player: int | None = None) -> None:
         """Decline the resignation: play goes on where it stopped (C6)."""
         acting = self._check(player, Phase.RESIGNATION, what="decline a resignation")
-        self._log.append(Entry(acting, DeclineResignation()))
         self._resignation = None
         self._phase = self._before_resignation
+        self._record(Entry(acting, DeclineResignation()))
 
     def move(self, moves: str | Move | Sequence[Move], player: int | None = None) -> None:
         """Move checkers as part of this turn's play (``"24/18"``, ``"bar/22 13/11"``); undoable (R20)."""
@@ -598,12 +566,13 @@ class Game:
         self._end_turn(acting, chosen)
 
     def _end_turn(self, player: int, play: Play) -> None:
-        self._log.append(Entry(player, Played(play)))
+        entry = Entry(player, Played(play))
         self._turns = []
         result = play.after.result()
         if result is not None:  # R18, R19
             left = self._checkers_left(play.after.flip())
-            self._finish(Outcome(player, self._counted(result.kind), self._cube.value, Ending.BEAR_OFF, left))
+            outcome = score_win(player, result.kind, self._cube, self.rules, Ending.BEAR_OFF, left)
+            self._finish(outcome, entry)
             return
         chosen_double, self._playing_chosen_double = self._playing_chosen_double, False
         if (
@@ -614,14 +583,14 @@ class Game:
         ):
             self._position = play.after  # the 1 and the 2 played: now a double of the player's choice (V2)
             self._phase = Phase.CHOOSE_DOUBLE
-            return
-        if chosen_double and len(play.moves) == 4:
+        elif chosen_double and len(play.moves) == 4:
             self._position = play.after  # all four played: the same player rolls again (V2)
             self._phase = Phase.ROLL
-            return
-        self._position = play.after.flip()
-        self._on_roll = 1 - player
-        self._phase = Phase.ROLL
+        else:
+            self._position = play.after.flip()
+            self._on_roll = 1 - player
+            self._phase = Phase.ROLL
+        self._record(entry)
 
     def _checkers_left(self, loser: Position) -> int | None:
         """What the loser pays per checker not borne off where the variant scores so (V2)."""
@@ -629,16 +598,19 @@ class Game:
             return None
         return checkers_left(loser)
 
-    def _counted(self, kind: WinKind) -> WinKind:
-        """A win as the rules count it: no gammons (M6), or Jacoby with the cube never turned (M5)."""
-        if not self.rules.gammons or (self.rules.jacoby and not self._cube_turned):
-            return WinKind.SINGLE
-        return kind
+    def _record(self, entry: Entry) -> None:
+        self._log.append(entry)
+        if self.record is not None:
+            self.record(entry)
 
-    def _finish(self, outcome: Outcome) -> None:
+    def _finish(self, outcome: Outcome, entry: Entry) -> None:
+        """End the game with ``outcome``, ``entry`` the action that ended it."""
         self.outcome = outcome
         self._phase = Phase.OVER
         self._turns = []
+        self._record(entry)
+        if self.on_over is not None:
+            self.on_over(self)
 
     def __repr__(self) -> str:
         state = (

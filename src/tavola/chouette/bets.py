@@ -8,8 +8,9 @@ whose players 0 and 1 are the box's side and the team's side.
 >>> bet = Bet("Ann", "Ben", Cube())
 >>> bet.player(Side.TEAM), bet.side_of("Ann"), bet.opponent("Ben")
 ('Ben', <Side.BOX: 0>, 'Ann')
->>> Offer(("Ann", "Ben"), value=2, doubler=Side.BOX, group=0).answering
-<Side.TEAM: 1>
+>>> offer = Offer(("Ann", "Ben"), Cube().offered_by(Side.BOX), group=0)
+>>> offer.answering, offer.value
+(<Side.TEAM: 1>, 2)
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from tavola.cube import Cube
+from tavola.cube import Cube, CubeOffer
 from tavola.errors import IllegalActionError
-from tavola.game import Outcome
 from tavola.i18n import _
+from tavola.scoring import Outcome
 
 __all__ = ["Bet", "BetKey", "Offer", "Side"]
 
@@ -97,24 +98,35 @@ class Bet:
 class Offer:
     """A double on one bet waiting for an answer (C3, M3, M4).
 
-    ``value`` is what the cube is worth if taken, ``doubler`` the side that
-    doubled first, ``redoubles`` the immediate redoubles since (beavers),
+    ``double`` is the cube's offer (its value if taken, the side that doubled
+    first, the immediate redoubles since, whose players are the bet's sides),
     and ``group`` the action that made the offer: offers made together are
     settled together (H6, H7).
     """
 
     bet: BetKey
-    value: int
-    doubler: Side
+    double: CubeOffer
     group: int
-    redoubles: int = 0
+
+    @property
+    def value(self) -> int:
+        """What the cube is worth if the offer is taken."""
+        return self.double.value
+
+    @property
+    def redoubles(self) -> int:
+        return self.double.redoubles
+
+    @property
+    def doubler(self) -> Side:
+        """The side that doubled first."""
+        return Side(self.double.doubler)
 
     @property
     def answering(self) -> Side:
         """The side that answers now: the doubled side, then turn about for each redouble."""
-        return self.doubler.other if self.redoubles % 2 == 0 else self.doubler
+        return Side(self.double.answering)
 
-    @property
-    def before(self) -> int:
-        """What the cube was worth before this offer: what a drop pays (C3, M3)."""
-        return self.value // 2
+    def beavered(self, group: int) -> Offer:
+        """The offer redoubled at once by the side answering, in the group ``group`` (M3, M4)."""
+        return Offer(self.bet, self.double.beavered(), group)

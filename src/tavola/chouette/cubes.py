@@ -40,11 +40,11 @@ from tavola.chouette.actions import (
 )
 from tavola.chouette.bets import Bet, BetKey, Offer, Side
 from tavola.chouette.settings import ChouetteSettings
-from tavola.cube import Cube
+from tavola.cube import Cube, CubeOffer
 from tavola.errors import IllegalActionError, NotInGameError, OutOfTurnError, WrongSideError
-from tavola.game import Ending, Outcome
-from tavola.i18n import N_, _, ngettext
+from tavola.i18n import N_, _
 from tavola.position import WinKind
+from tavola.scoring import Ending, Outcome, score_drop, score_win
 
 __all__ = ["Answer", "CubeTable"]
 
@@ -151,17 +151,15 @@ class CubeTable:
         """A tie on the opening roll: every cube is doubled and stays in the middle (M2)."""
         for member in self.members:
             bet = self.main(member)
-            self._bets[bet.key] = bet.with_cube(Cube(bet.cube.value * 2))
+            self._bets[bet.key] = bet.with_cube(bet.cube.automatic_double())
         return self.main(self.members[0]).cube.value
 
     def settle_all(self, winner: Side, kind: WinKind) -> None:
         """The checker game is over: every live cube is paid at the result (C5), Jacoby cube by cube (M5)."""
         for bet in list(self._bets.values()):
             if bet.is_live:
-                counted = WinKind.SINGLE if self.settings.rules.jacoby and bet.cube.owner is None else kind
-                self._bets[bet.key] = bet.settled(
-                    Outcome(int(winner), counted, bet.cube.value, Ending.BEAR_OFF)
-                )
+                outcome = score_win(int(winner), kind, bet.cube, self.settings.rules, Ending.BEAR_OFF)
+                self._bets[bet.key] = bet.settled(outcome)
 
     def turn_over(self) -> None:
         """A roll: the doubles of the next turn are made afresh."""
@@ -254,7 +252,7 @@ class CubeTable:
             )
             for key in keys:
                 bet = self._bets[key]
-                self._pending.append(Offer(key, bet.cube.value * 2, bet.side_of(name).other, group))
+                self._pending.append(Offer(key, bet.cube.offered_by(bet.side_of(name).other), group))
         self._doubled = True
         self._doubled_this_turn.add(player)
         self._record(player, Double(names))
@@ -314,18 +312,11 @@ class CubeTable:
                         player=player, doublers=doublers
                     )
                 )
-            if answer is Answer.BEAVER and offer.redoubles >= self.settings.rules.beavers:
-                allowed = self.settings.rules.beavers
-                if not allowed:
-                    refusal = _("{player} cannot redouble now: these rules allow no beavers (M3, M4)")
-                else:
-                    refusal = ngettext(
-                        "{player} cannot redouble now: these rules allow {count} immediate redouble (M3, M4)",
-                        "{player} cannot redouble now: "
-                        "these rules allow {count} immediate redoubles (M3, M4)",
-                        allowed,
-                    )
-                raise IllegalActionError(refusal.format(player=player, count=allowed))
+            reason = offer.double.why_no_beaver(self.settings.rules)
+            if answer is Answer.BEAVER and reason is not None:
+                raise IllegalActionError(
+                    _("{player} cannot redouble now: {reason}").format(player=player, reason=reason)
+                )
         names = tuple(
             sorted({self._bets[offer.bet].opponent(player) for offer in chosen}, key=self._order.__getitem__)
         )
@@ -360,20 +351,18 @@ class CubeTable:
             if not bet.is_live:  # an extra settled with its taker's cube in this same group
                 continue
             answerer = bet.player(offer.answering)
-            if answer is Answer.TAKE and self.settings.rules.automatic_beavers and offer.redoubles == 0:
-                self._record(answerer, AutomaticBeaver((bet.player(offer.doubler),)))
+            after = offer.double.taken(self.settings.rules) if answer is Answer.TAKE else None
+            if isinstance(after, CubeOffer):  # every take is a beaver (M6)
+                self._record(answerer, AutomaticBeaver((bet.opponent(answerer),)))
                 answer = Answer.BEAVER
             if answer is Answer.DROP:
-                self._settle(bet, Outcome(int(offer.doubler), WinKind.SINGLE, offer.before, Ending.DROP))
-            elif answer is Answer.TAKE:
-                # Immediate redoubles never move the cube: it goes to the side doubled first (M4).
-                self._bets[bet.key] = bet.with_cube(Cube(offer.value, offer.doubler.other))
+                self._settle(bet, score_drop(offer.double))
+            elif isinstance(after, Cube):
+                self._bets[bet.key] = bet.with_cube(after)
             else:
                 if answerer not in redoubled:
                     redoubled[answerer] = self._new_group()
-                self._pending.append(
-                    Offer(bet.key, offer.value * 2, offer.doubler, redoubled[answerer], offer.redoubles + 1)
-                )
+                self._pending.append(offer.beavered(redoubled[answerer]))
 
     def _settle(self, bet: Bet, outcome: Outcome) -> None:
         """Pay ``bet`` now; a member's cube against the box takes their extras with it (H5, H7)."""

@@ -369,7 +369,7 @@ class ChouetteGame:
                     offers = [offer for offer in table.answers_due(player) if offer.group == group]
                     names = tuple(table.bet(offer.bet).opponent(player) for offer in offers)
                     answers: list[ChouetteAction] = [Take(names), Drop(names)]
-                    if all(offer.redoubles < self.settings.rules.beavers for offer in offers):
+                    if all(offer.double.why_no_beaver(self.settings.rules) is None for offer in offers):
                         answers.append(Beaver(names))
                     found += [PlayerAction(player, answer) for answer in answers]
             return found

@@ -4,7 +4,7 @@ Every game is settled as payments from one player to another, so its
 points always sum to zero; the :class:`Ledger` checks this again for every
 game it holds and raises :class:`~tavola.errors.LedgerError` if not.
 
->>> from tavola.game import Ending, Outcome
+>>> from tavola.scoring import Ending, Outcome
 >>> from tavola.position import WinKind
 >>> gammon = Outcome(0, WinKind.GAMMON, 1, Ending.BEAR_OFF)
 >>> game = GameSettlement(0, "Ann", None, ("Ann", "Ben", "Cid"), (
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from tavola.chouette.bets import Bet
 from tavola.errors import LedgerError
-from tavola.game import Outcome
 from tavola.i18n import _
+from tavola.scoring import Outcome
 
 __all__ = ["GameSettlement", "Ledger", "Payment", "partner_share"]
 

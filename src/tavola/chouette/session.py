@@ -20,7 +20,7 @@ Seating(box='Cid', queue=('Ann', 'Ben'))
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from tavola.chouette.actions import DrawOrder, Join, Leave, LogEntry, StartGame
@@ -43,6 +43,10 @@ class Chouette:
     ``settings`` are the table's rules; ``dice`` is where every roll comes
     from (the order, the partner's draw, the games), OS entropy by default;
     ``players`` join at once, in order.
+
+    Whoever follows the session listens with two hooks: :attr:`record` gets
+    every entry of the log as it is made (the games' included), and
+    :attr:`on_game_over` each game once it is settled and the seats rotated.
     """
 
     def __init__(
@@ -59,6 +63,10 @@ class Chouette:
         self._games: list[ChouetteGame] = []
         self._settlements: list[GameSettlement] = []
         self._log: list[LogEntry] = []
+        self.record: Callable[[LogEntry], None] | None = None
+        """Called with every entry of the log as it is made."""
+        self.on_game_over: Callable[[ChouetteGame], None] | None = None
+        """Called with each game once it is settled and the seats rotated."""
         for name in players:
             self.join(name)
 
@@ -132,7 +140,7 @@ class Chouette:
                     player=name, number=game.number
                 )
             )
-        self._log.append(LogEntry(name, Join()))
+        self._record(LogEntry(name, Join()))
         if self._seating is None:
             self._waiting.append(name)
         else:
@@ -152,7 +160,7 @@ class Chouette:
                     player=name, number=game.number
                 )
             )
-        self._log.append(LogEntry(name, Leave()))
+        self._record(LogEntry(name, Leave()))
         if self._seating is None:
             self._waiting.remove(name)
         else:
@@ -171,8 +179,8 @@ class Chouette:
                 )
             )
         seating, rounds = draw_order(self._waiting, self.dice)
-        self._log.append(LogEntry(None, DrawOrder(rounds)))
         self._seating, self._waiting = seating, []
+        self._record(LogEntry(None, DrawOrder(rounds)))
         return rounds
 
     def start_game(
@@ -205,7 +213,7 @@ class Chouette:
             self._seating,
             self.dice,
             number=len(self._games),
-            record=self._log.append,
+            record=self._record,
             on_over=self._game_over,
             position=position,
             side_on_roll=side,
@@ -213,8 +221,8 @@ class Chouette:
         start = (
             StartGame() if position is None or side is None else StartGame(position.tavola_id(), int(side))
         )
-        self._log.append(LogEntry(None, start))
         self._games.append(game)
+        self._record(LogEntry(None, start))
         return game
 
     def _game_over(self, game: ChouetteGame) -> None:
@@ -224,6 +232,13 @@ class Chouette:
         Ledger([*self._settlements, settlement])  # refuses a game that does not sum to zero
         self._settlements.append(settlement)
         self._seating = self._seating.after_game(game.captains, game.beaten_by)
+        if self.on_game_over is not None:
+            self.on_game_over(game)
+
+    def _record(self, entry: LogEntry) -> None:
+        self._log.append(entry)
+        if self.record is not None:
+            self.record(entry)
 
     # --- saving ------------------------------------------------------------------------------
 

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from tavola.bot.player import Bot
-    from tavola.console.session import PlaySession, Seat, View
+    from tavola.console.session import PlaySession, View
     from tavola.dicesource import DiceSource, ManualDice
     from tavola.match import Match, MoneySession
+    from tavola.table.seats import Seat
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -212,7 +213,7 @@ def _dice(args: argparse.Namespace) -> tuple[DiceSource, ManualDice | None]:
 
 
 def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Seat, Seat]:
-    from tavola.console.session import Seat
+    from tavola.table.seats import Seat
 
     me = args.name or os.environ.get("USER") or _("You")
     if args.opponent == "human":

@@ -1,11 +1,12 @@
-"""The game loop of ``tavola play``: draw, ask, act, save, until the match ends or the player stops.
+"""The terminal view of ``tavola play``: it draws, asks and renders a :class:`~tavola.table.GameTable`.
 
-:class:`ConsoleGame` runs a :class:`~tavola.console.session.PlaySession`:
-the bot's seats act by themselves (:func:`~tavola.bot.actor.choose_action`),
-a person's seat is asked for a command or a move, forced plays and passes
-are made and announced, and after every action the session is saved to the
-autosave file, so an interrupted game goes on with ``tavola play --resume``.
-Every text goes through :mod:`tavola.i18n`.
+:class:`ConsoleGame` puts a :class:`~tavola.console.session.PlaySession` on a
+table and shows what happens there: the table makes the bot's actions,
+forced rolls, forced plays and passes, and announces every action as an
+event, which is rendered here; a person's seat is asked for a command or a
+move, passed to the table as an action. After every action the table calls
+the session's autosave, so an interrupted game goes on with
+``tavola play --resume``. Every text goes through :mod:`tavola.i18n`.
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ from tavola.actions import (
     Action,
     Beaver,
     ChooseDouble,
+    Commit,
     DeclineResignation,
     Double,
     Drop,
+    MoveCheckers,
     Played,
     Resign,
     Roll,
     Take,
+    Undo,
 )
-from tavola.bot.actor import choose_action, should_resign
 from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
 from tavola.console.commands import HELP, RESIGN_KINDS, Command, read_command
@@ -38,11 +41,34 @@ from tavola.console.session import PlaySession
 from tavola.console.view import board, cube_hint, hint_table, pip_line, score_line
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
-from tavola.game import Ending, Game, Phase
+from tavola.game import Game, Phase
 from tavola.i18n import _, ngettext
 from tavola.match import Match, MatchScore
+from tavola.play import Play
 from tavola.position import WinKind
 from tavola.records import save
+from tavola.scoring import Ending
+from tavola.table import GameTable
+from tavola.table.events import (
+    AutomaticBeaver,
+    CheckersMoved,
+    DiceRolled,
+    DoubleBeavered,
+    DoubleChosen,
+    DoubleDropped,
+    DoubleOffered,
+    DoubleTaken,
+    Event,
+    GameOver,
+    MoveUndone,
+    OpeningRolled,
+    OpeningTie,
+    PlayMade,
+    ResignationAccepted,
+    ResignationDeclined,
+    ResignationOffered,
+    SeriesOver,
+)
 
 Reader = Callable[[str], str]
 
@@ -69,31 +95,45 @@ class ConsoleGame:
         self.autosave = autosave
         self.bots = bots or {}
         self._hint_bot: Bot | None = None
-        self._declined_resignation: set[int] = set()  # games where a bot's resignation was declined
         self._shown: object = None  # what the board last drawn showed, not to draw it twice
+        self._series_announced = False
+        self.table = GameTable(
+            session.series,
+            session.seats,
+            bots=self.bots,
+            autosave=self._save if autosave is not None else None,
+            before_roll=self._before_roll,
+        )
+        self.table.listen(self._render)
 
     # --- the loop --------------------------------------------------------------------------
 
     def run(self) -> int:
         """Play until the series ends or the player quits; returns the exit status."""
         self.console.print(self._welcome())
+        series = self.session.series
         try:
+            if self.table.game.phase is Phase.MOVE and not self._is_bot(self.table.seat_to_act):
+                self._draw(self.table.game)  # a turn saved with its dice rolled goes on
             while True:
-                game = self.session.current_game()
-                if game.is_over:  # the series is over
-                    self._announce_series_end()
+                if series.is_over:
+                    if not self._series_announced:
+                        self._announce_series_end()
                     self._last_words()
                     return 0
-                self._step(game)
-                self._save()
+                game = self.table.game
                 if game.is_over:
-                    self._announce_game_end(game)
-                    if not self.session.series.is_over and not self._another_game():
-                        raise QuitRequest
+                    game = self.table.start_game()
+                self.table.advance()
+                seat = game.player_to_act
+                if seat is not None:
+                    self._person_acts(game, seat)
+                if game.is_over and not series.is_over and not self._another_game():
+                    raise QuitRequest
         except (QuitRequest, EOFError, KeyboardInterrupt):
             self._save()
             self.console.print()
-            if self.autosave is not None and not self.session.series.is_over:
+            if self.autosave is not None and not series.is_over:
                 self.console.print(_("Saved. Type `tavola play --resume` to go on."))
             return 0
 
@@ -117,21 +157,15 @@ class ConsoleGame:
             first=seats[0].name if not seats[0].is_bot else seats[1].name, second=opponent, what=what
         )
 
-    def _step(self, game: Game) -> None:
-        """One action by the player to act."""
-        player = game.player_to_act
-        assert player is not None
-        if self.session.seats[player].is_bot:
-            self._bot_acts(game, player)
-        else:
-            self._person_acts(game, player)
-
     def _save(self) -> None:
         if self.autosave is not None:
             self.session.save(self.autosave)
 
     def _name(self, player: int) -> str:
         return self.session.seats[player].name
+
+    def _is_bot(self, player: int | None) -> bool:
+        return player is not None and self.session.seats[player].is_bot
 
     def _viewer(self, game: Game) -> int:
         """Whose side the board is drawn from: the person playing, or the player to act."""
@@ -149,32 +183,9 @@ class ConsoleGame:
         self.console.print()
         self.console.print(board(self.session, game, self._viewer(game)))
 
-    # --- the bot ----------------------------------------------------------------------------
-
-    def _bot_acts(self, game: Game, player: int) -> None:
-        bot = self.bots[player]
-        away = self.session.away(player)
-        if game.phase is Phase.ROLL and len(self.session.series.games) not in self._declined_resignation:
-            kind = should_resign(bot, game)
-            if kind is not None:
-                game.resign(kind)
-                self.console.print(_resigns_text(self._name(player), kind))
-                return
-        action = choose_action(bot, game, away)
-        self._apply(game, action, player)
-
     # --- a person -------------------------------------------------------------------------
 
     def _person_acts(self, game: Game, player: int) -> None:
-        phase = game.phase
-        if phase is Phase.OPENING:
-            self._roll(game, player, opening=True)
-            return
-        if phase is Phase.ROLL and not game.may_double():
-            self._roll(game, player)
-            return
-        if phase is Phase.MOVE and self._forced(game, player):
-            return
         self._draw(game)
         command = read_command(self.read(self._prompt(game, player)))
         try:
@@ -242,131 +253,84 @@ class ConsoleGame:
             if kind is None:
                 self.console.print(_("Resign a single game, a gammon or a backgammon: resign gammon"))
                 return
-            self._apply(game, Resign(WinKind(kind)), player)
+            self.table.act(player, Resign(WinKind(kind)))
         elif phase is Phase.ROLL:
-            self._answer_roll_phase(game, player, name)
+            self._answer_roll_phase(player, name)
         elif phase is Phase.DOUBLED:
-            self._answer_double(game, player, name)
+            self._answer_double(player, name)
         elif phase is Phase.RESIGNATION:
-            self._answer_resignation(game, player, name)
+            self._answer_resignation(player, name)
         elif phase is Phase.CHOOSE_DOUBLE:
-            self._choose_double(game, player, command)
+            self._choose_double(player, command)
         elif phase is Phase.MOVE:
             self._move(game, player, command)
 
-    def _answer_roll_phase(self, game: Game, player: int, name: str) -> None:
+    def _answer_roll_phase(self, player: int, name: str) -> None:
         if name in ("enter", "roll"):
-            self._roll(game, player)
+            self.table.act(player, Roll())
         elif name == "double":
-            self._apply(game, Double(), player)
+            self.table.act(player, Double())
         else:
             self.console.print(_("Roll (Enter) or double; type help for more."))
 
-    def _answer_double(self, game: Game, player: int, name: str) -> None:
+    def _answer_double(self, player: int, name: str) -> None:
         actions: dict[str, Action] = {"take": Take(), "drop": Drop(), "beaver": Beaver()}
         if name not in actions:
             self.console.print(_("Answer the double: take, drop or beaver."))
             return
-        self._apply(game, actions[name], player)
+        self.table.act(player, actions[name])
 
-    def _answer_resignation(self, game: Game, player: int, name: str) -> None:
+    def _answer_resignation(self, player: int, name: str) -> None:
         actions: dict[str, Action] = {"take": AcceptResignation(), "drop": DeclineResignation()}
         if name not in actions:
             self.console.print(_("Answer the resignation: accept or decline."))
             return
-        self._apply(game, actions[name], player)
+        self.table.act(player, actions[name])
 
-    def _choose_double(self, game: Game, player: int, command: Command) -> None:
+    def _choose_double(self, player: int, command: Command) -> None:
         text = command.argument if command.name == "move" else ""
         if not (text.isdigit() and 1 <= int(text) <= 6):
             self.console.print(_("Type a number from 1 to 6: the double you will play."))
             return
-        self._apply(game, ChooseDouble(int(text)), player)
+        self.table.act(player, ChooseDouble(int(text)))
 
     def _move(self, game: Game, player: int, command: Command) -> None:
         turn = game.turn
         assert turn is not None
         if command.name in ("enter", "commit"):
             if turn.is_complete and turn.moves:
-                self._commit(game, player)
+                self.table.act(player, Commit())
             else:
                 self.console.print(_("Type your move, such as 24/18 13/10 (help lists the commands)."))
             return
         if command.name == "undo":
-            game.undo(player)
-            self._draw(game)
+            self.table.act(player, Undo())
             return
         if command.name != "move":
             self.console.print(_("Move your checkers first (help lists the commands)."))
             return
         text = command.argument
-        if not turn.moves:
+        if turn.moves:
+            self.table.act(player, MoveCheckers(text))
+            return
+        try:
+            play = turn.start.parse_play(turn.dice, text, game.variant)
+        except AmbiguousPlayError:
+            raise
+        except IllegalPlayError as error:
+            # Not a whole play: perhaps the first checkers of one, to finish later.
             try:
-                game.play(text, player)
-            except AmbiguousPlayError:
-                raise
-            except IllegalPlayError as error:
-                # Not a whole play: perhaps the first checkers of one, to finish later.
-                try:
-                    game.move(text, player)
-                except TavolaError:
-                    raise error from None
-                self._draw(game)
-                return
-            self._announce_play(game, player)
+                self.table.act(player, MoveCheckers(text))
+            except TavolaError:
+                raise error from None
             return
-        game.move(text, player)
-        self._draw(game)
+        self.table.act(player, Played(play))
 
-    def _commit(self, game: Game, player: int) -> None:
-        game.commit(player)
-        self._announce_play(game, player)
-
-    def _forced(self, game: Game, player: int) -> bool:
-        """Make a forced play (one legal play, a pass included) and say so; False when there is a choice."""
-        turn = game.turn
-        assert turn is not None
-        if turn.moves or len(turn.legal) != 1:
-            return False
-        play = next(iter(turn.legal))
-        self._draw(game)
-        game.play(play, player)
-        dice = f"{play.dice.high}-{play.dice.low}"
-        if play.moves:
-            self.console.print(
-                _("{name} rolls {dice}: the only legal play is {play}").format(
-                    name=self._name(player), dice=dice, play=play.notation
-                )
-            )
-        else:
-            self.console.print(
-                _("{name} rolls {dice} and cannot move").format(name=self._name(player), dice=dice)
-            )
-        return True
-
-    def _roll(self, game: Game, player: int, *, opening: bool = False) -> None:
-        """Roll for ``player``: from the dice source, or asking for typed dice when they are manual."""
-        if self.session.manual_dice is not None and not self.session.manual_dice.pending:
-            self._ask_dice(game, player, opening)
-        dice = game.roll(player)
-        if game.phase is Phase.OPENING:  # a tie on the opening roll
-            self.console.print(_("Both players rolled the same number: the opening roll is rolled again."))
-            if game.cube.value > 1:
-                self.console.print(
-                    _("Automatic double: the cube is now at {value}.").format(value=game.cube.value)
-                )
-            return
-        assert dice is not None
-        if opening:
-            self.console.print(
-                _("Opening roll {dice}: {name} plays first.").format(
-                    dice=f"{dice.high}-{dice.low}", name=self._name(game.player_on_roll)
-                )
-            )
-
-    def _ask_dice(self, game: Game, player: int, opening: bool) -> None:
+    def _before_roll(self, player: int, opening: bool) -> None:
+        """Typed dice are asked for before the table rolls them."""
         manual = self.session.manual_dice
-        assert manual is not None
+        if manual is None or manual.pending:
+            return
         while True:
             if opening:
                 text = self.read(
@@ -390,78 +354,84 @@ class ConsoleGame:
             except TavolaError as error:
                 self._complain(str(error))
 
-    # --- acting and telling ------------------------------------------------------------------
-
     def _complain(self, text: str) -> None:
         self.console.print(Text(text, style="red"))
 
-    def _apply(self, game: Game, action: Action, player: int) -> None:
-        """Do ``action`` for ``player`` and say what happened."""
-        name = self._name(player)
-        match action:
-            case Roll():
-                self._roll(game, player, opening=game.phase is Phase.OPENING)
-            case Played(play):
-                game.apply(action, player)
-                dice = f"{play.dice.high}-{play.dice.low}"
-                if play.moves:
-                    text = _("{name} rolls {dice} and plays {play}").format(
-                        name=name, dice=dice, play=play.notation
-                    )
-                else:
-                    text = _("{name} rolls {dice} and cannot move").format(name=name, dice=dice)
-                self.console.print(text)
-                self._draw(game)
-                return
-            case Double():
-                value = game.cube.value * 2
-                game.apply(action, player)
-                self.console.print(_("{name} doubles to {value}.").format(name=name, value=value))
-            case Take():
-                resignation = game.phase is Phase.RESIGNATION
-                game.apply(action, player)
-                if not resignation:
-                    self.console.print(_("{name} takes.").format(name=name))
-                    if game.phase is Phase.DOUBLED:  # an automatic beaver
-                        self.console.print(
-                            _("Automatic beaver: the cube goes to {value}.").format(
-                                value=game.offer[0] if game.offer else game.cube.value
-                            )
-                        )
-            case Drop():
-                game.apply(action, player)
-                self.console.print(_("{name} drops.").format(name=name))
-            case Beaver():
-                game.apply(action, player)
-                offer = game.offer
+    # --- what happens at the table ----------------------------------------------------------
+
+    def _render(self, event: Event) -> None:
+        """Say what happened, in the language in use, and draw the board where a person will play."""
+        game = self.table.game
+        match event:
+            case OpeningTie(cube):
                 self.console.print(
-                    _("{name} beavers: the cube is at {value}.").format(
-                        name=name, value=offer[0] if offer else game.cube.value
+                    _("Both players rolled the same number: the opening roll is rolled again.")
+                )
+                if cube > 1:
+                    self.console.print(_("Automatic double: the cube is now at {value}.").format(value=cube))
+            case OpeningRolled(dice, first):
+                self.console.print(
+                    _("Opening roll {dice}: {name} plays first.").format(
+                        dice=f"{dice.high}-{dice.low}", name=self._name(int(first))
                     )
                 )
-            case AcceptResignation():
-                game.apply(action, player)
-                self.console.print(_("{name} accepts the resignation.").format(name=name))
-            case DeclineResignation():
-                game.apply(action, player)
-                self._declined_resignation.add(len(self.session.series.games))
-                self.console.print(_("{name} declines the resignation: play goes on.").format(name=name))
-            case ChooseDouble(number):
-                game.apply(action, player)
+                self._draw_for_person(game, int(first))
+            case DiceRolled(seat):
+                self._draw_for_person(game, int(seat))
+            case DoubleChosen(seat, number):
+                name = self._name(seat)
                 self.console.print(_("{name} chooses double {number}s.").format(name=name, number=number))
-            case Resign(kind):
-                game.apply(action, player)
-                self.console.print(_resigns_text(name, kind))
-            case _:
-                game.apply(action, player)
+                self._draw_for_person(game, seat)
+            case PlayMade(seat, play, forced):
+                self._announce_play(game, int(seat), play, forced)
+            case CheckersMoved() | MoveUndone():
+                self._draw(game)
+            case DoubleOffered(seat, value):
+                self.console.print(_("{name} doubles to {value}.").format(name=self._name(seat), value=value))
+            case DoubleTaken(seat):
+                self.console.print(_("{name} takes.").format(name=self._name(seat)))
+            case AutomaticBeaver(_seat, value):
+                self.console.print(_("Automatic beaver: the cube goes to {value}.").format(value=value))
+            case DoubleBeavered(seat, value):
+                self.console.print(
+                    _("{name} beavers: the cube is at {value}.").format(name=self._name(seat), value=value)
+                )
+            case DoubleDropped(seat):
+                self.console.print(_("{name} drops.").format(name=self._name(seat)))
+            case ResignationOffered(seat, kind):
+                self.console.print(_resigns_text(self._name(seat), kind))
+            case ResignationAccepted(seat):
+                self.console.print(_("{name} accepts the resignation.").format(name=self._name(seat)))
+            case ResignationDeclined(seat):
+                self.console.print(
+                    _("{name} declines the resignation: play goes on.").format(name=self._name(seat))
+                )
+            case GameOver():
+                self._announce_game_end(game)
+            case SeriesOver():
+                self._announce_series_end()
 
-    def _announce_play(self, game: Game, player: int) -> None:
-        entry = game.log[-1]
-        if isinstance(entry.action, Played):
-            play = entry.action.play
-            self.console.print(
-                _("{name} plays {play}").format(name=self._name(player), play=play.notation or _("(no move)"))
+    def _draw_for_person(self, game: Game, player: int) -> None:
+        """The board with the dice just rolled, before a person plays them (or sees their only play)."""
+        if not self._is_bot(player):
+            self._draw(game)
+
+    def _announce_play(self, game: Game, player: int, play: Play, forced: bool) -> None:
+        name = self._name(player)
+        dice = f"{play.dice.high}-{play.dice.low}"
+        if forced and play.moves:
+            text = _("{name} rolls {dice}: the only legal play is {play}").format(
+                name=name, dice=dice, play=play.notation
             )
+        elif (forced or self._is_bot(player)) and not play.moves:
+            text = _("{name} rolls {dice} and cannot move").format(name=name, dice=dice)
+        elif self._is_bot(player):
+            text = _("{name} rolls {dice} and plays {play}").format(name=name, dice=dice, play=play.notation)
+        else:
+            text = _("{name} plays {play}").format(name=name, play=play.notation or _("(no move)"))
+        self.console.print(text)
+        if self._is_bot(player) and not forced:
+            self._draw(game)
 
     def _announce_game_end(self, game: Game) -> None:
         outcome = game.outcome
@@ -495,6 +465,7 @@ class ConsoleGame:
         self.console.print(score_line(self.session))
 
     def _announce_series_end(self) -> None:
+        self._series_announced = True
         series = self.session.series
         if isinstance(series, Match) and series.winner is not None:
             text = _("{name} wins the match {score}.").format(
@@ -540,14 +511,14 @@ class ConsoleGame:
         if game.phase is Phase.MOVE:
             turn = game.turn
             assert turn is not None
-            away = self.session.away(player)
+            away = self.table.away(player)
             match = None if away is None else MatchScore.from_away(away, game.crawford)
             choices = bot.hint(turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value)
             self.console.print(hint_table(choices))
             return
         if game.phase in (Phase.ROLL, Phase.DOUBLED) and game.rules.cube and game.variant.cube:
-            away = self.session.away(game.player_on_roll)
-            decision = game_decision(game, bot.probabilities(game.position), away)
+            away = self.table.away(game.player_on_roll)
+            decision = game_decision(game, bot.probabilities(game.position, variant=game.variant), away)
             self.console.print(cube_hint(decision))
             return
         self.console.print(_("No hint here."))

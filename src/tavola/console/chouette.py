@@ -1,14 +1,16 @@
 """A chouette at one terminal: the board, every cube, the ledger, and each player typing in turn.
 
-:class:`ChouetteConsole` runs a :class:`~tavola.chouette.Chouette` for
-players sharing a keyboard. Before each action it draws the board from the
-team's side, the cubes (one line per bet) and what is waiting; then it lists
+:class:`ChouetteConsole` is the terminal view of a
+:class:`~tavola.table.ChouetteTable`, for players sharing a keyboard (and
+bots in the seats they fill). Before each action it draws the board from the
+side on roll, the cubes (one line per bet) and what is waiting; then it lists
 the actions allowed now, numbered, with who may take them. A player types
 the number, or the action in words (``Cid double``, ``Cid double Ann Ben``,
 ``Ben take``, ``Dee suggest 13/7 8/7``); the roller types the checker play
 (``24/18 13/10``, one checker at a time with ``undo``, Enter to commit).
-After every action the session is saved, so ``tavola chouette --resume``
-goes on after a crash.
+Everything that happens is rendered from the table's events; after every
+action the table saves the session, so ``tavola chouette --resume`` goes on
+after a crash.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from tavola.actions import Roll
+from tavola.actions import Commit, MoveCheckers, OpeningRoll, Played, Roll, Undo
+from tavola.bot.player import Bot
 from tavola.chouette import (
     AcceptPartnership,
     Beaver,
@@ -34,45 +37,65 @@ from tavola.chouette import (
     Phase,
     PlayerAction,
     Side,
+    Suggest,
     Take,
 )
+from tavola.chouette.actions import ChouetteAction, Join, Leave
 from tavola.console.commands import read_command
 from tavola.errors import TavolaError
 from tavola.i18n import _, ngettext
 from tavola.render.text import rich_board
+from tavola.table import ChouetteTable
+from tavola.table.events import (
+    CheckersMoved,
+    ChouetteActed,
+    ChouetteGameOver,
+    ChouetteGameStarted,
+    Event,
+    MoveUndone,
+    OrderDrawn,
+    PlayMade,
+)
 
 Reader = Callable[[str], str]
 
 
 class ChouetteConsole:
-    """Plays ``table`` at a terminal: ``console`` shows, ``read`` asks."""
+    """Plays the chouette ``table`` at a terminal: ``console`` shows, ``read`` asks; ``bots`` plays for
+    the players it names."""
 
     def __init__(
-        self, table: Chouette, console: Console, read: Reader, *, autosave: Path | None = None
+        self,
+        table: Chouette,
+        console: Console,
+        read: Reader,
+        *,
+        autosave: Path | None = None,
+        bots: dict[str, Bot] | None = None,
     ) -> None:
-        self.table = table
+        self.chouette = table
         self.console = console
         self.read = read
         self.autosave = autosave
         self._shown: object = None  # what the board last drawn showed, not to draw it twice
+        self.table = ChouetteTable(table, bots=bots, autosave=self._save if autosave is not None else None)
+        self.table.listen(self._render)
 
     def run(self) -> int:
         """Play games until the players stop; returns the exit status."""
         try:
             while True:
-                game = self.table.game_in_progress
+                game = self.chouette.game_in_progress
                 if game is None:
-                    if self.table.games and not self._between_games():
+                    if self.chouette.games and not self._between_games():
                         break
-                    if self.table.seating is None:
-                        self._draw_order()
+                    while not self.chouette.can_start():
+                        if not self._between_games():
+                            raise EOFError
                     game = self.table.start_game()
-                    self._announce_start(game)
-                    self._save()
-                self._step(game)
-                self._save()
-                if game.is_over:
-                    self._announce_end(game)
+                self.table.advance()
+                if not game.is_over:
+                    self._step(game)
         except (EOFError, KeyboardInterrupt):
             self.console.print()
         self._save()
@@ -84,16 +107,7 @@ class ChouetteConsole:
     def _save(self) -> None:
         if self.autosave is not None:
             self.autosave.parent.mkdir(parents=True, exist_ok=True)
-            self.table.save(self.autosave)
-
-    def _draw_order(self) -> None:
-        """Each player rolls a die for the order, ties again (H1); the rolls are shown."""
-        while not self.table.can_start():
-            if not self._between_games():
-                raise EOFError
-        for number, rolled in enumerate(self.table.draw_order(), start=1):
-            dice = ", ".join(f"{name} {die}" for name, die in rolled)
-            self.console.print(_("Roll {number} for the order: {dice}").format(number=number, dice=dice))
+            self.chouette.save(self.autosave)
 
     def _complain(self, text: str) -> None:
         self.console.print(Text(text, style="red"))
@@ -103,7 +117,7 @@ class ChouetteConsole:
     def _between_games(self) -> bool:
         """Players join and leave; Enter starts the next game, quit stops."""
         while True:
-            if self.table.can_start():
+            if self.chouette.can_start():
                 prompt = _("Enter: next game; join NAME, leave NAME, ledger, quit > ")
             else:
                 prompt = _("A chouette needs 3 to 8 players; join NAME, leave NAME, quit > ")
@@ -112,31 +126,66 @@ class ChouetteConsole:
             verb, _sep, name = line.partition(" ")
             name = name.strip()
             try:
-                if command.name == "enter" and self.table.can_start():
+                if command.name == "enter" and self.chouette.can_start():
                     return True
                 if command.name == "quit" and not name:
                     return False
                 if verb.lower() in ("join", "entra", "unirse"):
                     self.table.join(name)
-                    self.console.print(_("{name} joins the table.").format(name=name))
                 elif verb.lower() in ("leave", "esce", "salir", "retirar"):
                     self.table.leave(name)
-                    self.console.print(_("{name} leaves the table.").format(name=name))
                 elif verb.lower() in ("ledger", "conti", "cuentas"):
                     self.console.print(self._ledger_table())
             except TavolaError as error:
                 self._complain(str(error))
 
-    def _announce_start(self, game: ChouetteGame) -> None:
-        team = ", ".join(game.team)
-        self.console.print(
-            Text(
-                _("Game {number}: {box} is the box against {team}; {captain} is the captain.").format(
-                    number=len(self.table.games), box=game.box, team=team, captain=game.captain
-                ),
-                style="bold",
-            )
-        )
+    # --- what happens at the table -------------------------------------------------------------
+
+    def _render(self, event: Event) -> None:
+        """Say what happened, in the language in use."""
+        match event:
+            case OrderDrawn(rounds):
+                for number, rolled in enumerate(rounds, start=1):
+                    dice = ", ".join(f"{name} {die}" for name, die in rolled)
+                    self.console.print(
+                        _("Roll {number} for the order: {dice}").format(number=number, dice=dice)
+                    )
+            case ChouetteGameStarted(number, box, team, captain):
+                self.console.print(
+                    Text(
+                        _("Game {number}: {box} is the box against {team}; {captain} is the captain.").format(
+                            number=number, box=box, team=", ".join(team), captain=captain
+                        ),
+                        style="bold",
+                    )
+                )
+            case ChouetteGameOver():
+                game = self.chouette.game
+                assert game is not None
+                self._announce_end(game)
+            case PlayMade(player, play, forced):
+                notation = play.notation or _("(no move)")
+                if forced:
+                    text = _("{name} rolls {dice}: the only legal play is {play}").format(
+                        name=player, dice=f"{play.dice.high}-{play.dice.low}", play=notation
+                    )
+                else:
+                    text = _("{name} plays {play}").format(name=player, play=notation)
+                self.console.print(text)
+            case CheckersMoved() | MoveUndone():
+                pass
+            case ChouetteActed(player, Join()):
+                self.console.print(_("{name} joins the table.").format(name=player))
+            case ChouetteActed(player, Leave()):
+                self.console.print(_("{name} leaves the table.").format(name=player))
+            case ChouetteActed(player, Suggest(play)):
+                shown = play if isinstance(play, str) else play.notation
+                self.console.print(_("{name} suggests {play}.").format(name=player, play=shown))
+            case ChouetteActed(player, action) if player is not None and isinstance(action, _SHOWN):
+                self.console.print(f"{player}: {self._describe(action)}")
+                game = self.chouette.game_in_progress
+                if isinstance(action, Roll | OpeningRoll) and game is not None:
+                    self._show(game)  # the dice rolled, before they are played
 
     def _announce_end(self, game: ChouetteGame) -> None:
         self.console.print(self._view(game))
@@ -144,7 +193,7 @@ class ChouetteConsole:
         assert settlement is not None
         parts = [f"{name} {points:+d}" for name, points in settlement.points.items()]
         self.console.print(Text(_("Game over: {results}.").format(results=", ".join(parts)), style="bold"))
-        seating = self.table.seating
+        seating = self.chouette.seating
         if seating is not None:
             self.console.print(
                 _("Next: {box} is the box; the queue is {queue}.").format(
@@ -154,17 +203,21 @@ class ChouetteConsole:
 
     # --- a game --------------------------------------------------------------------------
 
-    def _step(self, game: ChouetteGame) -> None:
-        state = (len(self.table.games), len(game.log), game.position, game.dice, game.phase, game.bets)
+    def _show(self, game: ChouetteGame) -> None:
+        """Draw the board and the cubes, unless they are drawn as they are already."""
+        state = (len(self.chouette.games), len(game.log), game.position, game.dice, game.phase, game.bets)
         if state != self._shown:
             self._shown = state
             self.console.print(self._view(game))
+
+    def _step(self, game: ChouetteGame) -> None:
+        self._show(game)
         if game.phase is Phase.MOVE:
             self._move(game)
             return
         actions = game.legal_actions()
         for number, item in enumerate(actions, start=1):
-            self.console.print(f"  {number:>2}  {item.player}: {self._describe(item)}")
+            self.console.print(f"  {number:>2}  {item.player}: {self._describe(item.action)}")
         line = self.read(
             _("Type a number or an action such as '{example}' > ").format(example=_example(actions))
         )
@@ -172,8 +225,7 @@ class ChouetteConsole:
             chosen = self._choose(game, actions, line)
             if chosen is None:
                 return
-            game.apply(chosen)
-            self.console.print(f"{chosen.player}: {self._describe(chosen)}")
+            self.table.act(chosen.player, chosen.action)
         except TavolaError as error:
             self._complain(str(error))
 
@@ -207,7 +259,7 @@ class ChouetteConsole:
         player = players[words[0].lower()]
         verb = read_command(" ".join(words[1:])).name
         names = tuple(players.get(word.lower(), word) for word in words[2:])
-        action: object
+        action: ChouetteAction
         if verb == "roll":
             action = Roll()
         elif verb == "double":
@@ -227,9 +279,7 @@ class ChouetteConsole:
         elif words[1].lower() == "nopartner":
             action = DeclinePartnership()
         elif words[1].lower() == "suggest":
-            game.suggest(player, " ".join(words[2:]))
-            self.console.print(_("{name} suggests {play}.").format(name=player, play=" ".join(words[2:])))
-            return None
+            action = Suggest(" ".join(words[2:]))
         else:
             raise TavolaError(_("unknown action {word!r}; type help").format(word=words[1]))
         return PlayerAction(player, action)
@@ -239,17 +289,6 @@ class ChouetteConsole:
         turn = game.turn
         assert roller is not None
         assert turn is not None
-        if not turn.moves and len(turn.legal) == 1:
-            play = next(iter(turn.legal))
-            game.play(roller, play)
-            self.console.print(
-                _("{name} rolls {dice}: the only legal play is {play}").format(
-                    name=roller,
-                    dice=f"{turn.dice.high}-{turn.dice.low}",
-                    play=play.notation or _("(no move)"),
-                )
-            )
-            return
         for suggestion in game.suggestions:
             self.console.print(
                 _("{name} suggests {play}").format(name=suggestion.member, play=suggestion.play.notation)
@@ -262,10 +301,10 @@ class ChouetteConsole:
                 raise EOFError
             if command.name in ("enter", "commit"):
                 if turn.moves and turn.is_complete:
-                    game.commit(roller)
+                    self.table.act(roller, Commit())
                 return
             if command.name == "undo":
-                game.undo(roller)
+                self.table.act(roller, Undo())
                 return
             if command.name == "moves":
                 self.console.print("  " + "   ".join(play.notation for play in turn.legal))
@@ -275,30 +314,29 @@ class ChouetteConsole:
             }:
                 chosen = self._choose(game, game.legal_actions(), command.argument)
                 if chosen is not None:
-                    game.apply(chosen)
+                    self.table.act(chosen.player, chosen.action)
                 return
             text = command.argument
             if not turn.moves:
                 try:
-                    game.play(roller, text)
-                    self.console.print(_("{name} plays {play}").format(name=roller, play=text))
-                    return
+                    play = turn.start.parse_play(turn.dice, text, game.settings.variant)
                 except TavolaError as error:
                     try:
-                        game.move(roller, text)
+                        self.table.act(roller, MoveCheckers(text))
                     except TavolaError:
                         raise error from None
                     return
-            game.move(roller, text)
+                self.table.act(roller, Played(play))
+                return
+            self.table.act(roller, MoveCheckers(text))
         except TavolaError as error:
             self._complain(str(error))
 
     # --- what is shown -----------------------------------------------------------------------
 
-    def _describe(self, item: PlayerAction) -> str:
-        action = item.action
+    def _describe(self, action: object) -> str:
         match action:
-            case Roll():
+            case Roll() | OpeningRoll():
                 return _("roll")
             case Double(against):
                 return _("double {names}").format(names=", ".join(against)) if against else _("double")
@@ -344,16 +382,30 @@ class ChouetteConsole:
         return Group(board, cubes)
 
     def _ledger_table(self) -> Table:
-        games = len(self.table.ledger.games)
+        games = len(self.chouette.ledger.games)
         title = ngettext("Ledger after {count} game", "Ledger after {count} games", games).format(count=games)
         table = Table(title=title, title_justify="left")
         table.add_column(_("Player"))
         table.add_column(_("Points"), justify="right")
         table.add_column(_("Money"), justify="right")
-        for name, points in self.table.ledger.totals.items():
-            table.add_row(name, f"{points:+d}", f"{self.table.ledger.money(name):+g}")
+        for name, points in self.chouette.ledger.totals.items():
+            table.add_row(name, f"{points:+d}", f"{self.chouette.ledger.money(name):+g}")
         return table
 
+
+_SHOWN = (
+    Roll,
+    OpeningRoll,
+    Double,
+    Take,
+    Drop,
+    Beaver,
+    GiveExtra,
+    DeclineExtra,
+    AcceptPartnership,
+    DeclinePartnership,
+)
+"""The actions of the log said as ``NAME: action`` (what happens by itself is seen on the board)."""
 
 _TYPED = {
     Roll: "roll",

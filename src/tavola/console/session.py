@@ -13,12 +13,12 @@ atomically, so an interrupted write never spoils the last good save.
 >>> from tavola.dicesource import RandomDice
 >>> session = PlaySession(Match(3, dice=RandomDice(seed=3), players=("Ann", "Tavola")),
 ...                       (Seat("Ann"), Seat("Tavola", bot_level="advanced")))
->>> session.current_game().roll()
+>>> session.series.new_game().roll()
 Dice(5, 2)
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     session.save(Path(folder) / "play.json")
 ...     again = PlaySession.load(Path(folder) / "play.json")
->>> again.current_game().dice, again.seats[1]
+>>> again.series.game.dice, again.seats[1]
 (Dice(5, 2), Seat(name='Tavola', bot_level='advanced'))
 """
 
@@ -33,27 +33,16 @@ from typing import Any, Literal
 from tavola.dicesource import DiceSource, ManualDice, RandomDice
 from tavola.errors import RecordError, TavolaError
 from tavola.files import write_atomically
-from tavola.game import Game
 from tavola.i18n import _
-from tavola.match import Match
 from tavola.records import Series, from_json, to_json
 from tavola.render._view import Home
+from tavola.table.seats import Seat
+
+__all__ = ["FORMAT", "VERSION", "PlaySession", "Seat", "View"]
 
 FORMAT = "tavola-play"
 VERSION = 1
 DiceKind = Literal["random", "manual"]
-
-
-@dataclass(frozen=True)
-class Seat:
-    """Who plays one side: a person (``bot_level`` None) or the bot at a level."""
-
-    name: str
-    bot_level: str | None = None
-
-    @property
-    def is_bot(self) -> bool:
-        return self.bot_level is not None
 
 
 @dataclass(frozen=True)
@@ -79,25 +68,6 @@ class PlaySession:
     def __post_init__(self) -> None:
         if len(self.seats) != 2:
             raise TavolaError(_("a game has two seats, not {count}").format(count=len(self.seats)))
-
-    def current_game(self) -> Game:
-        """The game being played: the last one, or a new one when that is over and the series goes on."""
-        current = self.series.game
-        if current is None or (current.is_over and not self.series.is_over):
-            return self.series.new_game()
-        return current
-
-    @property
-    def is_match(self) -> bool:
-        return isinstance(self.series, Match)
-
-    def away(self, player: int) -> tuple[int, int] | None:
-        """In a match, the points ``player`` and the opponent still need; None for money."""
-        if not isinstance(self.series, Match):
-            return None
-        score = self.series.score
-        length = self.series.length
-        return length - score[player], length - score[1 - player]
 
     # --- saving ---------------------------------------------------------------------------
 
