@@ -13,6 +13,7 @@ from tavola.actions import (
     DeclineResignation,
     Double,
     Drop,
+    MoveCheckers,
     OpeningRoll,
     Played,
     Resign,
@@ -22,10 +23,11 @@ from tavola.actions import (
 )
 from tavola.cube import Cube
 from tavola.dicesource import ManualDice
-from tavola.errors import IllegalActionError, OutOfTurnError
+from tavola.errors import IllegalActionError, InvalidRulesError, NotationError, OutOfTurnError
 from tavola.game import Ending, Game, Phase
 from tavola.rules import Rules
 from tavola.scoring import score_win
+from tavola.variants import DUTCH
 
 # The mover bears off its last checker with any roll; the opponent has none off:
 # a gammon, or a backgammon with one of the opponent's checkers in the mover's home.
@@ -382,3 +384,56 @@ def test_the_game_tells_its_hooks_every_entry_and_its_end():
     assert heard[2][1:] == (Phase.MOVE, None)
     assert heard[-1] == ("over", game.outcome, len(game.log))  # the end after the last entry
     assert (game.outcome.winner, game.outcome.points) == (1, 2)  # player 1 redoubled, player 0 dropped
+
+
+def _rolled() -> Game:
+    game = Game(dice=ManualDice(["31"]), position=Position.start(), player_on_roll=0)
+    game.roll()
+    return game
+
+
+@pytest.mark.parametrize(
+    ("bad_input", "error"),
+    [
+        (lambda game: game.resign(5), IllegalActionError),
+        (lambda game: game.resign("gammon"), IllegalActionError),
+        (lambda game: game.apply(Resign(None)), IllegalActionError),
+        (lambda game: game.move(123), NotationError),
+        (lambda game: game.apply(MoveCheckers(None)), NotationError),
+        (lambda game: game.play(None), IllegalPlayError),
+        (lambda game: game.play(3), IllegalPlayError),
+        (lambda game: game.apply(Played(b"x")), IllegalPlayError),
+    ],
+)
+def test_bad_input_to_a_game_is_a_tavola_error_and_changes_nothing(bad_input, error):
+    game = _rolled()
+    before = (game.phase, game.position, game.turn, game.log)
+    with pytest.raises(error):
+        bad_input(game)
+    assert (game.phase, game.position, game.turn, game.log) == before
+    game.play("8/5 6/5")  # the game goes on
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"cube": "x"}, {"dice": object()}, {"rules": "jacoby"}, {"crawford": "yes"}, {"variant": 3}],
+)
+def test_a_game_with_settings_of_the_wrong_kind_is_refused(settings):
+    with pytest.raises(InvalidRulesError):
+        Game(**settings)
+
+
+def test_a_game_takes_a_variant_by_name():
+    assert Game(variant="dutch").variant == DUTCH
+    with pytest.raises(InvalidRulesError, match="no variant"):
+        Game(variant="dutchess")
+
+
+def test_R20_a_whole_play_is_refused_once_checkers_are_moved():
+    game = _rolled()
+    game.move("8/5")
+    with pytest.raises(IllegalActionError, match="R20"):
+        game.play("8/5 6/5")
+    game.move("6/5")
+    game.commit()
+    assert game.log[-1].action.play.notation == "8/5 6/5"

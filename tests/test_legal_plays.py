@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -119,3 +122,13 @@ def test_a_turn_generates_the_whole_roll_once_however_its_moves_are_tried(genera
     assert finished.play is legal.by_result(finished.current)
     assert {str(move) for move in choices} >= {"6/4", "24/22", "13/11"}
     assert generations == [(4, 2)]  # the whole roll, once (what is left of it is another question)
+
+
+def test_plays_are_values_that_pickle_and_copy() -> None:
+    plays = Position.start().legal_plays(Dice(6, 6), DUTCH)
+    play = plays[0]
+    assert copy.deepcopy(play) is play
+    assert copy.copy(play) is play
+    again = pickle.loads(pickle.dumps(play))
+    assert (again, again.notation, again.variant) == (play, play.notation, play.variant)
+    assert [str(p) for p in pickle.loads(pickle.dumps(plays))] == [str(p) for p in plays]

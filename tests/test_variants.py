@@ -9,7 +9,8 @@ import pytest
 
 from builders import play_randomly, position
 from tavola import Dice, IllegalPlayError, Position, WinKind
-from tavola.actions import ChooseDouble, Double, MoveCheckers, Undo
+from tavola.cube import Cube
+from tavola.actions import ChooseDouble, Double, MoveCheckers, Resign, Undo
 from tavola.dicesource import ManualDice, RandomDice
 from tavola.errors import IllegalActionError, InvalidRulesError
 from tavola.game import Game, Phase
@@ -225,6 +226,35 @@ def test_V2_acey_deucey_has_no_cube():
         game.double()
 
 
+@pytest.mark.parametrize("rules", [Rules(automatic_doubles=2), Rules(beavers=1), Rules(jacoby=True)])
+def test_V2_M2_acey_deucey_refuses_the_cube_options(rules):
+    with pytest.raises(InvalidRulesError, match=r"without the doubling cube.*\(V2\)"):
+        Game(rules, variant=ACEY_DEUCEY)
+    with pytest.raises(InvalidRulesError, match=r"\(V2\)"):
+        MoneySession(rules, variant=ACEY_DEUCEY)
+
+
+def test_V2_M2_acey_deucey_tied_openings_never_double_the_stake():
+    dice = ManualDice()
+    for tie in (3, 5, 2):
+        dice.enter_opening(tie, tie)
+    dice.enter_opening(2, 1)
+    game = Game(dice=dice, variant=ACEY_DEUCEY)
+    while game.roll() is None:
+        pass
+    assert game.cube == Cube()
+
+
+def test_V2_acey_deucey_resigning_is_listed_while_choosing_the_double():
+    game = Game(dice=ManualDice(["21"]), variant=ACEY_DEUCEY, position=ACEY_DEUCEY.start, player_on_roll=0)
+    game.roll()
+    game.play("in/24 in/23")
+    assert game.phase is Phase.CHOOSE_DOUBLE
+    assert Resign(WinKind.SINGLE) in game.legal_actions()
+    game.apply(Resign(WinKind.SINGLE))
+    assert game.phase is Phase.RESIGNATION
+
+
 def test_V2_acey_deucey_the_loser_pays_per_checker_not_borne_off():
     pos = position({1: 1}, {10: 5}, waiting=(0, 2))
     game = Game(dice=ManualDice(["21"]), variant=ACEY_DEUCEY, position=pos, player_on_roll=0)
@@ -251,7 +281,7 @@ def test_V2_acey_deucey_roll_plays_the_one_two_then_a_chosen_double_then_rolls_a
     game.play("in/24 in/23")
     assert game.phase is Phase.CHOOSE_DOUBLE
     assert game.player_on_roll == 0
-    assert game.legal_actions() == [ChooseDouble(number) for number in range(1, 7)]
+    assert game.legal_actions() == [*(ChooseDouble(number) for number in range(1, 7)), Resign(WinKind.SINGLE)]
     game.choose_double(6)
     assert game.dice == Dice(6, 6)
     game.play("in/19(4)")

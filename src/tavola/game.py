@@ -51,14 +51,14 @@ from tavola.actions import (
 from tavola.cube import Cube, CubeOffer
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, default_dice
-from tavola.errors import IllegalActionError, IllegalPlayError, OutOfTurnError
+from tavola.errors import IllegalActionError, IllegalPlayError, InvalidRulesError, OutOfTurnError
 from tavola.i18n import N_, _
 from tavola.play import Move, Play
 from tavola.position import Position, WinKind
 from tavola.rules import Rules
 from tavola.scoring import Ending, Outcome, score_drop, score_win
 from tavola.turn import Turn
-from tavola.variants import STANDARD, Scoring, Variant, checkers_left
+from tavola.variants import STANDARD, Scoring, Variant, checkers_left, find_variant
 
 __all__ = ["Ending", "Game", "Outcome", "Phase"]
 
@@ -168,15 +168,16 @@ class Game:
         position: Position | None = None,
         player_on_roll: int | None = None,
         cube: Cube | None = None,
-        variant: Variant = STANDARD,
+        variant: Variant | str = STANDARD,
         record: Callable[[Entry], None] | None = None,
         on_over: Callable[[Game], None] | None = None,
     ) -> None:
+        rules, variant = _checked_settings(rules, dice, crawford, position, cube, variant)
         if (position is None) != (player_on_roll is None):
             raise IllegalActionError(_("a set-up game needs both the position and the player on roll"))
         if player_on_roll not in (None, 0, 1) or holland not in (None, 0, 1):
             raise IllegalActionError(_("players are 0 and 1"))
-        self.rules = rules or Rules()
+        self.rules = rules
         self.variant = variant
         self.crawford = crawford
         self.holland = holland
@@ -300,7 +301,7 @@ class Game:
         if phase is Phase.RESIGNATION:
             return [AcceptResignation(), DeclineResignation()]
         if phase is Phase.CHOOSE_DOUBLE:
-            return [ChooseDouble(number) for number in range(1, 7)]
+            return [*(ChooseDouble(number) for number in range(1, 7)), *self._resignations()]
         if phase is Phase.MOVE:
             turn = self._turns[-1]
             actions: list[Action] = []
@@ -496,6 +497,12 @@ class Game:
     def resign(self, kind: WinKind = WinKind.SINGLE, player: int | None = None) -> None:
         """Offer to give up the game as a single, gammon or backgammon (C6)."""
         acting = self._check(player, Phase.ROLL, Phase.MOVE, Phase.CHOOSE_DOUBLE, what="resign")
+        if isinstance(kind, bool) or kind not in (1, 2, 3):
+            raise IllegalActionError(
+                _("a resignation offers a single game, a gammon or a backgammon, not {kind}").format(
+                    kind=repr(kind)
+                )
+            )
         kind = WinKind(kind)
         if self.variant.scoring is Scoring.CHECKERS_LEFT and kind is not WinKind.SINGLE:
             raise IllegalActionError(
@@ -547,9 +554,17 @@ class Game:
     def play(self, play: Play | str, player: int | None = None) -> None:
         """Make a whole play and commit it: a :class:`Play` from :meth:`legal_actions` or typed text."""
         acting = self._check(player, Phase.MOVE, what="play")
+        if len(self._turns) > 1:
+            raise IllegalActionError(
+                _("checkers are already moved this turn: move the rest and commit, or undo first (R20)")
+            )
         turn = self._turns[0]
         if isinstance(play, str):
             chosen = turn.start.parse_play(turn.dice, play, self.variant)
+        elif not isinstance(play, Play):
+            raise IllegalPlayError(
+                _("a play is a Play or notation such as 8/5 6/5, not {play}").format(play=repr(play))
+            )
         else:
             found = (
                 turn.legal.by_result(play.after)
@@ -619,3 +634,27 @@ class Game:
             else self._phase.value
         )
         return f"<Game {state}, player {self._on_roll} on roll, {self._cube!r}, {len(self._log)} actions>"
+
+
+def _checked_settings(
+    rules: object, dice: object, crawford: object, position: object, cube: object, variant: object
+) -> tuple[Rules, Variant]:
+    """The rules and variant of a new game, after refusing settings of the wrong kind."""
+    if isinstance(variant, str):
+        variant = find_variant(variant)
+    for value, kind, refusal in (
+        (rules, Rules, N_("the rules are a Rules value such as Rules(jacoby=True), not {value}")),
+        (dice, DiceSource, N_("the dice come from a dice source such as RandomDice(), not {value}")),
+        (position, Position, N_("a set-up game starts from a Position, not {value}")),
+        (cube, Cube, N_("the cube is a Cube value such as Cube(2, owner=0), not {value}")),
+        (variant, Variant, N_("the variant is a Variant or its name, such as 'dutch', not {value}")),
+    ):
+        if value is not None and not isinstance(value, kind):
+            raise InvalidRulesError(_(refusal).format(value=repr(value)))
+    if not isinstance(crawford, bool):
+        raise InvalidRulesError(_("crawford is True or False, not {value}").format(value=repr(crawford)))
+    assert isinstance(variant, Variant)
+    rules = rules or Rules()
+    assert isinstance(rules, Rules)
+    rules.check_for_variant(variant)
+    return rules, variant

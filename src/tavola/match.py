@@ -64,6 +64,7 @@ class _Series:
             raise InvalidRulesError(_("two players with names, not {players}").format(players=repr(players)))
         self.variant = variant
         self.rules = rules or Rules()
+        self.rules.check_for_variant(variant)
         self.dice = dice or default_dice()
         self.players = players
         self.games: list[Game] = []

@@ -143,6 +143,22 @@ class Play:
     def __hash__(self) -> int:
         return hash((self.before, self.dice, self.after))
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_restore_play, (self.before, self.dice, self.moves, self.after, self.variant))
+
+    def __copy__(self) -> Play:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Play:
+        return self
+
+
+def _restore_play(
+    before: Position, dice: Dice, moves: tuple[Move, ...], after: Position, variant: Variant
+) -> Play:
+    """Unpickle a play (it was checked when it was made)."""
+    return Play._trusted(before, dice, moves, after, variant)
+
 
 class LegalPlays(Sequence[Play]):
     """The legal plays of a position and roll: an ordered, immutable view of the move generator's arrays.

@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from tavola.errors import InvalidRulesError
 from tavola.i18n import N_, _
+
+if TYPE_CHECKING:
+    from tavola.variants import Variant
 
 _MONEY_ONLY = (
     ("automatic_doubles", N_("automatic doubles are for money play, not matches (P4)")),
@@ -75,6 +79,24 @@ class Rules:
             raise InvalidRulesError(_("automatic beavers need beavers allowed (beavers=1 or more)"))
         if not self.cube and (self.beavers or self.automatic_doubles or self.jacoby):
             raise InvalidRulesError(_("beavers, automatic doubles and the Jacoby rule need the cube"))
+
+    def check_for_variant(self, variant: Variant) -> None:
+        """Refuse the cube's options in a variant played without the cube (V2).
+
+        >>> from tavola.variants import ACEY_DEUCEY
+        >>> Rules(automatic_doubles=2).check_for_variant(ACEY_DEUCEY)
+        Traceback (most recent call last):
+        ...
+        tavola.errors.InvalidRulesError: acey-deucey is played without the doubling cube: no beavers, \
+automatic doubles or Jacoby rule (V2)
+        """
+        if not variant.cube and (self.beavers or self.automatic_doubles or self.jacoby):
+            raise InvalidRulesError(
+                _(
+                    "{variant} is played without the doubling cube: "
+                    "no beavers, automatic doubles or Jacoby rule (V2)"
+                ).format(variant=variant.name)
+            )
 
     def check_for_match(self) -> None:
         """Refuse the money-only options in a match (P4)."""

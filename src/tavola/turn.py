@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from tavola.dice import Dice
-from tavola.errors import AmbiguousPlayError, IllegalPlayError
+from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
 from tavola.i18n import _
 from tavola.movegen import destination, generate_dice, highest_checker, may_hit, move_checker
 from tavola.notation import (
@@ -107,7 +107,13 @@ class Turn:
         if isinstance(moves, str):
             segments, typed = parse_segments(moves), moves.strip()
         else:
-            steps = [moves] if isinstance(moves, Move) else list(moves)
+            steps = [moves] if isinstance(moves, Move) else moves
+            if not isinstance(steps, Sequence) or not all(isinstance(move, Move) for move in steps):
+                raise NotationError(
+                    _("moves are notation such as 24/18 or Move values, not {moves}").format(
+                        moves=repr(moves)
+                    )
+                )
             segments = [Segment(move.source, move.destination, move.hit) for move in steps]
             typed = " ".join(map(str, segments))
         if not segments:
