@@ -9,8 +9,8 @@ import pytest
 
 from builders import play_randomly, position
 from tavola import Dice, IllegalPlayError, Position, WinKind
-from tavola.cube import Cube
 from tavola.actions import ChooseDouble, Double, MoveCheckers, Resign, Undo
+from tavola.cube import Cube
 from tavola.dicesource import ManualDice, RandomDice
 from tavola.errors import IllegalActionError, InvalidRulesError
 from tavola.game import Game, Phase
