@@ -47,7 +47,7 @@ def ranked_choices(
     """A hint the long way: the legal plays, then :func:`rank_plays` generating and judging them on its own."""
     chosen = level(level_name)
     plays = start.legal_plays(dice, variant)
-    ranked = rank_plays(evaluator, start, dice, chosen.plies, chosen.filter, flags=variant.flags)
+    ranked = rank_plays(evaluator.for_variant(variant), start, dice, chosen.plies, chosen.filter)
     choices = [
         Choice(plays[item.index], tuple(float(p) for p in item.probabilities), item.equity, item.plies)
         for item in ranked

@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 from tavola import Dice, Position
+from tavola.bot.cube import CubeAction
 from tavola.bot.evaluate import Evaluator, entered_view
 from tavola.bot.player import Bot
 from tavola.bot.search import evaluate_ply, rank_plays
-from tavola.variants import ACEY_DEUCEY, HYPERGAMMON
+from tavola.sampling import random_positions
+from tavola.variants import ACEY_DEUCEY, DUTCH, HYPERGAMMON
 
 UNTRAINED = Evaluator.untrained(hidden=8, seed=4)
 
@@ -70,3 +72,23 @@ def test_V2_the_hint_for_the_opening_two_one_enters_two_checkers_and_fears_no_ga
         assert choice.probabilities[3] < 0.2  # the share of checkers lost beyond the first
         assert choice.probabilities[2] == choice.probabilities[4] == 0.0  # no backgammons
         assert abs(choice.equity) < 15
+
+
+def test_V1_looking_ahead_in_dutch_follows_dutch_rules():
+    """The replies a 1-ply look considers are Dutch plays: hits before a checker is home are not among them."""
+    bot = Bot(UNTRAINED, level="expert")
+    positions = random_positions(40, seed=3, variant=DUTCH)
+    dutch = [bot.probabilities(position, variant=DUTCH) for position in positions]
+    by_hand = evaluate_ply(UNTRAINED.for_variant(DUTCH), np.stack([p.to_array() for p in positions]), 1)
+    assert np.allclose(np.stack(dutch), by_hand)
+    standard = np.stack([bot.probabilities(position) for position in positions])
+    assert not np.allclose(np.stack(dutch), standard), "no position where the no-hit rule mattered"
+
+
+def test_V2_acey_deucey_has_no_cube_decision_and_its_equity_is_in_checkers():
+    evaluation = Bot(UNTRAINED).evaluate(ACEY_DEUCEY.start, variant=ACEY_DEUCEY)
+    assert evaluation.cube.action is CubeAction.NO_DOUBLE
+    assert evaluation.cube.double_take is None
+    assert evaluation.cubeful_equity == evaluation.cubeless_equity
+    expected = UNTRAINED.for_variant(ACEY_DEUCEY).equity(np.array([evaluation.probabilities]))[0]
+    assert evaluation.cubeless_equity == pytest.approx(float(expected))

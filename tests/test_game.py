@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from builders import position
@@ -437,3 +440,16 @@ def test_R20_a_whole_play_is_refused_once_checkers_are_moved():
     game.move("6/5")
     game.commit()
     assert game.log[-1].action.play.notation == "8/5 6/5"
+
+
+def test_a_copy_of_a_game_does_not_call_the_original_listeners():
+    heard = []
+    game = Game(dice=ManualDice(["31", "65"]), position=Position.start(), player_on_roll=0)
+    game.record = heard.append
+    copied = copy.deepcopy(game)
+    copied.roll()
+    copied.play("8/5 6/5")
+    assert heard == []
+    assert copied.record is None
+    again = pickle.loads(pickle.dumps(game))
+    assert (again.position, again.phase) == (game.position, game.phase)

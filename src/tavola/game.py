@@ -206,6 +206,12 @@ class Game:
         self.on_over = on_over
         """Called with the game once it is over, after its last entry."""
 
+    def __getstate__(self) -> dict[str, object]:
+        """A copy or a pickle of a game has its state, not its listeners: they follow this game only."""
+        state = self.__dict__.copy()
+        state["record"] = state["on_over"] = None
+        return state
+
     # --- reading the state ----------------------------------------------------
 
     @property

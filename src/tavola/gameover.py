@@ -50,6 +50,11 @@ def in_play(boards: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[n
     (15, 15)
     """
     array = np.asarray(boards)
+    if array.ndim == 1:  # one position: plain Python costs less than NumPy's set-up
+        values = array.tolist()
+        mine = sum(count for count in values[1:25] if count > 0) + values[MY_BAR] + values[MY_WAITING]
+        theirs = values[THEIR_BAR] + values[THEIR_WAITING] - sum(count for count in values[1:25] if count < 0)
+        return np.asarray(mine, dtype=np.int64), np.asarray(theirs, dtype=np.int64)
     points = array[..., 1:25].astype(np.int64)
     mover = np.maximum(points, 0).sum(axis=-1) + array[..., MY_BAR] + array[..., MY_WAITING]
     opponent = np.maximum(-points, 0).sum(axis=-1) + array[..., THEIR_BAR] + array[..., THEIR_WAITING]
@@ -66,14 +71,8 @@ def game_over(boards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     >>> game_over(Position([-3] + [0] * 23, off=(3, 0), checkers=3).to_array()).item()
     True
     """
-    array = np.asarray(boards)
-    mover_done = (
-        ~(array[..., 1:25] > 0).any(axis=-1) & (array[..., MY_BAR] == 0) & (array[..., MY_WAITING] == 0)
-    )
-    opponent_done = (
-        ~(array[..., 1:25] < 0).any(axis=-1) & (array[..., THEIR_BAR] == 0) & (array[..., THEIR_WAITING] == 0)
-    )
-    return np.asarray(mover_done | opponent_done)
+    mover, opponent = in_play(boards)
+    return np.asarray((mover == 0) | (opponent == 0))
 
 
 def game_points(
@@ -88,8 +87,10 @@ def game_points(
     """
     array = np.asarray(boards)
     mover_left, opponent_left = in_play(array)
-    mover_won = mover_left == 0
-    sign = mover_won.astype(np.int64) - (opponent_left == 0).astype(np.int64)
+    mover_won, opponent_won = mover_left == 0, opponent_left == 0
+    if not (mover_won | opponent_won).any():
+        return np.zeros(array.shape[:-1], dtype=np.int64)  # nothing is over: nothing more to count
+    sign = mover_won.astype(np.int64) - opponent_won.astype(np.int64)
     if scoring is Scoring.CHECKERS_LEFT:
         return np.asarray(sign * np.where(mover_won, opponent_left, mover_left))
     if not gammons:

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from tavola.dice import Dice
 from tavola.errors import IllegalPlayError
-from tavola.position import BAR, OFF, WAITING, Position, PositionKind, point_name
+from tavola.position import BAR, OFF, WAITING, Position, point_name
 
 if TYPE_CHECKING:
     from tavola.variants import Variant
@@ -294,13 +294,15 @@ def legal_plays(position: Position, dice: Dice, variant: Variant | str | None = 
     >>> [play.notation for play in legal_plays(Position.start(), Dice(2, 1))][:3]
     ['24/21', '24/23 24/22', '24/22 8/7']
     """
+    from tavola.gameover import game_over
     from tavola.movegen import generate
     from tavola.variants import STANDARD, find_variant
 
     rules = STANDARD if variant is None else find_variant(variant) if isinstance(variant, str) else variant
-    if position.kind is PositionKind.OVER:  # R18
+    board = position.to_array()
+    if game_over(board):  # R18
         raise IllegalPlayError(
             "the game is over: a side has borne off all its checkers, so nothing is played"
         )
-    results, moves = generate(position.to_array(), dice.high, dice.low, rules.flags)
+    results, moves = generate(board, dice.high, dice.low, rules.flags)
     return LegalPlays(position, dice, results, moves, rules)

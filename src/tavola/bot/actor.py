@@ -32,13 +32,13 @@ from tavola.actions import (
     Take,
 )
 from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse, game_decision
-from tavola.bot.network import equity
 from tavola.bot.player import Bot
 from tavola.dice import Dice
 from tavola.game import Game, Phase
 from tavola.match import MatchScore
 from tavola.position import WinKind
-from tavola.variants import Scoring
+from tavola.scoring import Ending, score_win
+from tavola.variants import Scoring, checkers_left
 
 
 def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> Action:
@@ -110,10 +110,18 @@ def _answer_resignation(bot: Bot, game: Game, away: tuple[int, int] | None) -> A
     _resigner, kind = resignation
     if away is not None and int(kind) * game.cube.value >= away[0]:
         return AcceptResignation()
-    # The resigner is on roll: the bot's expectation is the resigner's equity turned round.
+    # The resigner is on roll: the bot's expectation is the resigner's equity turned round,
+    # in the variant's points (checkers in Acey-Deucey), against what the resignation pays.
     probabilities = bot.probabilities(game.position, level="beginner", variant=game.variant)
-    expected = -float(equity(probabilities[None])[0])
-    return AcceptResignation() if int(kind) >= expected - 1e-9 else DeclineResignation()
+    expected = -float(bot.evaluator.for_variant(game.variant).equity(probabilities[None])[0])
+    offered = score_win(0, kind, game.cube, game.rules, Ending.RESIGNATION, _checkers_left(game))
+    per_cube = offered.points / game.cube.value
+    return AcceptResignation() if per_cube >= expected - 1e-9 else DeclineResignation()
+
+
+def _checkers_left(game: Game) -> int | None:
+    """The resigner's checkers not borne off, where the variant pays by them (V2)."""
+    return checkers_left(game.position) if game.variant.scoring is Scoring.CHECKERS_LEFT else None
 
 
 def _best_double(bot: Bot, game: Game) -> int:

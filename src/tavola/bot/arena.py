@@ -133,9 +133,7 @@ def policy_for(chooser: Chooser) -> Policy:
         return PubEvalPolicy(chooser)
     if isinstance(chooser, SearchChooser):
         key = key_of(chooser.rng)
-        return SearchPolicy(
-            chooser.evaluator, chooser.plies, chooser.filter, chooser.noise, key, flags=chooser.flags
-        )
+        return SearchPolicy(chooser.evaluator, chooser.plies, chooser.filter, chooser.noise, key)
     if isinstance(chooser, RandomChooser):
         return RandomPolicy(key_of(chooser.rng))
     return ChooserPolicy(chooser)

@@ -246,7 +246,7 @@ def money_decision(
     """
     cube, rules = cube or Cube(), rules or Rules()
     owner = _relative(cube, player)
-    jacoby = rules.jacoby and cube.owner is None
+    jacoby = rules.jacoby and not cube.is_turned  # M5, as the game scores it
     no_double = money_equity(
         probabilities, owner, jacoby=jacoby, gammons=rules.gammons, efficiency=efficiency
     )

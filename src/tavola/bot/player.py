@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from tavola.bot.cube import CubeDecision, match_decision, money_decision, position_efficiency
+from tavola.bot.cube import CubeAction, CubeDecision, match_decision, money_decision, position_efficiency
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import table_for
 from tavola.bot.search import JudgedPlays, Level, evaluate_ply, judge_plays, level
@@ -157,7 +157,6 @@ class Bot:
             plays.results,
             chosen.plies,
             chosen.filter,
-            flags=plays.variant.flags,
         )
         order = judged.order()
         if match is None:
@@ -197,10 +196,14 @@ class Bot:
         """
         evaluator = self.evaluator.for_variant(variant)
         probabilities = self.probabilities(position, level, variant)
-        decision = self._cube(probabilities, position_efficiency(position), cube, match, rules)
-        return Evaluation(
-            tuple(float(p) for p in probabilities), float(evaluator.equity(probabilities[None])[0]), decision
-        )
+        cubeless = float(evaluator.equity(probabilities[None])[0])
+        if not variant.cube:  # no cube to turn: the equity is the cubeless one (V2)
+            decision = CubeDecision(
+                CubeAction.NO_DOUBLE, None, cubeless, reason=f"{variant.name} has no doubling cube"
+            )
+        else:
+            decision = self._cube(probabilities, position_efficiency(position), cube, match, rules)
+        return Evaluation(tuple(float(p) for p in probabilities), cubeless, decision)
 
     def probabilities(
         self, position: Position, level: str | None = None, variant: Variant = STANDARD

@@ -235,8 +235,12 @@ class _Search:
 
     evaluator: Evaluator
     filter: MoveFilter = DEFAULT_FILTER
-    flags: int = 0
     tables: dict[int, _Table] = field(default_factory=dict)
+
+    @property
+    def flags(self) -> int:
+        """The move generator's flags: the rules of the variant the evaluator judges."""
+        return self.evaluator.variant.flags
 
     def evaluate(self, boards: IntArray, plies: int) -> FloatArray:
         """Probabilities at ``plies`` for the player on roll, each distinct position evaluated once."""
@@ -361,13 +365,11 @@ def evaluate_ply(
     boards: npt.ArrayLike,
     plies: int,
     filter: MoveFilter = DEFAULT_FILTER,
-    *,
-    flags: int = 0,
 ) -> FloatArray:
     """(N, 5) probabilities at ``plies`` for each position's player on roll (see the module docstring).
 
-    ``filter`` narrows the replies inside the tree; ``flags`` are the
-    variant's rule flags for the move generator.
+    ``filter`` narrows the replies inside the tree; the replies follow the
+    rules of the evaluator's variant (:meth:`Evaluator.for_variant`).
 
     >>> evaluator = Evaluator.untrained(hidden=8, seed=2)
     >>> over = Position([0] * 18 + [-15] + [0] * 5, off=(15, 0)).flip().to_array()[None]
@@ -378,7 +380,12 @@ def evaluate_ply(
     array = np.ascontiguousarray(boards, dtype=np.int8)
     if array.ndim != 2 or array.shape[1] != ARRAY_SIZE:
         raise ValueError(f"boards must have shape (N, {ARRAY_SIZE}), not {array.shape}")
-    return _Search(evaluator, filter, flags).evaluate(array, plies)
+    return _Search(evaluator, filter).evaluate(array, plies)
+
+
+def _check_noise(noise: float) -> None:
+    if not noise >= 0:
+        raise ValueError(f"noise is a standard deviation, not {noise}")
 
 
 def _check_plies(plies: int) -> None:
@@ -429,8 +436,6 @@ def judge_plays(
     results: IntArray,
     plies: int = 0,
     filter: MoveFilter = DEFAULT_FILTER,
-    *,
-    flags: int = 0,
 ) -> JudgedPlays:
     """Judge the plays of one position and roll from their ``results``, generated once by the caller.
 
@@ -446,9 +451,7 @@ def judge_plays(
     """
     _check_plies(plies)
     rows = np.ascontiguousarray(results, dtype=np.int8)
-    probabilities, equities, reached = _Search(evaluator, filter, flags).plays(
-        np.array([0, len(rows)]), rows, plies
-    )
+    probabilities, equities, reached = _Search(evaluator, filter).plays(np.array([0, len(rows)]), rows, plies)
     return JudgedPlays(probabilities, equities, reached)
 
 
@@ -458,8 +461,6 @@ def rank_plays(
     dice: Dice | tuple[int, int],
     plies: int = 0,
     filter: MoveFilter = DEFAULT_FILTER,
-    *,
-    flags: int = 0,
 ) -> list[RankedPlay]:
     """Every legal play of ``dice`` in ``position``, best first: those searched deepest, then by equity.
 
@@ -479,8 +480,8 @@ def rank_plays(
     board = position.to_array() if isinstance(position, Position) else np.asarray(position, dtype=np.int8)
     if game_over(board):
         raise ValueError("the game is over: a side has borne off all its checkers, so nothing is played")
-    results, _ = generate(board, int(dice[0]), int(dice[1]), flags)
-    judged = judge_plays(evaluator, results, plies, filter, flags=flags)
+    results, _ = generate(board, int(dice[0]), int(dice[1]), evaluator.variant.flags)
+    judged = judge_plays(evaluator, results, plies, filter)
     return [
         RankedPlay(
             int(row),
@@ -514,14 +515,10 @@ class SearchChooser:
         filter: MoveFilter = DEFAULT_FILTER,
         noise: float = 0.0,
         rng: np.random.Generator | int | None = None,
-        *,
-        flags: int = 0,
     ) -> None:
         _check_plies(plies)
-        if not noise >= 0:
-            raise ValueError(f"noise is a standard deviation, not {noise}")
-        self.evaluator, self.plies, self.filter = evaluator, plies, filter
-        self.noise, self.flags = noise, flags
+        _check_noise(noise)
+        self.evaluator, self.plies, self.filter, self.noise = evaluator, plies, filter, noise
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
 
     def choose(self, before: IntArray, results: IntArray) -> int:
@@ -529,7 +526,7 @@ class SearchChooser:
         del before  # the results say everything
         rows = np.ascontiguousarray(results, dtype=np.int8)
         noise = self.rng.normal(0.0, self.noise, len(rows)) if self.noise > 0 else None
-        search = _Search(self.evaluator, self.filter, self.flags)
+        search = _Search(self.evaluator, self.filter)
         offsets = np.array([0, len(rows)])
         _, equities, reached = search.plays(offsets, rows, self.plies, noise)
         return int(best_in_groups(offsets, equities, reached)[0])
@@ -544,7 +541,7 @@ class SearchPolicy:
     The noise (see :class:`SearchChooser`) is keyed: the draw for a result
     depends on ``key``, the game's stream, its turn and the result's row
     within the game, so a game is played the same however the games are
-    batched. ``flags`` are the variant's (the evaluator's variant's by default).
+    batched. Plays follow the rules of the evaluator's variant.
 
     >>> from tavola.selfplay import outcomes, play
     >>> policy = SearchPolicy(Evaluator.untrained(hidden=8, seed=1), plies=1, noise=0.1, key=2)
@@ -559,14 +556,10 @@ class SearchPolicy:
         filter: MoveFilter = DEFAULT_FILTER,
         noise: float = 0.0,
         key: int = 0,
-        *,
-        flags: int | None = None,
     ) -> None:
         _check_plies(plies)
-        if not noise >= 0:
-            raise ValueError(f"noise is a standard deviation, not {noise}")
+        _check_noise(noise)
         self.evaluator, self.plies, self.filter, self.noise, self.key = evaluator, plies, filter, noise, key
-        self.flags = evaluator.variant.flags if flags is None else flags
 
     def __call__(self, candidates: Candidates) -> Indices:
         offsets = candidates.offsets
@@ -576,7 +569,7 @@ class SearchPolicy:
             within = np.arange(len(candidates.results)) - offsets[group]
             drawn = keyed_normal(self.key, NOISE, candidates.stream[group], candidates.turn[group], within)
             noise = self.noise * drawn
-        search = _Search(self.evaluator, self.filter, self.flags)
+        search = _Search(self.evaluator, self.filter)
         _, equities, reached = search.plays(offsets, candidates.results, self.plies, noise)
         return best_in_groups(offsets, equities, reached)
 

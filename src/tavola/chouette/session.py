@@ -70,6 +70,12 @@ class Chouette:
         for name in players:
             self.join(name)
 
+    def __getstate__(self) -> dict[str, object]:
+        """A copy or a pickle of a chouette has its state, not its listeners: they follow this one only."""
+        state = self.__dict__.copy()
+        state["record"] = state["on_game_over"] = None
+        return state
+
     # --- the table -------------------------------------------------------------------------
 
     @property

@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -48,6 +47,7 @@ from tavola.bot.policies import GreedyPolicy
 from tavola.bot.search import evaluate_ply
 from tavola.bot.train import require_torch
 from tavola.bot.train.td import Settings, Trainer
+from tavola.files import write_atomically
 from tavola.gameover import game_over
 from tavola.position import flip_array
 from tavola.selfplay import key_of, play, subkey
@@ -97,9 +97,7 @@ def self_play_positions(
 def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32]) -> None:
     """Save the data atomically (a temporary file renamed over the old one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp.npz")
-    np.savez_compressed(temporary, boards=boards, targets=targets)
-    os.replace(temporary, path)
+    write_atomically(path, lambda file: np.savez_compressed(file, boards=boards, targets=targets))
 
 
 def judged_positions(

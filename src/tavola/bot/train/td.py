@@ -31,7 +31,6 @@ networks as the NumPy weights the bot ships.
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +44,7 @@ from tavola.bot.evaluate import contact, route
 from tavola.bot.network import OUTPUTS, Network, flip_probabilities
 from tavola.bot.policies import GreedyPolicy
 from tavola.bot.train import require_torch
+from tavola.files import write_atomically
 from tavola.selfplay import key_of, play
 
 if TYPE_CHECKING:
@@ -124,9 +124,8 @@ class Trainer:
         import torch
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.tmp")
-        torch.save(self.state(), temporary)
-        os.replace(temporary, path)
+        state = self.state()
+        write_atomically(path, lambda file: torch.save(state, file))
 
     def load(self, path: Path) -> None:
         """Carry on from a checkpoint."""
