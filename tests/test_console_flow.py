@@ -59,6 +59,7 @@ def set_up(series: Match | MoneySession, board: Position, on_roll: int, cube: Cu
 
 
 RACE_WON = position({1: 2, 2: 2}, {19: 5, 20: 5, 21: 5})  # the mover is far ahead, no contact
+RACE_DOUBLE = position({6: 3, 5: 3, 4: 3, 3: 3, 2: 3}, {18: 3, 19: 3, 20: 3, 21: 3, 22: 3})  # 60 pips to 75
 SURE_WIN = position({1: 2}, {19: 4, 20: 5, 21: 5})  # the mover wins next turn; the other has one off
 
 
@@ -200,3 +201,45 @@ def test_a_saved_session_resumes_with_the_checkers_moved_so_far(tmp_path: pytest
     game = again.series.game
     assert game.turn is not None
     assert [str(move) for move in game.turn.moves] == ["24/18"]
+
+
+def test_M3_a_hint_after_the_bot_beavers_advises_the_doubler(evaluator: Evaluator) -> None:
+    series = MoneySession(Rules(beavers=1), RandomDice(seed=3), players=("Ann", "Tavola"))
+    set_up(series, Position.start(), on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script(
+        [
+            (r"Ann: roll \(Enter\) or double", "double"),
+            (r"Ann: the cube is beavered to 4; take or drop", "hint"),
+            (r"Ann: the cube is beavered to 4; take or drop", "drop"),
+            (r"another game", "quit"),
+        ]
+    )
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "Tavola beavers: the cube is at 4." in text
+    assert re.search(r"(Take|Drop) the beaver \(play on at 4 [-+]\d\.\d{3}, drop -2\.000\)", text)
+    outcome = series.games[0].outcome
+    assert outcome is not None
+    assert (outcome.winner, outcome.points) == (1, 2)
+
+
+def test_M3_the_bot_answers_a_beaver_of_its_double(evaluator: Evaluator) -> None:
+    series = MoneySession(Rules(beavers=1), RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, RACE_DOUBLE, on_roll=1)  # the bot ahead doubles; beavering it is a blunder
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"Ann: you are doubled to 2; take, drop or beaver", "beaver"), (r".", "quit")])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "Ann beavers: the cube is at 4." in text
+    assert "Tavola takes." in text
+    assert series.games[0].cube.value == 4
+
+
+def test_a_typo_after_the_match_asks_again(tmp_path: pytest.TempPathFactory) -> None:
+    series = Match(1, dice=RandomDice(seed=1), players=("Ann", "Bo"))
+    set_up(series, SURE_WIN, on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")))
+    script = Script([(r"roll", ""), (r"The match is over", "sve x.mat"), (r"The match is over", "")])
+    text = run(session, script)
+    assert "Ann wins the match" in text
+    assert "Type save FILE to export the match, or Enter to leave." in text
+    assert script.prompts[1:] == ["The match is over. save FILE: export it; Enter: leave > "] * 2

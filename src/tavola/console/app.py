@@ -38,7 +38,7 @@ from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
 from tavola.console.commands import HELP, RESIGN_KINDS, Command, read_command
 from tavola.console.session import PlaySession
-from tavola.console.view import board, cube_hint, hint_table, pip_line, score_line
+from tavola.console.view import beaver_hint, board, cube_hint, hint_table, pip_line, score_line
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
 from tavola.game import Game, Phase
@@ -492,9 +492,12 @@ class ConsoleGame:
         """After the match: saving it is still possible."""
         while True:
             command = read_command(self.read(_("The match is over. save FILE: export it; Enter: leave > ")))
-            if command.name != "save":
+            if command.name in ("enter", "quit"):
                 return
-            self._export(command.argument)
+            if command.name == "save":
+                self._export(command.argument)
+            else:
+                self._complain(_("Type save FILE to export the match, or Enter to leave."))
 
     # --- help, hints, lists, files ------------------------------------------------------------
 
@@ -519,7 +522,11 @@ class ConsoleGame:
         if game.phase in (Phase.ROLL, Phase.DOUBLED) and game.rules.cube and game.variant.cube:
             away = self.table.away(game.player_on_roll)
             decision = game_decision(game, bot.probabilities(game.position, variant=game.variant), away)
-            self.console.print(cube_hint(decision))
+            offer = game.offer
+            if offer is not None and offer[1] == game.player_on_roll:  # the double was beavered
+                self.console.print(beaver_hint(decision, offer[0]))
+            else:
+                self.console.print(cube_hint(decision))
             return
         self.console.print(_("No hint here."))
 

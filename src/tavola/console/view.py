@@ -143,5 +143,23 @@ def cube_hint(decision: CubeDecision) -> str:
     return f"{title} ({shown})"
 
 
+def beaver_hint(decision: CubeDecision, value: int) -> str:
+    """The advice to a doubler whose double was beavered: play on at ``value`` or give up twice the cube.
+
+    ``decision`` is the doubler's; a take of the beaver is worth twice the double's take.
+
+    >>> from tavola.bot.cube import money_decision
+    >>> from tavola.rules import Rules
+    >>> print(beaver_hint(money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=1)), 4))
+    Take the beaver (play on at 4 -0.518, drop -2.000)
+    """
+    assert decision.double_take is not None
+    take, drop = 2 * decision.double_take, -2.0
+    title = _("Take the beaver") if take >= drop else _("Drop the beaver")
+    return _("{advice} (play on at {value} {take:+.3f}, drop {drop:+.3f})").format(
+        advice=title, value=value, take=take, drop=drop
+    )
+
+
 def _number(decision: CubeDecision, value: float) -> str:
     return f"{100 * value:.1f}%" if decision.match else f"{value:+.3f}"
