@@ -171,3 +171,17 @@ def test_a_new_chouette_keeps_the_saved_one_aside(tmp_path: Path) -> None:
     assert len(kept) == 2
     assert first in [path.read_text() for path in kept]
     assert Chouette.load(kept[0]).players or Chouette.load(kept[1]).players
+
+
+def test_the_board_is_drawn_from_the_boxs_side_to_the_last_play() -> None:
+    table = Chouette(ChouetteSettings(), RandomDice(seed=4), players=["Ann", "Ben", "Cid"])
+    text = run(table, TablePlayer(table, []))
+    found = re.search(r"Game 1: (\w+) is the box", text)
+    assert found is not None
+    box = found.group(1)
+    notes = re.findall(r"\|   ([^|]* pips \d+)\s*$", text, re.MULTILINE)
+    assert len(notes) >= 20
+    far, near = notes[::2], notes[1::2]
+    assert all(note.startswith(f"{box} (X)") for note in near), near
+    assert all(note.startswith("team (") and "(O)" in note for note in far), far
+    assert far[-1].endswith("pips 0") or near[-1].endswith("pips 0")  # the final board, after the last play

@@ -243,3 +243,39 @@ def test_a_typo_after_the_match_asks_again(tmp_path: pytest.TempPathFactory) -> 
     assert "Ann wins the match" in text
     assert "Type save FILE to export the match, or Enter to leave." in text
     assert script.prompts[1:] == ["The match is over. save FILE: export it; Enter: leave > "] * 2
+
+
+def boards(text: str) -> list[tuple[str, str]]:
+    """Each board drawn: the far side's pips note and the near side's (the viewer's), as printed."""
+    notes = re.findall(r"\|   ([^|]* pips \d+)$", text, re.MULTILINE)
+    return list(zip(notes[::2], notes[1::2], strict=True))
+
+
+def test_R3_the_board_stays_on_the_persons_side_when_the_bot_doubles(evaluator: Evaluator) -> None:
+    series = MoneySession(dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, RACE_DOUBLE, on_roll=1)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"Ann: you are doubled to 2; take or drop", "take"), (r"Ann: roll", "quit")])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "Tavola doubles to 2." in text
+    drawn = boards(text)
+    assert len(drawn) >= 2
+    for far, near in drawn:
+        assert far.startswith("Tavola (O)"), far
+        assert near.startswith("Ann (X)"), near
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_R3_the_final_board_shows_the_winning_play_from_the_persons_side(
+    evaluator: Evaluator, winner: int
+) -> None:
+    series = Match(1, dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, SURE_WIN, on_roll=winner)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"roll", "")] if winner == 0 else [])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    far, near = boards(text)[-1]
+    if winner == 0:
+        assert (far, near) == ("Tavola (O)  pips 69", "Ann (X)  pips 0"), text
+    else:
+        assert (far, near) == ("Tavola (O)  pips 0", "Ann (X)  pips 69"), text

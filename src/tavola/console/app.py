@@ -168,12 +168,17 @@ class ConsoleGame:
         return player is not None and self.session.seats[player].is_bot
 
     def _viewer(self, game: Game) -> int:
-        """Whose side the board is drawn from: the person playing, or the player to act."""
+        """Whose side the board is drawn from: the person playing against the bot, or the person to act."""
         people = [index for index, seat in enumerate(self.session.seats) if not seat.is_bot]
         acting = game.player_to_act
         if len(people) == 1:
             return people[0]
         return acting if acting is not None else game.player_on_roll
+
+    def _x_seat(self) -> int:
+        """Whose checkers are ``X`` on every board: the person playing against the bot, else seat 0."""
+        people = [index for index, seat in enumerate(self.session.seats) if not seat.is_bot]
+        return people[0] if len(people) == 1 else 0
 
     def _draw(self, game: Game, *, force: bool = False) -> None:
         state = (id(game), len(game.log), game.position, game.dice, game.phase)
@@ -181,7 +186,7 @@ class ConsoleGame:
             return
         self._shown = state
         self.console.print()
-        self.console.print(board(self.session, game, self._viewer(game)))
+        self.console.print(board(self.session, game, self._viewer(game), self._x_seat()))
 
     # --- a person -------------------------------------------------------------------------
 

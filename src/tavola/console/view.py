@@ -25,9 +25,13 @@ from tavola.render._view import CubeOwner
 from tavola.render.text import rich_board
 
 
-def board(session: PlaySession, game: Game, viewer: int) -> RenderableType:
-    """The board seen from ``viewer``'s side with the names, pips, dice, cube and score around it."""
+def board(session: PlaySession, game: Game, viewer: int, x_seat: int | None = None) -> RenderableType:
+    """The board seen from ``viewer``'s side with the names, pips, dice, cube and score around it.
+
+    ``x_seat``'s checkers are ``X`` whoever is on roll (the viewer's by default), the other's ``O``.
+    """
     mover = game.player_on_roll
+    x_seat = viewer if x_seat is None else x_seat
     viewer_is_mover = viewer == mover
     seats = session.seats
     colors = session.view.colors
@@ -43,6 +47,7 @@ def board(session: PlaySession, game: Game, viewer: int) -> RenderableType:
         cube=(game.cube.value, owner) if game.rules.cube and game.variant.cube else None,
         viewer_is_mover=viewer_is_mover,
         colors=(colors[mover], colors[1 - mover]),
+        glyphs=("X", "O") if mover == x_seat else ("O", "X"),
     )
     footer = Text(ids_line(session, game), style="dim")
     return Group(Text(score_line(session), style="bold"), picture, footer)
