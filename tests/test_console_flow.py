@@ -279,3 +279,23 @@ def test_R3_the_final_board_shows_the_winning_play_from_the_persons_side(
         assert (far, near) == ("Tavola (O)  pips 69", "Ann (X)  pips 0"), text
     else:
         assert (far, near) == ("Tavola (O)  pips 0", "Ann (X)  pips 69"), text
+
+
+def test_the_hint_table_is_ranked_as_printed_and_as_bot_hint_ranks(evaluator: Evaluator) -> None:
+    dice = ManualDice()
+    dice.enter("31")
+    series = MoneySession(dice=dice, players=("Ann", "Tavola"))
+    game = set_up(series, Position.start(), on_roll=0)
+    session = PlaySession(
+        series, (Seat("Ann"), Seat("Tavola", "advanced")), dice_kind="manual", manual_dice=dice
+    )
+    text = run(session, Script([(r"roll", ""), (r"your move", "hint")]), {1: Bot(evaluator, "advanced", 1)})
+    rows = re.findall(r"^\W*(\d+) │ ([^│]+?) +│ +([+-]\d\.\d{3}) │(?:[^│]*│){4} +(\d) │$", text, re.MULTILINE)
+    assert len(rows) == 10, text
+    ranked = [(-int(depth), -float(equity)) for _rank, _play, equity, depth in rows]
+    assert ranked == sorted(ranked)  # deepest first, then by equity, as printed
+    assert {depth for _rank, _play, _equity, depth in rows} == {"2", "1", "0"}  # the filter stops some short
+    turn = game.turn
+    assert turn is not None
+    hinted = Bot(evaluator, "world-class").hint(turn.start, turn.dice)
+    assert [play for _rank, play, _equity, _depth in rows] == [choice.play.notation for choice in hinted[:10]]

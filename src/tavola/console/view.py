@@ -101,7 +101,9 @@ def pip_line(session: PlaySession, game: Game) -> str:
 
 
 def hint_table(choices: list[Choice], limit: int = 10) -> Table:
-    """The bot's ranked plays: equity, the loss against the best, and the win and gammon chances."""
+    """The bot's ranked plays as :meth:`~tavola.bot.player.Bot.hint` ranks them: the plays searched
+    deepest first, then by equity. Each row shows its equity, the loss against the best play judged at
+    the same depth, the win and gammon chances, and its depth in plies."""
     table = Table(title=_("Hint"), title_justify="left")
     table.add_column("#", justify="right")
     table.add_column(_("Play"))
@@ -110,17 +112,22 @@ def hint_table(choices: list[Choice], limit: int = 10) -> Table:
     table.add_column(_("Win"), justify="right")
     table.add_column(_("Gammon"), justify="right")
     table.add_column(_("Lose gammon"), justify="right")
-    best = choices[0].equity
+    # TRANSLATORS: the column of the hint table giving how many plies deep each play was judged.
+    table.add_column(_("Depth"), justify="right")
+    best_at: dict[int, float] = {}
     for rank, choice in enumerate(choices[:limit], start=1):
         p = choice.probabilities
+        best = best_at.get(choice.plies)
+        best_at.setdefault(choice.plies, choice.equity)
         table.add_row(
             str(rank),
             choice.play.notation or _("(no move)"),
             f"{choice.equity:+.3f}",
-            f"{choice.equity - best:+.3f}" if rank > 1 else "",
+            "" if best is None else f"{choice.equity - best:+.3f}",
             f"{100 * p[0]:.1f}%",
             f"{100 * p[1]:.1f}%",
             f"{100 * p[3]:.1f}%",
+            str(choice.plies),
         )
     if len(choices) > limit:
         table.caption = ngettext(
