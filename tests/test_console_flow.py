@@ -299,3 +299,16 @@ def test_the_hint_table_is_ranked_as_printed_and_as_bot_hint_ranks(evaluator: Ev
     assert turn is not None
     hinted = Bot(evaluator, "world-class").hint(turn.start, turn.dice)
     assert [play for _rank, play, _equity, _depth in rows] == [choice.play.notation for choice in hinted[:10]]
+
+
+def test_pip_names_the_leader_and_the_match_score_puts_the_winner_first(evaluator: Evaluator) -> None:
+    series = Match(1, dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, SURE_WIN, on_roll=1)  # Tavola, far ahead, bears off at once
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    text = run(session, Script([]), {1: Bot(evaluator, "advanced", 1)})
+    assert "Tavola wins the match 1-0." in text
+    series = MoneySession(dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, SURE_WIN, on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    text = run(session, Script([(r"roll", "pip")]), {1: Bot(evaluator, "advanced", 1)})
+    assert "Pips: Ann 2, Tavola 69 · Ann leads by 67" in text

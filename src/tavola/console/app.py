@@ -473,8 +473,9 @@ class ConsoleGame:
         self._series_announced = True
         series = self.session.series
         if isinstance(series, Match) and series.winner is not None:
+            winner = series.winner
             text = _("{name} wins the match {score}.").format(
-                name=self._name(series.winner), score="-".join(str(s) for s in series.score)
+                name=self._name(winner), score=f"{series.score[winner]}-{series.score[1 - winner]}"
             )
             self.console.print(Text(text, style="bold"))
 

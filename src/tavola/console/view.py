@@ -87,17 +87,28 @@ def ids_line(session: PlaySession, game: Game) -> str:
 
 
 def pip_line(session: PlaySession, game: Game) -> str:
+    """The pip counts, and who leads the race by how many pips (fewer pips lead).
+
+    >>> from tavola.console.session import PlaySession, Seat
+    >>> from tavola.dicesource import RandomDice
+    >>> from tavola.game import Game
+    >>> from tavola.match import MoneySession
+    >>> from tavola.position import Position
+    >>> session = PlaySession(MoneySession(dice=RandomDice(seed=1)), (Seat("Ann"), Seat("Bo")))
+    >>> pip_line(session, Game(position=Position([2] * 6 + [0] * 12 + [-2] * 2 + [0] * 4), player_on_roll=1))
+    'Pips: Ann 22, Bo 42 · Ann leads by 20'
+    """
     mine, theirs = game.position.pip_counts()
     mover = game.player_on_roll
     pips = {mover: mine, 1 - mover: theirs}
     names = [seat.name for seat in session.seats]
-    return _("Pips: {first} {first_pips}, {second} {second_pips} (difference {difference:+d})").format(
-        first=names[0],
-        first_pips=pips[0],
-        second=names[1],
-        second_pips=pips[1],
-        difference=pips[0] - pips[1],
+    line = _("Pips: {first} {first_pips}, {second} {second_pips}").format(
+        first=names[0], first_pips=pips[0], second=names[1], second_pips=pips[1]
     )
+    if pips[0] == pips[1]:
+        return line + " · " + _("even")
+    leader = 0 if pips[0] < pips[1] else 1
+    return line + " · " + _("{name} leads by {pips}").format(name=names[leader], pips=abs(pips[0] - pips[1]))
 
 
 def hint_table(choices: list[Choice], limit: int = 10) -> Table:
