@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import signal
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gnubg_oracle import GNUBG
-from tavola.console.session import PlaySession
+from tavola.console.session import PlaySession, Seat
 from tavola.dicesource import RandomDice
 from tavola.match import Match
 from tavola.records import load, save
@@ -206,3 +207,72 @@ def test_load_goes_on_with_a_saved_match(tmp_path: Path) -> None:
     again = PlaySession.load(tmp_path / "data" / "tavola" / "autosave.json")
     assert again.seats[1].is_bot
     assert len(again.series.games) == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--seed", "-1"], "--seed takes a whole number from 0 up, not -1"),
+        (["--load", "/nonexistent.mat"], "/nonexistent.mat: there is no saved game here"),
+        (["--autosave", "."], "--autosave names a file to write"),
+    ],
+)
+def test_bad_options_get_a_one_line_error(tmp_path: Path, options: list[str], said: str) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "tavola", "play", *options],
+        env=environment(tmp_path),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert completed.stderr.splitlines() == [completed.stderr.strip()]
+    assert completed.stderr.startswith("tavola play: ")
+    assert said in completed.stderr
+
+
+def test_a_mistyped_option_leaves_the_unfinished_game_for_resume(tmp_path: Path) -> None:
+    first = Terminal(tmp_path, "--seed", "5", "--name", "Ann")
+    first.next_prompt()
+    first.send("quit")
+    first.finish()
+    autosave = tmp_path / "data" / "tavola" / "autosave.json"
+    saved = autosave.read_text()
+    completed = subprocess.run(
+        [sys.executable, "-m", "tavola", "play", "--colors", "white"],
+        env=environment(tmp_path),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "--colors takes two colours" in completed.stderr
+    assert autosave.read_text() == saved
+    assert not list(autosave.parent.glob("unfinished-*"))
+
+
+def test_unfinished_games_kept_in_the_same_second_are_all_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.console import Console
+
+    from tavola.cli.play import keep_unfinished
+
+    monkeypatch.setattr("time.strftime", lambda _format: "20250101-120000")
+    autosave = tmp_path / "autosave.json"
+    console = Console(file=io.StringIO())
+    saved = []
+    for length in (3, 5, 7):
+        match = Match(length, dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+        match.new_game()
+        PlaySession(match, (Seat("Ann"), Seat("Tavola", "expert"))).save(autosave)
+        saved.append(autosave.read_text())
+        keep_unfinished(autosave, console)
+    kept = sorted(tmp_path.glob("unfinished-*.json"))
+    assert [path.name for path in kept] == [
+        "unfinished-20250101-120000-2.json",
+        "unfinished-20250101-120000-3.json",
+        "unfinished-20250101-120000.json",
+    ]
+    assert sorted(path.read_text() for path in kept) == sorted(saved)

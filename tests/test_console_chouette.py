@@ -142,3 +142,46 @@ def test_tavola_chouette_in_a_terminal_saves_and_resumes(tmp_path: Path) -> None
     resumed.expect(pexpect.EOF)
     resumed.close()
     assert resumed.exitstatus == 0
+
+
+def test_a_new_chouette_keeps_the_saved_one_aside(tmp_path: Path) -> None:
+    def chouette(*args: str, lines: tuple[str, ...]) -> str:
+        child = pexpect.spawn(
+            sys.executable, ["-m", "tavola", "chouette", *args], env=environment(tmp_path), encoding="utf-8"
+        )
+        text = ""
+        for line in lines:
+            child.expect(r"> $")
+            text += str(child.before)
+            child.sendline(line)
+        child.expect(r"> $")
+        text += str(child.before)
+        child.sendeof()  # Ctrl-D
+        child.expect(pexpect.EOF)
+        child.close()
+        return text + str(child.before)
+
+    chouette("Ann", "Ben", "Cid", "--seed", "3", lines=("1",))
+    folder = tmp_path / "data" / "tavola"
+    first = (folder / "chouette.json").read_text()
+    said = chouette("Xa", "Yb", "Zc", lines=())
+    assert "The chouette saved before was kept in" in said
+    chouette("Ann", "Ben", lines=())  # too few players: the empty table is saved, the others kept
+    kept = sorted(folder.glob("chouette-*.json"))
+    assert len(kept) == 2
+    assert first in [path.read_text() for path in kept]
+    assert Chouette.load(kept[0]).players or Chouette.load(kept[1]).players
+
+
+def test_the_board_is_drawn_from_the_boxs_side_to_the_last_play() -> None:
+    table = Chouette(ChouetteSettings(), RandomDice(seed=4), players=["Ann", "Ben", "Cid"])
+    text = run(table, TablePlayer(table, []))
+    found = re.search(r"Game 1: (\w+) is the box", text)
+    assert found is not None
+    box = found.group(1)
+    notes = re.findall(r"\|   ([^|]* pips \d+)\s*$", text, re.MULTILINE)
+    assert len(notes) >= 20
+    far, near = notes[::2], notes[1::2]
+    assert all(note.startswith(f"{box} (X)") for note in near), near
+    assert all(note.startswith("team (") and "(O)" in note for note in far), far
+    assert far[-1].endswith("pips 0") or near[-1].endswith("pips 0")  # the final board, after the last play

@@ -59,6 +59,7 @@ def set_up(series: Match | MoneySession, board: Position, on_roll: int, cube: Cu
 
 
 RACE_WON = position({1: 2, 2: 2}, {19: 5, 20: 5, 21: 5})  # the mover is far ahead, no contact
+RACE_DOUBLE = position({6: 3, 5: 3, 4: 3, 3: 3, 2: 3}, {18: 3, 19: 3, 20: 3, 21: 3, 22: 3})  # 60 pips to 75
 SURE_WIN = position({1: 2}, {19: 4, 20: 5, 21: 5})  # the mover wins next turn; the other has one off
 
 
@@ -200,3 +201,114 @@ def test_a_saved_session_resumes_with_the_checkers_moved_so_far(tmp_path: pytest
     game = again.series.game
     assert game.turn is not None
     assert [str(move) for move in game.turn.moves] == ["24/18"]
+
+
+def test_M3_a_hint_after_the_bot_beavers_advises_the_doubler(evaluator: Evaluator) -> None:
+    series = MoneySession(Rules(beavers=1), RandomDice(seed=3), players=("Ann", "Tavola"))
+    set_up(series, Position.start(), on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script(
+        [
+            (r"Ann: roll \(Enter\) or double", "double"),
+            (r"Ann: the cube is beavered to 4; take or drop", "hint"),
+            (r"Ann: the cube is beavered to 4; take or drop", "drop"),
+            (r"another game", "quit"),
+        ]
+    )
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "Tavola beavers: the cube is at 4." in text
+    assert re.search(r"(Take|Drop) the beaver \(play on at 4 [-+]\d\.\d{3}, drop -2\.000\)", text)
+    outcome = series.games[0].outcome
+    assert outcome is not None
+    assert (outcome.winner, outcome.points) == (1, 2)
+
+
+def test_M3_the_bot_answers_a_beaver_of_its_double(evaluator: Evaluator) -> None:
+    series = MoneySession(Rules(beavers=1), RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, RACE_DOUBLE, on_roll=1)  # the bot ahead doubles; beavering it is a blunder
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"Ann: you are doubled to 2; take, drop or beaver", "beaver"), (r".", "quit")])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "Ann beavers: the cube is at 4." in text
+    assert "Tavola takes." in text
+    assert series.games[0].cube.value == 4
+
+
+def test_a_typo_after_the_match_asks_again(tmp_path: pytest.TempPathFactory) -> None:
+    series = Match(1, dice=RandomDice(seed=1), players=("Ann", "Bo"))
+    set_up(series, SURE_WIN, on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")))
+    script = Script([(r"roll", ""), (r"The match is over", "sve x.mat"), (r"The match is over", "")])
+    text = run(session, script)
+    assert "Ann wins the match" in text
+    assert "Type save FILE to export the match, or Enter to leave." in text
+    assert script.prompts[1:] == ["The match is over. save FILE: export it; Enter: leave > "] * 2
+
+
+def boards(text: str) -> list[tuple[str, str]]:
+    """Each board drawn: the far side's pips note and the near side's (the viewer's), as printed."""
+    notes = re.findall(r"\|   ([^|]* pips \d+)$", text, re.MULTILINE)
+    return list(zip(notes[::2], notes[1::2], strict=True))
+
+
+def test_R3_the_board_stays_on_the_persons_side_when_the_bot_doubles(evaluator: Evaluator) -> None:
+    series = MoneySession(dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, RACE_DOUBLE, on_roll=1)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"Ann: you are doubled to 2; take or drop", "take"), (r"Ann: roll", "quit")])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    assert "Tavola doubles to 2." in text
+    drawn = boards(text)
+    assert len(drawn) >= 2
+    for far, near in drawn:
+        assert far.startswith("Tavola (O)"), far
+        assert near.startswith("Ann (X)"), near
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_R3_the_final_board_shows_the_winning_play_from_the_persons_side(
+    evaluator: Evaluator, winner: int
+) -> None:
+    series = Match(1, dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, SURE_WIN, on_roll=winner)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    script = Script([(r"roll", "")] if winner == 0 else [])
+    text = run(session, script, {1: Bot(evaluator, "advanced", 1)})
+    far, near = boards(text)[-1]
+    if winner == 0:
+        assert (far, near) == ("Tavola (O)  pips 69", "Ann (X)  pips 0"), text
+    else:
+        assert (far, near) == ("Tavola (O)  pips 0", "Ann (X)  pips 69"), text
+
+
+def test_the_hint_table_is_ranked_as_printed_and_as_bot_hint_ranks(evaluator: Evaluator) -> None:
+    dice = ManualDice()
+    dice.enter("31")
+    series = MoneySession(dice=dice, players=("Ann", "Tavola"))
+    game = set_up(series, Position.start(), on_roll=0)
+    session = PlaySession(
+        series, (Seat("Ann"), Seat("Tavola", "advanced")), dice_kind="manual", manual_dice=dice
+    )
+    text = run(session, Script([(r"roll", ""), (r"your move", "hint")]), {1: Bot(evaluator, "advanced", 1)})
+    rows = re.findall(r"^\W*(\d+) │ ([^│]+?) +│ +([+-]\d\.\d{3}) │(?:[^│]*│){4} +(\d) │$", text, re.MULTILINE)
+    assert len(rows) == 10, text
+    ranked = [(-int(depth), -float(equity)) for _rank, _play, equity, depth in rows]
+    assert ranked == sorted(ranked)  # deepest first, then by equity, as printed
+    assert {depth for _rank, _play, _equity, depth in rows} == {"2", "1", "0"}  # the filter stops some short
+    turn = game.turn
+    assert turn is not None
+    hinted = Bot(evaluator, "world-class").hint(turn.start, turn.dice)
+    assert [play for _rank, play, _equity, _depth in rows] == [choice.play.notation for choice in hinted[:10]]
+
+
+def test_pip_names_the_leader_and_the_match_score_puts_the_winner_first(evaluator: Evaluator) -> None:
+    series = Match(1, dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, SURE_WIN, on_roll=1)  # Tavola, far ahead, bears off at once
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    text = run(session, Script([]), {1: Bot(evaluator, "advanced", 1)})
+    assert "Tavola wins the match 1-0." in text
+    series = MoneySession(dice=RandomDice(seed=1), players=("Ann", "Tavola"))
+    set_up(series, SURE_WIN, on_roll=0)
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
+    text = run(session, Script([(r"roll", "pip")]), {1: Bot(evaluator, "advanced", 1)})
+    assert "Pips: Ann 2, Tavola 69 · Ann leads by 67" in text

@@ -591,6 +591,7 @@ class Game:
         self._turns = []
         result = play.after.result()
         if result is not None:  # R18, R19
+            self._position = play.after  # the final board, seen by the winner, still on roll
             left = self._checkers_left(play.after.flip())
             outcome = score_win(player, result.kind, self._cube, self.rules, Ending.BEAR_OFF, left)
             self._finish(outcome, entry)

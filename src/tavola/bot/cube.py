@@ -397,7 +397,7 @@ def game_decision(
     table: MatchEquityTable | None = None,
     efficiency: float | None = None,
 ) -> CubeDecision:
-    """The cube decision in ``game``, before the roll or when a double waits for its answer.
+    """The cube decision in ``game``, before the roll or when a double (or its beaver) waits for its answer.
 
     ``probabilities`` are the player on roll's; ``away`` is the match score
     from their side (None for money). Whether the game allows a double now
@@ -409,8 +409,8 @@ def game_decision(
     player = game.player_on_roll
     if game.phase is Phase.ROLL:
         may_double = game.may_double(player)
-    elif game.phase is Phase.DOUBLED and game.offer == (2 * game.cube.value, 1 - player):
-        may_double = True  # a double was offered: its answer is the decision's response
+    elif game.phase is Phase.DOUBLED:
+        may_double = True  # a double was offered (and perhaps beavered): its answers are the decision's
     else:
         raise ValueError(
             f"cube decisions come before the roll or to answer a double, not in {game.phase.value}"

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from tavola.bot.cube import CubeAction, CubeDecision, match_decision, money_decision, position_efficiency
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import table_for
-from tavola.bot.search import JudgedPlays, Level, evaluate_ply, judge_plays, level
+from tavola.bot.search import JudgedPlays, Level, best_first, evaluate_ply, judge_plays, level
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
@@ -93,6 +93,9 @@ class Bot:
     ) -> list[Choice]:
         """Every legal play, best first, as the level's search judged them (without its noise).
 
+        Best first is :func:`~tavola.bot.search.best_first`: the plays searched
+        deepest, then by equity; each :class:`Choice` says its depth.
+
         In a ``match`` the plays are ranked by match winning chances at the
         score and ``cube_value`` (gammons count for what they do to the match),
         their equities given back in money terms (:meth:`MatchEquityTable.to_equity`);
@@ -150,7 +153,7 @@ class Bot:
 
         For money the equity is the search's; in a match, each play's match
         winning chances turned back into money terms, and the rows ranked by
-        them (among equals, in the search's order).
+        them within each depth (:func:`~tavola.bot.search.best_first`).
         """
         judged = judge_plays(
             self.evaluator.for_variant(plays.variant),
@@ -158,9 +161,8 @@ class Bot:
             chosen.plies,
             chosen.filter,
         )
-        order = judged.order()
         if match is None:
-            return order, judged, judged.equities
+            return judged.order(), judged, judged.equities
         away, crawford = match.away, match.crawford
         table = table_for(*away)
 
@@ -169,8 +171,7 @@ class Bot:
             return table.to_equity(mwc, *away, cube_value, crawford)
 
         equities = np.array([in_money_terms(row) for row in judged.probabilities])
-        by_match = np.lexsort((-equities[order], -judged.plies[order].astype(np.int64)))
-        return order[by_match], judged, equities
+        return best_first(equities, judged.plies), judged, equities
 
     @staticmethod
     def _choice(

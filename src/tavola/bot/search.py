@@ -427,8 +427,20 @@ class JudgedPlays:
     plies: npt.NDArray[np.int8]
 
     def order(self) -> Indices:
-        """The rows best first: those searched deepest, then by equity; among equals the earlier row."""
-        return np.lexsort((-self.equities, -self.plies.astype(np.int64)))
+        """The rows best first (:func:`best_first` of their equities and depths)."""
+        return best_first(self.equities, self.plies)
+
+
+def best_first(equities: npt.ArrayLike, plies: npt.ArrayLike) -> Indices:
+    """The order of judged plays, best first: those searched deepest, then by equity; among equals the
+    earlier. A play the filter dropped at a shallower depth ranks below every play searched deeper,
+    whatever its equity (depths' equities are not comparable), so a list in this order shows each
+    play's depth.
+
+    >>> best_first([0.1, 0.3, 0.2, -0.5], [0, 1, 0, 1]).tolist()
+    [1, 3, 2, 0]
+    """
+    return np.lexsort((-np.asarray(equities, dtype=np.float64), -np.asarray(plies, dtype=np.int64)))
 
 
 def judge_plays(

@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from tavola.chouette import Chouette, ChouetteSettings, Consultation, CubeMode
+    from tavola.console import keep_aside
     from tavola.console.chouette import ChouetteConsole
     from tavola.dicesource import RandomDice
     from tavola.errors import TavolaError
@@ -89,9 +90,21 @@ def run(args: argparse.Namespace) -> int:
                 stake=args.stake,
             )
             table = Chouette(settings, RandomDice(args.seed), players=args.players)
+        if autosave.is_dir() or autosave.parent.is_file():
+            raise TavolaError(
+                _("--autosave names a file to write, and {path} cannot be one").format(path=autosave)
+            )
     except (TavolaError, OSError) as error:
         print(f"tavola chouette: {error}", file=sys.stderr)
         return 2
+    if not args.resume and autosave.exists():
+        kept = keep_aside(autosave, "chouette")
+        console.print(
+            _(
+                "The chouette saved before was kept in {path}; tavola chouette --resume --autosave {path} "
+                "goes on with it."
+            ).format(path=kept)
+        )
     with contextlib.suppress(ImportError):  # line editing and history for input()
         import readline  # noqa: F401
     return ChouetteConsole(table, console, console.input, autosave=autosave).run()

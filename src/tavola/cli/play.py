@@ -14,7 +14,6 @@ import argparse
 import contextlib
 import os
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -140,29 +139,48 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _session(args: argparse.Namespace, autosave: Path, console: Console) -> PlaySession:
+    """The session the options ask for, every option checked before any saved file is touched."""
     from tavola.console.session import PlaySession
-    from tavola.records import load
 
     if args.resume and args.load:
         raise _error(_("--resume and --load cannot go together"))
+    if args.seed is not None and args.seed < 0:
+        raise _error(_("--seed takes a whole number from 0 up, not {seed}").format(seed=args.seed))
+    if autosave.is_dir() or autosave.parent.is_file():
+        raise _error(_("--autosave names a file to write, and {path} cannot be one").format(path=autosave))
+    view = _view(args)
     if args.resume:
         session = PlaySession.load(autosave, seed=args.seed)
         if session.series.is_over:
             raise _error(_("the autosaved match is over; start a new one with tavola play"))
         return session
-    _keep_unfinished(autosave, console)
     if args.load:
-        path = Path(args.load)
-        if path.suffix.lower() == ".json" and _is_session(path):
-            return PlaySession.load(path, seed=args.seed)
+        session = _loaded(args, Path(args.load), view)
+    else:
         source, manual = _dice(args)
-        series = load(path, dice=source)
-        seats = _seats(args, series.players)
-        return PlaySession(series, seats, _view(args), args.dice, manual)
+        seats = _seats(args, None)
+        series = _new_series(args, source, (seats[0].name, seats[1].name))
+        session = PlaySession(series, seats, view, args.dice, manual)
+    keep_unfinished(autosave, console)
+    return session
+
+
+def _loaded(args: argparse.Namespace, path: Path, view: View) -> PlaySession:
+    """The session of a file given to ``--load``: a saved game, or a match record."""
+    from tavola.console.session import PlaySession
+    from tavola.records import load
+
+    if not path.is_file():
+        raise _error(_("{path}: there is no saved game here").format(path=path))
+    if path.suffix.lower() == ".json" and _is_session(path):
+        return PlaySession.load(path, seed=args.seed)
     source, manual = _dice(args)
-    seats = _seats(args, None)
-    series = _new_series(args, source, (seats[0].name, seats[1].name))
-    return PlaySession(series, seats, _view(args), args.dice, manual)
+    try:
+        series = load(path, dice=source)
+    except OSError as error:
+        raise _error(_("{path}: {error}").format(path=path, error=error.strerror)) from None
+    seats = _seats(args, series.players)
+    return PlaySession(series, seats, view, args.dice, manual)
 
 
 def _error(message: str) -> Exception:
@@ -182,8 +200,9 @@ def _is_session(path: Path) -> bool:
         return False
 
 
-def _keep_unfinished(autosave: Path, console: Console) -> None:
+def keep_unfinished(autosave: Path, console: Console) -> None:
     """Move an unfinished autosaved game aside before a new game overwrites it, and say where."""
+    from tavola.console import keep_aside
     from tavola.console.session import PlaySession
     from tavola.errors import TavolaError
 
@@ -194,8 +213,7 @@ def _keep_unfinished(autosave: Path, console: Console) -> None:
     except TavolaError:
         unfinished = True  # unreadable: keep it for the player to look at
     if unfinished:
-        kept = autosave.with_name(f"unfinished-{time.strftime('%Y%m%d-%H%M%S')}.json")
-        autosave.replace(kept)
+        kept = keep_aside(autosave, "unfinished")
         console.print(
             _("Your unfinished game was kept in {path}; tavola play --load {path} goes on with it.").format(
                 path=kept

@@ -38,7 +38,7 @@ from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
 from tavola.console.commands import HELP, RESIGN_KINDS, Command, read_command
 from tavola.console.session import PlaySession
-from tavola.console.view import board, cube_hint, hint_table, pip_line, score_line
+from tavola.console.view import beaver_hint, board, cube_hint, hint_table, pip_line, score_line
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
 from tavola.game import Game, Phase
@@ -168,12 +168,17 @@ class ConsoleGame:
         return player is not None and self.session.seats[player].is_bot
 
     def _viewer(self, game: Game) -> int:
-        """Whose side the board is drawn from: the person playing, or the player to act."""
+        """Whose side the board is drawn from: the person playing against the bot, or the person to act."""
         people = [index for index, seat in enumerate(self.session.seats) if not seat.is_bot]
         acting = game.player_to_act
         if len(people) == 1:
             return people[0]
         return acting if acting is not None else game.player_on_roll
+
+    def _x_seat(self) -> int:
+        """Whose checkers are ``X`` on every board: the person playing against the bot, else seat 0."""
+        people = [index for index, seat in enumerate(self.session.seats) if not seat.is_bot]
+        return people[0] if len(people) == 1 else 0
 
     def _draw(self, game: Game, *, force: bool = False) -> None:
         state = (id(game), len(game.log), game.position, game.dice, game.phase)
@@ -181,7 +186,7 @@ class ConsoleGame:
             return
         self._shown = state
         self.console.print()
-        self.console.print(board(self.session, game, self._viewer(game)))
+        self.console.print(board(self.session, game, self._viewer(game), self._x_seat()))
 
     # --- a person -------------------------------------------------------------------------
 
@@ -468,8 +473,9 @@ class ConsoleGame:
         self._series_announced = True
         series = self.session.series
         if isinstance(series, Match) and series.winner is not None:
+            winner = series.winner
             text = _("{name} wins the match {score}.").format(
-                name=self._name(series.winner), score="-".join(str(s) for s in series.score)
+                name=self._name(winner), score=f"{series.score[winner]}-{series.score[1 - winner]}"
             )
             self.console.print(Text(text, style="bold"))
 
@@ -492,9 +498,12 @@ class ConsoleGame:
         """After the match: saving it is still possible."""
         while True:
             command = read_command(self.read(_("The match is over. save FILE: export it; Enter: leave > ")))
-            if command.name != "save":
+            if command.name in ("enter", "quit"):
                 return
-            self._export(command.argument)
+            if command.name == "save":
+                self._export(command.argument)
+            else:
+                self._complain(_("Type save FILE to export the match, or Enter to leave."))
 
     # --- help, hints, lists, files ------------------------------------------------------------
 
@@ -519,7 +528,11 @@ class ConsoleGame:
         if game.phase in (Phase.ROLL, Phase.DOUBLED) and game.rules.cube and game.variant.cube:
             away = self.table.away(game.player_on_roll)
             decision = game_decision(game, bot.probabilities(game.position, variant=game.variant), away)
-            self.console.print(cube_hint(decision))
+            offer = game.offer
+            if offer is not None and offer[1] == game.player_on_roll:  # the double was beavered
+                self.console.print(beaver_hint(decision, offer[0]))
+            else:
+                self.console.print(cube_hint(decision))
             return
         self.console.print(_("No hint here."))
 

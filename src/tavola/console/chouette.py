@@ -2,9 +2,10 @@
 
 :class:`ChouetteConsole` is the terminal view of a
 :class:`~tavola.table.ChouetteTable`, for players sharing a keyboard (and
-bots in the seats they fill). Before each action it draws the board from the
-side on roll, the cubes (one line per bet) and what is waiting; then it lists
-the actions allowed now, numbered, with who may take them. A player types
+bots in the seats they fill). Before each action it draws the board, always
+from the box's side (its checkers X), the cubes (one line per bet) and what
+is waiting; then it lists the actions allowed now, numbered, with who may
+take them. A player types
 the number, or the action in words (``Cid double``, ``Cid double Ann Ben``,
 ``Ben take``, ``Dee suggest 13/7 8/7``); the roller types the checker play
 (``24/18 13/10``, one checker at a time with ``undo``, Enter to commit).
@@ -359,12 +360,15 @@ class ChouetteConsole:
     def _view(self, game: ChouetteGame) -> RenderableType:
         on_roll = game.side_on_roll
         names = {Side.BOX: game.box, Side.TEAM: _("team ({captain})").format(captain=game.captain)}
+        box_on_roll = on_roll is Side.BOX
         board = rich_board(
             game.position,
             mover_name=names[on_roll],
             opponent_name=names[on_roll.other],
             dice=game.dice,
-        )  # from the side on roll, so the points are numbered for whoever moves
+            viewer_is_mover=box_on_roll,
+            glyphs=("X", "O") if box_on_roll else ("O", "X"),
+        )  # always from the box's side, the box's checkers X
         cubes = Table(title=_("Cubes"), title_justify="left", box=None)
         cubes.add_column(_("Box side"))
         cubes.add_column(_("Team side"))

@@ -25,9 +25,13 @@ from tavola.render._view import CubeOwner
 from tavola.render.text import rich_board
 
 
-def board(session: PlaySession, game: Game, viewer: int) -> RenderableType:
-    """The board seen from ``viewer``'s side with the names, pips, dice, cube and score around it."""
+def board(session: PlaySession, game: Game, viewer: int, x_seat: int | None = None) -> RenderableType:
+    """The board seen from ``viewer``'s side with the names, pips, dice, cube and score around it.
+
+    ``x_seat``'s checkers are ``X`` whoever is on roll (the viewer's by default), the other's ``O``.
+    """
     mover = game.player_on_roll
+    x_seat = viewer if x_seat is None else x_seat
     viewer_is_mover = viewer == mover
     seats = session.seats
     colors = session.view.colors
@@ -43,6 +47,7 @@ def board(session: PlaySession, game: Game, viewer: int) -> RenderableType:
         cube=(game.cube.value, owner) if game.rules.cube and game.variant.cube else None,
         viewer_is_mover=viewer_is_mover,
         colors=(colors[mover], colors[1 - mover]),
+        glyphs=("X", "O") if mover == x_seat else ("O", "X"),
     )
     footer = Text(ids_line(session, game), style="dim")
     return Group(Text(score_line(session), style="bold"), picture, footer)
@@ -82,21 +87,34 @@ def ids_line(session: PlaySession, game: Game) -> str:
 
 
 def pip_line(session: PlaySession, game: Game) -> str:
+    """The pip counts, and who leads the race by how many pips (fewer pips lead).
+
+    >>> from tavola.console.session import PlaySession, Seat
+    >>> from tavola.dicesource import RandomDice
+    >>> from tavola.game import Game
+    >>> from tavola.match import MoneySession
+    >>> from tavola.position import Position
+    >>> session = PlaySession(MoneySession(dice=RandomDice(seed=1)), (Seat("Ann"), Seat("Bo")))
+    >>> pip_line(session, Game(position=Position([2] * 6 + [0] * 12 + [-2] * 2 + [0] * 4), player_on_roll=1))
+    'Pips: Ann 22, Bo 42 · Ann leads by 20'
+    """
     mine, theirs = game.position.pip_counts()
     mover = game.player_on_roll
     pips = {mover: mine, 1 - mover: theirs}
     names = [seat.name for seat in session.seats]
-    return _("Pips: {first} {first_pips}, {second} {second_pips} (difference {difference:+d})").format(
-        first=names[0],
-        first_pips=pips[0],
-        second=names[1],
-        second_pips=pips[1],
-        difference=pips[0] - pips[1],
+    line = _("Pips: {first} {first_pips}, {second} {second_pips}").format(
+        first=names[0], first_pips=pips[0], second=names[1], second_pips=pips[1]
     )
+    if pips[0] == pips[1]:
+        return line + " · " + _("even")
+    leader = 0 if pips[0] < pips[1] else 1
+    return line + " · " + _("{name} leads by {pips}").format(name=names[leader], pips=abs(pips[0] - pips[1]))
 
 
 def hint_table(choices: list[Choice], limit: int = 10) -> Table:
-    """The bot's ranked plays: equity, the loss against the best, and the win and gammon chances."""
+    """The bot's ranked plays as :meth:`~tavola.bot.player.Bot.hint` ranks them: the plays searched
+    deepest first, then by equity. Each row shows its equity, the loss against the best play judged at
+    the same depth, the win and gammon chances, and its depth in plies."""
     table = Table(title=_("Hint"), title_justify="left")
     table.add_column("#", justify="right")
     table.add_column(_("Play"))
@@ -105,17 +123,22 @@ def hint_table(choices: list[Choice], limit: int = 10) -> Table:
     table.add_column(_("Win"), justify="right")
     table.add_column(_("Gammon"), justify="right")
     table.add_column(_("Lose gammon"), justify="right")
-    best = choices[0].equity
+    # TRANSLATORS: the column of the hint table giving how many plies deep each play was judged.
+    table.add_column(_("Depth"), justify="right")
+    best_at: dict[int, float] = {}
     for rank, choice in enumerate(choices[:limit], start=1):
         p = choice.probabilities
+        best = best_at.get(choice.plies)
+        best_at.setdefault(choice.plies, choice.equity)
         table.add_row(
             str(rank),
             choice.play.notation or _("(no move)"),
             f"{choice.equity:+.3f}",
-            f"{choice.equity - best:+.3f}" if rank > 1 else "",
+            "" if best is None else f"{choice.equity - best:+.3f}",
             f"{100 * p[0]:.1f}%",
             f"{100 * p[1]:.1f}%",
             f"{100 * p[3]:.1f}%",
+            str(choice.plies),
         )
     if len(choices) > limit:
         table.caption = ngettext(
@@ -141,6 +164,24 @@ def cube_hint(decision: CubeDecision) -> str:
     shown = ", ".join(f"{name} {_number(decision, value)}" for name, value in parts if value is not None)
     title = f"{action}, {answer}" if answer else action
     return f"{title} ({shown})"
+
+
+def beaver_hint(decision: CubeDecision, value: int) -> str:
+    """The advice to a doubler whose double was beavered: play on at ``value`` or give up twice the cube.
+
+    ``decision`` is the doubler's; a take of the beaver is worth twice the double's take.
+
+    >>> from tavola.bot.cube import money_decision
+    >>> from tavola.rules import Rules
+    >>> print(beaver_hint(money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=1)), 4))
+    Take the beaver (play on at 4 -0.518, drop -2.000)
+    """
+    assert decision.double_take is not None
+    take, drop = 2 * decision.double_take, -2.0
+    title = _("Take the beaver") if take >= drop else _("Drop the beaver")
+    return _("{advice} (play on at {value} {take:+.3f}, drop {drop:+.3f})").format(
+        advice=title, value=value, take=take, drop=drop
+    )
 
 
 def _number(decision: CubeDecision, value: float) -> str:

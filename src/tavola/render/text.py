@@ -2,8 +2,9 @@
 
 :func:`board_rows` lays the picture out as rows of :class:`Cell`; the ASCII
 board joins the cells' text, the rich board styles each cell by its role.
-The mover's checkers are ``X``, the opponent's ``O``; a stack taller than
-five shows its count in its fifth cell.
+The mover's checkers are ``X``, the opponent's ``O`` (unless ``glyphs``
+says other letters); a stack taller than five shows its count in its fifth
+cell.
 
 >>> print(ascii_board(Position.start(), dice=Dice(3, 1)))
 +13-14-15-16-17-18-+---+19-20-21-22-23-24-+---+
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
 Role = Literal["frame", "label", "mover", "opponent", "text"]
 Column = int | Literal["bar", "off"]
 
-GLYPHS: dict[Side, str] = {"mover": "X", "opponent": "O"}
 STACK = 5
 """Cells in a stack: the most checkers drawn one by one."""
 
@@ -61,8 +61,11 @@ def board_rows(
     dice: Dice | None = None,
     cube: Cube | None = None,
     viewer_is_mover: bool = True,
+    glyphs: tuple[str, str] = ("X", "O"),
 ) -> list[Row]:
     """The board as 13 rows of cells, the notes (pips, turn, dice, cube) to the right of it.
+
+    ``glyphs`` are the letters of the mover's and the opponent's checkers.
 
     >>> rows = board_rows(Position.start())
     >>> rows[1][1], rows[11][1]
@@ -71,14 +74,18 @@ def board_rows(
     check_options(home, cube)
     view = BoardView.of(position, viewer_is_mover)
     top, bottom = (_groups(points, home) for points in screen_points(home))
+    letters: dict[Side, str] = {"mover": glyphs[0], "opponent": glyphs[1]}
     board = [
         _row(top, _number, "+"),
-        *_half(view, top, view.far),
+        *_half(view, top, view.far, letters),
         _row(top, _middle, "|"),
-        *_half(view, bottom, view.near)[::-1],
+        *_half(view, bottom, view.near, letters)[::-1],
         _row(bottom, _number, "+"),
     ]
-    labels: dict[Side, str] = {"mover": _label(mover_name, "X"), "opponent": _label(opponent_name, "O")}
+    labels: dict[Side, str] = {
+        "mover": _label(mover_name, glyphs[0]),
+        "opponent": _label(opponent_name, glyphs[1]),
+    }
     notes = _notes(view, labels, dice, cube)
     return [row + note for row, note in zip(board, notes, strict=True)]
 
@@ -92,6 +99,7 @@ def ascii_board(
     dice: Dice | None = None,
     cube: Cube | None = None,
     viewer_is_mover: bool = True,
+    glyphs: tuple[str, str] = ("X", "O"),
 ) -> str:
     """The board in plain ASCII, 13 lines, the viewer's home board at the bottom.
 
@@ -109,6 +117,7 @@ def ascii_board(
         dice=dice,
         cube=cube,
         viewer_is_mover=viewer_is_mover,
+        glyphs=glyphs,
     )
     return "\n".join("".join(cell.text for cell in row) for row in rows)
 
@@ -123,6 +132,7 @@ def rich_board(
     cube: Cube | None = None,
     viewer_is_mover: bool = True,
     colors: tuple[str, str] = ("white", "red"),
+    glyphs: tuple[str, str] = ("X", "O"),
 ) -> Text:
     """The ASCII board as a :class:`rich.text.Text`, the mover's and opponent's parts in ``colors``.
 
@@ -146,6 +156,7 @@ def rich_board(
         dice=dice,
         cube=cube,
         viewer_is_mover=viewer_is_mover,
+        glyphs=glyphs,
     )
     lines = (Text.assemble(*((cell.text, styles[cell.role]) for cell in row)) for row in rows)
     return Text("\n", no_wrap=True).join(lines)
@@ -182,14 +193,14 @@ def _middle(column: Column) -> Cell:
     return Cell(f"{label:^3.3}", "label")  # a longer translation would shift the board's columns
 
 
-def _half(view: BoardView, groups: list[list[Column]], side: Side) -> list[Row]:
+def _half(view: BoardView, groups: list[list[Column]], side: Side, letters: dict[Side, str]) -> list[Row]:
     """The five rows of one half, from its edge to the middle; ``side``'s bar checkers and tray are here."""
     index = 0 if side == view.near else 1
-    stacks: dict[Column, list[Cell]] = {"bar": _stack(view.bar[index], side)[::-1]}
-    stacks["off"] = _stack(view.off[index], side)
+    stacks: dict[Column, list[Cell]] = {"bar": _stack(view.bar[index], side, letters)[::-1]}
+    stacks["off"] = _stack(view.off[index], side, letters)
     for column in (column for group in groups for column in group if isinstance(column, int)):
         count = view.board[column - 1]
-        stacks[column] = _stack(abs(count), view.owner(count))
+        stacks[column] = _stack(abs(count), view.owner(count), letters)
     return [_row(groups, _level(stacks, level), "|") for level in range(STACK)]
 
 
@@ -198,9 +209,9 @@ def _level(stacks: dict[Column, list[Cell]], level: int) -> Callable[[Column], C
     return lambda column: stacks[column][level]
 
 
-def _stack(count: int, side: Side) -> list[Cell]:
+def _stack(count: int, side: Side, letters: dict[Side, str]) -> list[Cell]:
     """The cells of a stack from its base; past five checkers the fifth cell shows the count."""
-    marks = [GLYPHS[side] if level < count else "" for level in range(STACK)]
+    marks = [letters[side] if level < count else "" for level in range(STACK)]
     if count > STACK:
         marks[-1] = str(count)
     return [Cell(f"{mark:^3}", side if mark else "text") for mark in marks]
