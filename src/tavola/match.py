@@ -26,17 +26,42 @@ from tavola.errors import IllegalActionError, InvalidRulesError
 from tavola.game import Ending, Game, Phase
 from tavola.i18n import _
 from tavola.ids import GameState, MatchState, encode_match_id
+from tavola.matchrules import MAX_MATCH_LENGTH, check_match_length, check_match_score
 from tavola.rules import Rules, checked_stake
 from tavola.variants import STANDARD, Variant
+
+__all__ = ["MAX_MATCH_LENGTH", "Match", "MatchScore", "MoneySession", "Settlement"]
 
 
 @dataclass(frozen=True)
 class MatchScore:
-    """A match seen by the player on roll: the length, both scores (its own first), the Crawford flag."""
+    """A match seen by the player on roll: the length, both scores (its own first), the Crawford flag.
+
+    Only a score a match can reach is accepted (P1, P2; :mod:`tavola.matchrules`):
+
+    >>> MatchScore(2, (1, 1), crawford=True)
+    Traceback (most recent call last):
+    ...
+    tavola.errors.InvalidRulesError: at 1-1 in a 2-point match there is no Crawford game: it follows the \
+game in which one player, and only one, reaches 1 points (P2)
+    """
 
     length: int
     score: tuple[int, int]
     crawford: bool = False
+
+    def __post_init__(self) -> None:
+        check_match_length(self.length)
+        score = self.score
+        if (
+            not isinstance(score, tuple)
+            or len(score) != 2
+            or not all(isinstance(points, int) and not isinstance(points, bool) for points in score)
+        ):
+            raise InvalidRulesError(f"a match's score is two whole numbers, not {score!r:.80}")
+        if not isinstance(self.crawford, bool):
+            raise InvalidRulesError(f"the Crawford flag is True or False, not {self.crawford!r}")
+        check_match_score(self.length, score, self.crawford)
 
     @property
     def away(self) -> tuple[int, int]:
@@ -105,10 +130,7 @@ class Match(_Series):
         players: tuple[str, str] = ("Player 0", "Player 1"),
         variant: Variant = STANDARD,
     ) -> None:
-        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
-            raise InvalidRulesError(
-                _("a match is to 1 to 32767 points, not {length}").format(length=repr(length))
-            )
+        check_match_length(length)
         rules = rules or Rules()
         rules.check_for_match()
         super().__init__(rules, dice, players, variant)
