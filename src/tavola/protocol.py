@@ -37,7 +37,7 @@ nothing of JSON: the replies are built here.
 
 from __future__ import annotations
 
-import json
+import io
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -53,9 +53,10 @@ from tavola.dice import Dice
 from tavola.errors import TavolaError
 from tavola.ids import parse_position, position_text
 from tavola.match import MatchScore
+from tavola.matchrules import MAX_MATCH_LENGTH, check_match_score
 from tavola.position import Position
 from tavola.rules import Rules
-from tavola.schema import RulesShape, Says, Shape, read_shape
+from tavola.schema import JsonTextError, RulesShape, Says, Shape, json_text, parse_json, read_shape
 from tavola.variants import STANDARD, Variant, find_variant
 
 COMMANDS = ("play", "hint", "evaluate", "cube")
@@ -100,7 +101,7 @@ def read_request(data: object) -> Request:
     >>> read_request({"id": 7, "cmd": "evaluate", "position": "4HPwATDgc/ABMA", "match": {"length": "7"}})
     Traceback (most recent call last):
     ...
-    tavola.protocol.RequestError: match.length: a whole number from 1 up, not '7'
+    tavola.protocol.RequestError: match.length: a whole number from 1 to 64, not '7'
     """
     shape: _CheckerRequest | _PositionRequest = read_shape(_REQUEST, data, RequestError, _WHOLE)
     variant = _variant(shape.variant)
@@ -125,7 +126,11 @@ _WHOLE = "the request"
 
 
 class _MatchShape(Shape):
-    length: Annotated[int, Field(ge=1), Says("match.length: a whole number from 1 up, not {value}")]
+    length: Annotated[
+        int,
+        Field(ge=1, le=MAX_MATCH_LENGTH),
+        Says(f"match.length: a whole number from 1 to {MAX_MATCH_LENGTH}, not {{value}}"),
+    ]
     score: Annotated[
         list[int], Field(min_length=2, max_length=2), Says("match.score: two whole numbers, not {value}")
     ] = Field(default_factory=lambda: [0, 0])
@@ -202,12 +207,15 @@ def _dice(values: list[int]) -> Dice:
 def _match(shape: _MatchShape | None) -> MatchScore | None:
     if shape is None:
         return None
-    length, score = shape.length, shape.score
-    if not all(0 <= points < length for points in score):
-        raise RequestError(f"match.score: two scores below the length {length}, not {score!r}")
-    if shape.crawford and length - 1 not in score:
-        raise RequestError(f"match.crawford: true only when a player is 1 away, not {shape.crawford!r}")
-    return MatchScore(length, (score[0], score[1]), shape.crawford)
+    score = (shape.score[0], shape.score[1])
+    try:
+        check_match_score(shape.length, score)
+    except TavolaError as error:
+        raise RequestError(f"match.score: {error}") from None
+    try:
+        return MatchScore(shape.length, score, shape.crawford)
+    except TavolaError as error:
+        raise RequestError(f"match.crawford: {error}") from None
 
 
 _OWNERS = {"center": None, "me": 0, "opponent": 1}
@@ -238,7 +246,10 @@ def _level(name: str | None) -> str | None:
 
 
 def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
-    """Answer each request line on ``output``, flushing every reply; returns how many requests failed."""
+    """Answer each request line on ``output``, flushing every reply; returns how many requests failed.
+
+    Every line gets one reply, whatever it holds, and the next line is answered after it.
+    """
     failures = 0
     for line in lines:
         text = line.strip()
@@ -246,23 +257,42 @@ def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
             continue
         reply = answer(bot, text)
         failures += "error" in reply
-        output.write(json.dumps(reply) + "\n")
+        output.write(_reply_text(reply) + "\n")
         output.flush()
     return failures
 
 
 def answer(bot: Bot, text: str) -> dict[str, Any]:
-    """The reply to one request line; errors become ``{"id": ..., "error": ...}``."""
+    """The reply to one request line; errors become ``{"id": ..., "error": ...}``.
+
+    Never raises: a line that is no JSON (too deep, a number of too many
+    digits, ``NaN``), a request that does not read, and a failure while the
+    bot works each get their error reply.
+
+    >>> answer(None, "[" * 100_000 + "]" * 100_000)["error"][:9]  # type: ignore[arg-type]
+    'not JSON:'
+    """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
+        data = parse_json(text)
+    except JsonTextError as error:
         return {"id": None, "error": f"not JSON: {error}"}
     ident = data.get("id") if isinstance(data, dict) else None
     try:
         request = read_request(data)
-        return {"id": ident, **reply(bot, request)}
     except TavolaError as error:
         return {"id": ident, "error": str(error)}
+    try:
+        return {"id": ident, **reply(bot, request)}
+    except Exception as error:  # a failure of the bot itself: this request fails, the engine goes on
+        return {"id": ident, "error": f"internal error: {type(error).__name__}: {error}"}
+
+
+def _reply_text(reply: dict[str, Any]) -> str:
+    """A reply as one line of strict JSON; one that cannot be written (an ``id`` too deep) says so."""
+    try:
+        return json_text(reply)
+    except (ValueError, RecursionError) as error:
+        return json_text({"id": None, "error": f"the reply cannot be written as JSON: {error}"})
 
 
 def reply(bot: Bot, request: Request) -> dict[str, Any]:
@@ -324,6 +354,8 @@ def _evaluation_json(evaluation: Evaluation, match: MatchScore | None) -> dict[s
 
 
 def main(bot: Bot) -> int:
-    """Serve standard input to standard output."""
+    """Serve standard input to standard output (bytes that are not UTF-8 read as U+FFFD)."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
     serve(bot, sys.stdin, sys.stdout)
     return 0

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
+import math
 import types
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -55,7 +57,63 @@ from tavola.errors import TavolaError
 from tavola.i18n import N_, _
 from tavola.rules import Rules
 
-__all__ = ["RulesShape", "Says", "Shape", "read_shape"]
+__all__ = ["JsonTextError", "RulesShape", "Says", "Shape", "json_text", "parse_json", "read_shape"]
+
+
+class JsonTextError(TavolaError):
+    """Text that is not strict JSON; ``line`` is where the JSON parser stopped, where it says."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def parse_json(text: str) -> Any:
+    """The data in ``text``, strict JSON, or :class:`JsonTextError` saying why not; never another error.
+
+    Refused as well as what the JSON grammar refuses: ``NaN`` and ``Infinity``
+    (and numbers too large for a float), whole numbers longer than Python
+    reads (4300 digits) and nesting deeper than Python's recursion allows.
+
+    >>> parse_json('{"stake": 2.5}')
+    {'stake': 2.5}
+    >>> parse_json('{"stake": 1e999}')
+    Traceback (most recent call last):
+    ...
+    tavola.schema.JsonTextError: 1e999 is not a finite number
+    >>> parse_json("[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    tavola.schema.JsonTextError: nested too deeply
+    """
+    try:
+        return json.loads(text, parse_constant=_refuse_number, parse_float=_finite_float)
+    except json.JSONDecodeError as error:
+        raise JsonTextError(f"line {error.lineno}: {error.msg}", error.lineno) from None
+    except RecursionError:
+        raise JsonTextError("nested too deeply") from None
+    except ValueError as error:  # a refused number, or an integer of too many digits
+        raise JsonTextError(str(error)) from None
+
+
+def _refuse_number(text: str) -> Any:
+    raise ValueError(f"{text} is not a finite number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        _refuse_number(text)
+    return value
+
+
+def json_text(data: object) -> str:
+    """``data`` as strict JSON text on one line: ``NaN`` and infinities raise ``ValueError`` (never written).
+
+    >>> json_text({"id": 1, "equity": 0.5})
+    '{"id": 1, "equity": 0.5}'
+    """
+    return json.dumps(data, allow_nan=False)
 
 
 class Shape(BaseModel):
