@@ -509,7 +509,10 @@ def test_match_id_malformed_raises_invalid_id_error(text: str, message: str) -> 
     ("fields", "message"),
     [
         pytest.param({"cube_value": 3}, "power of two", id="cube-3"),
-        pytest.param({"cube_value": 1 << 16}, "cube value is 1 to 32768", id="cube-too-big"),
+        pytest.param(
+            {"cube_value": 1 << 16}, "the cube at 65536 is more than a Match ID can hold", id="cube-too-big"
+        ),
+        pytest.param({"cube_value": 3 << 16}, "cube value is 1 to 32768", id="cube-too-big-not-a-power"),
         pytest.param({"cube_owner": 2}, "cube owner", id="owner-2"),
         pytest.param({"player_on_roll": 2}, "player on roll is 0 to 1", id="on-roll-2"),
         pytest.param({"turn": True}, "whole number", id="turn-bool"),

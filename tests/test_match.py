@@ -13,10 +13,10 @@ from gnubg_oracle import GNUBG
 from tavola import WinKind
 from tavola.cube import Cube
 from tavola.dicesource import ManualDice, RandomDice
-from tavola.errors import IllegalActionError, InvalidRulesError
+from tavola.errors import IllegalActionError, InvalidIdError, InvalidRulesError
 from tavola.game import Game
 from tavola.ids import GameState, decode_match_id, encode_match_id
-from tavola.match import Match, MoneySession
+from tavola.match import Match, MoneySession, match_id_text
 from tavola.position import Position
 from tavola.rules import Rules
 
@@ -330,3 +330,16 @@ def test_P5_gnubg_writes_these_match_ids_at_the_end_of_a_game(tmp_path: Path) ->
         [GNUBG, "-t", "-q", "-p", str(script)], stdin=subprocess.DEVNULL, capture_output=True, timeout=60
     )
     assert json.loads(out.read_text()) == {name: ending.match_id for name, ending in GNUBG_ENDINGS.items()}
+
+
+def test_C4_a_cube_past_32768_has_no_match_id_and_says_so() -> None:
+    match = Match(7, dice=ManualDice(["21"]))
+    game = Game(match.rules, match.dice, position=Position.start(), player_on_roll=1, cube=Cube(32768, 1))
+    match.games.append(game)
+    assert decode_match_id(match.match_id()).cube_value == 32768
+    game.double()
+    game.take()  # redoubles have no limit (C4)
+    assert game.cube == Cube(65536, 0)
+    with pytest.raises(InvalidIdError, match="the cube at 65536 is more than a Match ID can hold"):
+        match.match_id()
+    assert match_id_text(match) == "none (the cube at 65536 is more than a Match ID can hold)"

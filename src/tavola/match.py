@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from tavola.actions import AcceptResignation, DeclineResignation, Entry, OpeningRoll, Resign, Roll
 from tavola.dicesource import DiceSource, default_dice
-from tavola.errors import IllegalActionError, InvalidRulesError
+from tavola.errors import IllegalActionError, InvalidIdError, InvalidRulesError
 from tavola.game import Ending, Game, Phase
 from tavola.i18n import _
 from tavola.ids import GameState, MatchState, encode_match_id
@@ -31,7 +31,7 @@ from tavola.matchrules import MAX_MATCH_LENGTH, check_match_length, check_match_
 from tavola.rules import Rules, checked_stake
 from tavola.variants import STANDARD, Variant
 
-__all__ = ["MAX_MATCH_LENGTH", "Match", "MatchScore", "MoneySession", "Settlement"]
+__all__ = ["MAX_MATCH_LENGTH", "Match", "MatchScore", "MoneySession", "Settlement", "match_id_text"]
 
 
 @dataclass(frozen=True)
@@ -208,6 +208,24 @@ class Match(_Series):
         before[game.outcome.winner] += game.outcome.points
         crawford_next = not self.is_over and self.is_crawford_game(len(self.games))
         return _state_of(game, self.length, (before[0], before[1]), crawford_next)
+
+
+def match_id_text(series: Match | MoneySession) -> str:
+    """The gnubg Match ID of ``series`` as it stands, or a phrase saying it has none, for showing.
+
+    A cube past 32768 (redoubles have no limit, C4) is more than a Match ID holds.
+
+    >>> from tavola.cube import Cube
+    >>> match = Match(7)
+    >>> match.games.append(Game(position=STANDARD.start, player_on_roll=0, cube=Cube(65536, 1)))
+    >>> match_id_text(match)
+    'none (the cube at 65536 is more than a Match ID can hold)'
+    """
+    try:
+        return encode_match_id(series.match_state())
+    except InvalidIdError as error:
+        # TRANSLATORS: shown in place of a Match ID that cannot be written; {reason} says why.
+        return _("none ({reason})").format(reason=error)
 
 
 def _state_of(game: Game, length: int, score: tuple[int, int], crawford: bool) -> MatchState:

@@ -81,7 +81,23 @@ def _checked_pair(value: object, what: str) -> tuple[object, object]:
     return value[0], value[1]
 
 
-def _checked_cube(value: object, what: str) -> int:
+_TOO_BIG: dict[str, str] = {
+    "a Match ID": N_("the cube at {value} is more than a Match ID can hold"),
+    "an XGID": N_("the cube at {value} is more than an XGID can hold"),
+}
+"""The sentence that refuses a cube past 32768 (C4: redoubles have no limit), by the ID it is for."""
+
+
+def _checked_cube(value: object, what: str, holder: str | None = None) -> int:
+    """``value`` if it is a cube's value an ID holds, 1 to 32768; ``holder`` names the ID that holds it."""
+    if (
+        holder is not None
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+        and value > 1 << 15
+        and not value & (value - 1)
+    ):
+        raise InvalidIdError(_(_TOO_BIG[holder]).format(value=value))
     cube = _checked_int(value, what, 1, 1 << 15)
     if cube & (cube - 1):
         raise InvalidIdError(_(_NOT_A_POWER_OF_TWO[what]).format(value=cube))

@@ -114,7 +114,7 @@ class MatchState:
     jacoby: bool = False
 
     def __post_init__(self) -> None:
-        _checked_cube(self.cube_value, "the cube value")
+        _checked_cube(self.cube_value, "the cube value", "a Match ID")
         if self.cube_owner is not None:
             _checked_int(self.cube_owner, "the cube owner (None when centred)", 0, 1)
         _checked_int(self.player_on_roll, "the player on roll", 0, 1)

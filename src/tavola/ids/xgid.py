@@ -116,7 +116,7 @@ class XgidState:
                     stage=self.stage, dice=dice
                 )
             )
-        _checked_cube(self.cube_value, "the cube value")
+        _checked_cube(self.cube_value, "the cube value", "an XGID")
         _checked_cube(self.max_cube, "the maximum cube")
         length = _checked_int(self.match_length, "the match length (0 for money)", 0, _MAX_FIELD_15)
         top = length - 1 if length else _MAX_FIELD_15
