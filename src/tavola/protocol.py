@@ -257,7 +257,7 @@ def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
             continue
         reply = answer(bot, text)
         failures += "error" in reply
-        output.write(_reply_text(reply) + "\n")
+        output.write(json_text(reply) + "\n")
         output.flush()
     return failures
 
@@ -265,9 +265,10 @@ def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
 def answer(bot: Bot, text: str) -> dict[str, Any]:
     """The reply to one request line; errors become ``{"id": ..., "error": ...}``.
 
-    Never raises: a line that is no JSON (too deep, a number of too many
-    digits, ``NaN``), a request that does not read, and a failure while the
-    bot works each get their error reply.
+    Never raises, and the reply can always be written as strict JSON: a line
+    that is no JSON (too deep, a number of too many digits), a request that
+    does not read, a failure while the bot works and an ``id`` that cannot be
+    written back (``NaN``) each get their error reply.
 
     >>> answer(None, "[" * 100_000 + "]" * 100_000)["error"][:9]  # type: ignore[arg-type]
     'not JSON:'
@@ -280,19 +281,20 @@ def answer(bot: Bot, text: str) -> dict[str, Any]:
     try:
         request = read_request(data)
     except TavolaError as error:
-        return {"id": ident, "error": str(error)}
+        return _writable({"id": ident, "error": str(error)})
     try:
-        return {"id": ident, **reply(bot, request)}
+        return _writable({"id": ident, **reply(bot, request)})
     except Exception as error:  # a failure of the bot itself: this request fails, the engine goes on
-        return {"id": ident, "error": f"internal error: {type(error).__name__}: {error}"}
+        return _writable({"id": ident, "error": f"internal error: {type(error).__name__}: {error}"})
 
 
-def _reply_text(reply: dict[str, Any]) -> str:
-    """A reply as one line of strict JSON; one that cannot be written (an ``id`` too deep) says so."""
+def _writable(reply: dict[str, Any]) -> dict[str, Any]:
+    """``reply`` if it can be written as strict JSON, else an error saying why (an ``id`` that is NaN)."""
     try:
-        return json_text(reply)
+        json_text(reply)
     except (ValueError, RecursionError) as error:
-        return json_text({"id": None, "error": f"the reply cannot be written as JSON: {error}"})
+        return {"id": None, "error": f"the reply cannot be written as JSON: {error}"}
+    return reply
 
 
 def reply(bot: Bot, request: Request) -> dict[str, Any]:
