@@ -16,7 +16,7 @@ from tavola.dicesource import ManualDice, RandomDice
 from tavola.errors import IllegalActionError, InvalidIdError, InvalidRulesError
 from tavola.game import Game
 from tavola.ids import GameState, decode_match_id, encode_match_id
-from tavola.match import Match, MoneySession, match_id_text
+from tavola.match import MAX_MATCH_LENGTH, Match, MatchScore, MoneySession, match_id_text
 from tavola.position import Position
 from tavola.rules import Rules
 
@@ -136,7 +136,9 @@ def test_P4_money_options_are_refused_in_a_match():
             Match(7, rules)
 
 
-@pytest.mark.parametrize("length", [0, -1, True, 1.5])
+@pytest.mark.parametrize(
+    "length", [0, -1, True, 1.5, MAX_MATCH_LENGTH + 1, 10**20, pytest.param(10**5000, id="5000-digits")]
+)
 def test_P1_match_length_is_checked(length):
     with pytest.raises(InvalidRulesError):
         Match(length)
@@ -343,3 +345,31 @@ def test_C4_a_cube_past_32768_has_no_match_id_and_says_so() -> None:
     with pytest.raises(InvalidIdError, match="the cube at 65536 is more than a Match ID can hold"):
         match.match_id()
     assert match_id_text(match) == "none (the cube at 65536 is more than a Match ID can hold)"
+
+
+def test_P1_the_longest_match_is_gnubgs() -> None:
+    assert MAX_MATCH_LENGTH == 64
+    assert Match(MAX_MATCH_LENGTH).length == 64
+
+
+@pytest.mark.parametrize(
+    ("length", "score", "crawford", "says"),
+    [
+        pytest.param(1, (0, 0), True, "no Crawford game", id="P2-1-point-match"),
+        pytest.param(2, (1, 1), True, "no Crawford game", id="P2-1-1-of-2"),
+        pytest.param(5, (3, 0), True, "no Crawford game", id="P2-3-0-of-5"),
+        pytest.param(5, (5, 0), False, "0 to 4 while a game is played", id="P1-match-won"),
+        pytest.param(5, (-1, 0), False, "0 to 4", id="negative"),
+        pytest.param(65, (0, 0), False, "1 to 64 points", id="P1-too-long"),
+        pytest.param(5, (4.0, 0), False, "two whole numbers", id="a-float"),
+        pytest.param(5, (4, 0), 1, "True or False", id="crawford-int"),
+    ],
+)
+def test_P1_P2_a_match_score_no_match_reaches_is_refused(length, score, crawford, says) -> None:
+    with pytest.raises(InvalidRulesError, match=says):
+        MatchScore(length, score, crawford)
+
+
+def test_P2_the_crawford_game_is_at_one_player_one_point_away() -> None:
+    assert MatchScore(5, (4, 2), crawford=True).away == (1, 3)
+    assert MatchScore(5, (0, 4), crawford=True).crawford

@@ -25,13 +25,15 @@ output, flushed at once, in order. Every request is an object with an ``id``
 ``position`` is a gnubg Position ID (or an XGID, or a Tavola ID) with the
 player to act on roll. Optional fields: ``variant`` (a variant's name),
 ``match`` (``{"length": 7, "score": [2, 4], "crawford": false}``, the player
-on roll's score first), ``cube`` (``{"value": 2, "owner": "center" | "me" |
+on roll's score first; a match is to 64 points at most,
+:data:`tavola.matchrules.MAX_MATCH_LENGTH`), ``cube`` (``{"value": 2, "owner": "center" | "me" |
 "opponent"}``), ``rules`` (``{"jacoby": true, "beavers": 1}``) and ``level``
 (see :data:`tavola.bot.search.LEVELS`). Every field of a request is checked
 before the bot starts work (its shape by :mod:`tavola.schema`, then its
 values); a request that cannot be answered gets one line,
 ``{"id": ..., "error": "..."}`` naming the field at fault, and the engine
-goes on serving. The bot itself (:class:`tavola.bot.player.Bot`) knows
+goes on serving; so does a line that is no JSON, and a request the bot fails
+on. Every reply is one line of strict JSON. The bot itself (:class:`tavola.bot.player.Bot`) knows
 nothing of JSON: the replies are built here.
 """
 
