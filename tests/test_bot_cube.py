@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -28,10 +30,12 @@ from tavola.bot.met import (
     match_equity,
     match_equity_after,
     mwc_to_equity,
+    table_for,
 )
 from tavola.cube import Cube
 from tavola.errors import InvalidRulesError
 from tavola.game import Game
+from tavola.matchrules import MAX_MATCH_LENGTH
 from tavola.position import Position
 from tavola.rules import Rules
 
@@ -422,3 +426,12 @@ def test_a_game_decides_with_the_cube_efficiency_measured_for_its_position_class
     in_race = game_decision(Game(Rules(), position=race, player_on_roll=0), probabilities)
     in_contact = game_decision(Game(Rules(), position=Position.start(), player_on_roll=0), probabilities)
     assert in_race.no_double < in_contact.no_double
+
+
+def test_P1_the_table_for_the_longest_match_is_built_in_well_under_a_second_or_so() -> None:
+    started = time.perf_counter()
+    table = MatchEquityTable.build(MAX_MATCH_LENGTH)
+    assert time.perf_counter() - started < 3.0  # about 0.4 s; 18 s once at 200 points
+    assert table_for(MAX_MATCH_LENGTH, MAX_MATCH_LENGTH).length == MAX_MATCH_LENGTH
+    assert table_for(LENGTH, 1).length == LENGTH
+    assert table.equity(5, 7) == default_table().equity(5, 7)

@@ -71,6 +71,30 @@ def test_moves_stdin_answers_line_by_line_and_keeps_going_after_errors():
     assert result.returncode == 1
 
 
+def test_moves_stdin_answers_lines_that_killed_it_and_the_lines_after_them():
+    killers = [
+        "TVL=-----A-B-AAAA-AA-ACABBACC-:3:1:28 11",  # 28 checkers a side: more plays than the generator holds
+        "TVL=------A------------a------:0:0:20 31",  # 20 checkers a side, once answered with a 15-checker ID
+        "4HPwATDgc/ABMA " + "3" * 5000,
+    ]
+    stdin = (
+        "".join(f"{line}\n{START} 31\n" for line in killers).encode()
+        + b"\xff\xfe 31\n"
+        + f"{START} 31\n".encode()
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "tavola", "moves", "--stdin"], input=stdin, capture_output=True, timeout=120
+    )
+    answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert len(answers) == 2 * len(killers) + 2
+    assert ["error" in answer for answer in answers] == [True, False] * (len(killers) + 1)
+    assert all(len(answer["plays"]) == 16 for answer in answers[1::2])
+    assert "28 checkers a side, not the 15" in answers[0]["error"]
+    assert "20 checkers a side, not the 15" in answers[2]["error"]
+    assert result.returncode == 1
+    assert not result.stderr
+
+
 def test_moves_stdin_all_good_exits_zero():
     result = tavola("moves", "--stdin", stdin=f"{START} 21\n{START} 11\n")
     assert result.returncode == 0

@@ -44,3 +44,17 @@ def test_P1_an_xgid_at_double_match_point_ranks_plays_by_their_wins(
 def test_a_bad_position_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", "nonsense", "31"]) == 2
     assert "neither a gnubg Position ID" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("xgid", "says"),
+    [
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:4:4:0:100:10", "a match is to 1 to 64 points, not 100"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:3:0:1:5:10", "no Crawford game"),
+    ],
+)
+def test_P1_P2_hint_refuses_an_xgid_of_a_match_tavola_does_not_play(
+    capsys: pytest.CaptureFixture[str], xgid: str, says: str
+) -> None:
+    assert main(["hint", xgid, "--level", "advanced"]) == 2
+    assert says in capsys.readouterr().err

@@ -20,6 +20,7 @@ from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import Network
 from tavola.bot.player import Bot
 from tavola.cube import Cube
+from tavola.matchrules import MAX_MATCH_LENGTH
 from tavola.protocol import PROBABILITY_NAMES, answer, read_request, serve
 from tavola.sampling import random_positions
 
@@ -247,3 +248,77 @@ def test_the_engine_command_serves_line_by_line(tmp_path):
     assert 0 <= replies[2]["probabilities"]["win"] <= 1
     assert -3 <= replies[2]["cubeless_equity"] <= 3
     assert result.returncode == 0
+
+
+# --- requests that once killed the engine: one error line each, and the next line answered -----------
+
+KILLERS = {
+    "28-checker-tavola-id": {
+        "cmd": "play",
+        "position": "TVL=-----A-B-AAAA-AA-ACABBACC-:3:1:28",
+        "dice": [1, 1],
+    },
+    "20-checker-tavola-id": {
+        "cmd": "play",
+        "position": "TVL=------A------------a------:0:0:20",
+        "dice": [3, 1],
+    },
+    "P2-crawford-in-a-1-point-match": {
+        "cmd": "evaluate",
+        "position": START,
+        "match": {"length": 1, "score": [0, 0], "crawford": True},
+    },
+    "P2-crawford-at-1-1-of-2": {
+        "cmd": "cube",
+        "position": START,
+        "match": {"length": 2, "score": [1, 1], "crawford": True},
+    },
+    "P1-a-million-points": {"cmd": "evaluate", "position": START, "match": {"length": 1_000_000}},
+    "P1-20-digit-length": {"cmd": "cube", "position": START, "match": {"length": 10**20}},
+    "P1-longer-than-the-longest-match": {"cmd": "evaluate", "position": START, "match": {"length": 65}},
+}
+KILLER_LINES = {
+    "deep-nesting": "[" * 100_000 + "]" * 100_000,
+    "5000-digit-id": '{"id": ' + "7" * 5000 + ', "cmd": "evaluate", "position": "4HPwATDgc/ABMA"}',
+    "nan-id": '{"id": NaN, "cmd": "evaluate", "position": "4HPwATDgc/ABMA"}',
+    **{name: json.dumps({"id": name, **request}) for name, request in KILLERS.items()},
+}
+
+
+@pytest.mark.parametrize(("name", "line"), KILLER_LINES.items(), ids=KILLER_LINES.keys())
+def test_a_request_that_killed_the_engine_gets_one_error_line_and_the_next_is_answered(bot, name, line):
+    good = json.dumps({"id": "next", "cmd": "evaluate", "position": START})
+    output = io.StringIO()
+    assert serve(bot, [line, good], output) == 1
+    first, second = (json.loads(text) for text in output.getvalue().splitlines())
+    assert set(first) == {"id", "error"}
+    assert first["id"] in (None, name)
+    assert second["id"] == "next"
+    assert "error" not in second
+
+
+def test_P1_the_longest_match_is_answered_at_once(bot):
+    reply = ask(bot, {"id": 1, "cmd": "cube", "position": START, "match": {"length": MAX_MATCH_LENGTH}})
+    assert "error" not in reply
+    crawford = {"length": MAX_MATCH_LENGTH, "score": [MAX_MATCH_LENGTH - 1, 0], "crawford": True}
+    assert "error" not in ask(bot, {"id": 2, "cmd": "evaluate", "position": START, "match": crawford})
+
+
+class FailingBot(Bot):
+    """A bot that fails while it works, as a bug would."""
+
+    def evaluate(self, *arguments, **options):
+        raise RuntimeError("a bug")
+
+
+def test_a_failure_while_the_bot_works_is_one_error_line_and_the_engine_goes_on():
+    failing = FailingBot(Evaluator.untrained(hidden=4, seed=1), level="advanced")
+    lines = [
+        json.dumps({"id": 1, "cmd": "evaluate", "position": START}),
+        json.dumps({"id": 2, "cmd": "play", "position": START, "dice": [3, 1]}),
+    ]
+    output = io.StringIO()
+    assert serve(failing, lines, output) == 1
+    first, second = (json.loads(text) for text in output.getvalue().splitlines())
+    assert first == {"id": 1, "error": "internal error: RuntimeError: a bug"}
+    assert "play" in second

@@ -38,6 +38,7 @@ from tavola.ids import (
     encode_xgid,
     parse_position,
 )
+from tavola.matchrules import crawford_possible
 from tavola.position import Position
 
 GNUBG = Path("/usr/games/gnubg")
@@ -83,41 +84,55 @@ def with_match_bits(match_id: str, first: int, width: int, value: int) -> str:
 
 @st.composite
 def match_states(draw: st.DrawFn) -> MatchState:
+    """A state some match or money game reaches (P1, P2, C3), as gnubg writes it."""
     length = draw(st.one_of(st.just(0), st.integers(1, 25), st.integers(1, 32767)))
-    top = length or 32767
+    game_state = draw(st.sampled_from(GameState))
+    finished = game_state not in (GameState.NONE, GameState.PLAYING)
+    top = length - 1 if length else 32767
+    score = [draw(st.integers(0, top)), draw(st.integers(0, top))]
+    if length and finished and draw(st.booleans()):  # the game won the match: its points as won
+        score[draw(st.integers(0, 1))] = draw(st.integers(length, 32767))
+    crawford = crawford_possible(length, (score[0], score[1])) and draw(st.booleans()) if length else False
+    crawford_game = crawford and not finished
+    owner = None if crawford_game else draw(st.sampled_from([None, 0, 1]))
     rolled = st.tuples(st.integers(1, 6), st.integers(1, 6))
     return MatchState(
-        cube_value=1 << draw(st.integers(0, 15)),
-        cube_owner=draw(st.sampled_from([None, 0, 1])),
+        cube_value=1 if crawford_game else 1 << draw(st.integers(0 if owner is None else 1, 15)),
+        cube_owner=owner,
         player_on_roll=draw(st.integers(0, 1)),
-        crawford=draw(st.booleans()) if length else False,
-        game_state=draw(st.sampled_from(GameState)),
+        crawford=crawford,
+        game_state=game_state,
         turn=draw(st.integers(0, 1)),
-        double_offered=draw(st.booleans()),
+        double_offered=game_state is GameState.PLAYING and not crawford_game and draw(st.booleans()),
         resignation=draw(st.integers(0, 3)),
         dice=draw(st.one_of(st.just((0, 0)), rolled)),
         match_length=length,
-        score=(draw(st.integers(0, top)), draw(st.integers(0, top))),
+        score=(score[0], score[1]),
         jacoby=draw(st.booleans()),
     )
 
 
 @st.composite
 def xgid_states(draw: st.DrawFn) -> XgidState:
+    """A state some match or money game reaches (P1, P2, C3), as an XGID holds it."""
     length = draw(st.one_of(st.just(0), st.integers(1, 25)))
     top = length - 1 if length else 99
-    stage = draw(st.sampled_from(XgidStage))
+    score_bottom, score_top = draw(st.integers(0, top)), draw(st.integers(0, top))
+    crawford = bool(length) and crawford_possible(length, (score_bottom, score_top)) and draw(st.booleans())
+    stages = [XgidStage.TO_ROLL, XgidStage.ROLLED] if crawford else list(XgidStage)
+    stage = draw(st.sampled_from(stages))
     dice = draw(st.tuples(st.integers(1, 6), st.integers(1, 6))) if stage is XgidStage.ROLLED else (0, 0)
+    owner = None if crawford else draw(st.sampled_from([None, XgidSide.BOTTOM, XgidSide.TOP]))
     return XgidState(
         position=draw(positions()),
         turn=draw(st.sampled_from(XgidSide)),
         stage=stage,
         dice=dice,
-        cube_value=1 << draw(st.integers(0, 15)),
-        cube_owner=draw(st.sampled_from([None, XgidSide.BOTTOM, XgidSide.TOP])),
-        score_bottom=draw(st.integers(0, top)),
-        score_top=draw(st.integers(0, top)),
-        crawford_jacoby=draw(st.integers(0, 1 if length else 3)),
+        cube_value=1 if crawford else 1 << draw(st.integers(0 if owner is None else 1, 15)),
+        cube_owner=owner,
+        score_bottom=score_bottom,
+        score_top=score_top,
+        crawford_jacoby=int(crawford) if length else draw(st.integers(0, 3)),
         match_length=length,
         max_cube=1 << draw(st.integers(0, 15)),
     )
@@ -474,7 +489,9 @@ VALID_MATCH_ID = "cAkgAQAAAAAE"  # a fresh 9-point match, player 1 to roll
         ),
         pytest.param(with_match_bits(VALID_MATCH_ID, 15, 6, 3), "dice are two numbers", id="one-die"),
         pytest.param(
-            with_match_bits(VALID_MATCH_ID, 36, 15, 10), "score is 0 to 9, not 10", id="score-10-of-9"
+            with_match_bits(VALID_MATCH_ID, 36, 15, 10),
+            "a score in a 9-point match is 0 to 8 while a game is played, not 10-0",
+            id="score-10-of-9",
         ),
         pytest.param(
             with_match_bits(with_match_bits(VALID_MATCH_ID, 21, 15, 0), 7, 1, 1),
@@ -492,7 +509,10 @@ def test_match_id_malformed_raises_invalid_id_error(text: str, message: str) -> 
     ("fields", "message"),
     [
         pytest.param({"cube_value": 3}, "power of two", id="cube-3"),
-        pytest.param({"cube_value": 1 << 16}, "cube value is 1 to 32768", id="cube-too-big"),
+        pytest.param(
+            {"cube_value": 1 << 16}, "the cube at 65536 is more than a Match ID can hold", id="cube-too-big"
+        ),
+        pytest.param({"cube_value": 3 << 16}, "cube value is 1 to 32768", id="cube-too-big-not-a-power"),
         pytest.param({"cube_owner": 2}, "cube owner", id="owner-2"),
         pytest.param({"player_on_roll": 2}, "player on roll is 0 to 1", id="on-roll-2"),
         pytest.param({"turn": True}, "whole number", id="turn-bool"),
@@ -502,7 +522,9 @@ def test_match_id_malformed_raises_invalid_id_error(text: str, message: str) -> 
         pytest.param({"dice": (7, 1)}, "a die is 0 to 6", id="die-7"),
         pytest.param({"dice": (1, 2, 3)}, "dice should be a pair", id="three-dice"),
         pytest.param({"match_length": -1}, "match length", id="negative-length"),
-        pytest.param({"match_length": 5, "score": (5, 6)}, "player 1's score is 0 to 5", id="score-over"),
+        pytest.param(
+            {"match_length": 5, "score": (5, 6)}, "0 to 4 while a game is played, not 5-6", id="score-over"
+        ),
     ],
 )
 def test_match_state_out_of_range_raises_invalid_id_error(fields: dict[str, object], message: str) -> None:
@@ -579,10 +601,12 @@ def test_xgid_keeps_the_dice_in_the_order_written() -> None:
 
 
 def test_xgid_match_fields() -> None:
-    state = decode_xgid("XGID=-b----E-C---eE---c-e----B-:2:1:-1:00:4:6:1:7:8")
+    state = decode_xgid("XGID=-b----E-C---eE---c-e----B-:2:1:-1:00:4:6:0:7:8")
     assert (state.cube_value, state.cube_owner, state.turn) == (4, XgidSide.BOTTOM, XgidSide.TOP)
     assert (state.score_bottom, state.score_top, state.match_length) == (4, 6, 7)
-    assert (state.crawford, state.jacoby, state.beavers, state.max_cube) == (True, False, False, 256)
+    assert (state.crawford, state.jacoby, state.beavers, state.max_cube) == (False, False, False, 256)
+    crawford = decode_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:4:6:1:7:8")
+    assert (crawford.crawford, crawford.jacoby, crawford.beavers) == (True, False, False)
 
 
 # --- XGID: round trips ------------------------------------------------------------
@@ -866,3 +890,80 @@ def test_gnubg_reads_our_xgids_and_position_ids_as_we_do(tmp_path: Path) -> None
         )
         assert decode_match_id(result["match_id"]) == expected, case
         assert encode_match_id(expected) == result["match_id"], case
+
+
+# --- IDs of states no match reaches (P1, P2, C3) ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("MAGgAFAAKAAE", "0 to 4 while a game is played, not 5-5", id="P1-5-5-of-5-in-play"),
+        pytest.param(
+            "sAGgAAAAAAAE", "at 0-0 in a 5-point match there is no Crawford game", id="P2-crawford-0-0"
+        ),
+        pytest.param("AAEAAAAAAAAE", "owned only once a double is taken", id="C3-owned-at-1"),
+        pytest.param(
+            with_match_bits("8ImuAEAAEAAE", 0, 4, 1),
+            "no doubling in the Crawford game",
+            id="P2-cube-2-crawford",
+        ),
+        pytest.param(
+            with_match_bits("cArgABAAAAAE", 12, 1, 1),
+            "double is offered only while",
+            id="double-after-the-end",
+        ),
+        pytest.param(
+            with_match_bits(with_match_bits("cArgABAAAAAE", 36, 15, 7), 51, 15, 7),
+            "both players cannot have won",
+            id="P1-both-won",
+        ),
+    ],
+)
+def test_P1_P2_C3_match_ids_of_states_no_match_reaches_are_refused(text: str, message: str) -> None:
+    with pytest.raises(InvalidIdError, match=message):
+        decode_match_id(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:3:0:1:5:10",
+            "at 3-0 in a 5-point match there is no Crawford game",
+            id="P2-crawford-3-0",
+        ),
+        pytest.param(
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:1:1:1:2:10",
+            "no Crawford game",
+            id="P2-crawford-1-1-of-2",
+        ),
+        pytest.param(
+            "XGID=-b----E-C---eE---c-e----B-:0:1:1:52:0:0:0:5:10", "owned only once", id="C3-owned-at-1"
+        ),
+        pytest.param(
+            "XGID=-b----E-C---eE---c-e----B-:1:0:1:D:4:0:1:5:10",
+            "no doubling in the Crawford",
+            id="P2-doubled",
+        ),
+    ],
+)
+def test_P2_C3_xgids_of_states_no_match_reaches_are_refused(text: str, message: str) -> None:
+    with pytest.raises(InvalidIdError, match=message):
+        decode_xgid(text)
+
+
+def test_P5_the_ids_gnubg_writes_once_a_game_is_over_are_read() -> None:
+    # 7-point match, player 0 owning a 16-cube, gammoned player 1: gnubg writes 16-0 as won.
+    state = decode_match_id("UwrgAAABAAAE")
+    assert (state.game_state, state.score, state.match_length) == (GameState.OVER, (16, 0), 7)
+    assert encode_match_id(state) == "UwrgAAABAAAE"
+
+
+def test_a_tavola_id_has_the_checkers_of_the_game_played() -> None:
+    hypergammon = "TVL=-aaa------------------AAA-:0:0:3"
+    with pytest.raises(InvalidIdError, match="it has 15 checkers a side, not the 3"):
+        parse_position("TVL=-b----E-C---eE---c-e----B-:0:0:15", checkers=3)
+    with pytest.raises(InvalidIdError, match="it has 20 checkers a side, not the 15"):
+        parse_position("TVL=------A------------a------:0:0:20")
+    assert parse_position(hypergammon, checkers=3).checkers == 3

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
 import pytest
 
+from gnubg_oracle import GNUBG
 from tavola import WinKind
+from tavola.cube import Cube
 from tavola.dicesource import ManualDice, RandomDice
-from tavola.errors import IllegalActionError, InvalidRulesError
+from tavola.errors import IllegalActionError, InvalidIdError, InvalidRulesError
 from tavola.game import Game
-from tavola.ids import GameState, decode_match_id
-from tavola.match import Match, MoneySession
+from tavola.ids import GameState, decode_match_id, encode_match_id
+from tavola.match import MAX_MATCH_LENGTH, Match, MatchScore, MoneySession, match_id_text
+from tavola.position import Position
 from tavola.rules import Rules
 
 
@@ -128,7 +136,9 @@ def test_P4_money_options_are_refused_in_a_match():
             Match(7, rules)
 
 
-@pytest.mark.parametrize("length", [0, -1, True, 1.5])
+@pytest.mark.parametrize(
+    "length", [0, -1, True, 1.5, MAX_MATCH_LENGTH + 1, 10**20, pytest.param(10**5000, id="5000-digits")]
+)
 def test_P1_match_length_is_checked(length):
     with pytest.raises(InvalidRulesError):
         Match(length)
@@ -172,3 +182,194 @@ def test_players_have_names():
     with pytest.raises(InvalidRulesError):
         Match(5, players=("Ann", ""))
     assert Match(5, players=("Ann", "Bruno")).players == ("Ann", "Bruno")
+
+
+# --- P5: the Match ID at the end of a game, as gnubg writes it ----------------------------------------
+
+BEAR_OFF_SINGLE = "AQAABAAAAAAAAA"  # the player on roll's last checker on its 1-point; the opponent's too
+BEAR_OFF_GAMMON = "4P8PAAABAAAAAA"  # the same, the opponent's 15 checkers all on its 6-point
+
+
+@dataclass(frozen=True)
+class Ending:
+    """A game ending at a score, and the Match ID gnubg 1.07 writes once it is over.
+
+    ``gnubg`` are the commands that play it in gnubg (after ``set automatic game off``,
+    ``set automatic roll off`` and both players human); ``score`` and ``crawford`` are the match
+    before the game, ``on_roll`` its player on roll, ``cube`` its cube (value, owner).
+    """
+
+    length: int
+    score: tuple[int, int]
+    on_roll: int
+    actions: tuple[str, ...]
+    match_id: str
+    crawford: bool = False
+    cube: tuple[int, int | None] = (1, None)
+    board: str = ""
+
+    def position_id(self) -> str:
+        """The board gnubg was set up with: the start, or two checkers left for a bear-off."""
+        return self.board or (BEAR_OFF_SINGLE if "bear off" in self.actions else "4HPwATDgc/ABMA")
+
+    def gnubg(self) -> list[str]:
+        setup = [f"new match {self.length}", f"set score {self.score[0]} {self.score[1]}"]
+        setup.append(f"set crawford {'on' if self.crawford else 'off'}" if 1 in self.away() else "")
+        if self.cube[1] is not None:
+            setup += [f"set cube value {self.cube[0]}", f"set cube owner {self.cube[1]}"]
+        setup += [f"set turn {self.on_roll}", f"set board {self.position_id()}"]
+        commands = {"bear off": ["set dice 2 1", "move 1/off"], "roll 31": ["set dice 3 1"]}
+        return [c for c in setup if c] + [
+            c for action in self.actions for c in commands.get(action, [action])
+        ]
+
+    def away(self) -> tuple[int, int]:
+        return self.length - self.score[0], self.length - self.score[1]
+
+
+GNUBG_ENDINGS = {
+    "bear-off": Ending(7, (0, 0), 0, ("bear off",), "cArgABAAAAAE"),
+    "bear-off-to-the-crawford-game": Ending(5, (3, 0), 0, ("bear off",), "8AqgAEAAAAAE"),
+    "crawford-game-won-by-the-trailer": Ending(5, (4, 0), 1, ("bear off",), "MAKgAEAACAAE", crawford=True),
+    "crawford-game-won-by-the-leader": Ending(5, (4, 0), 0, ("bear off",), "cAqgAFAAAAAE", crawford=True),
+    "gammon-past-the-length": Ending(
+        7, (0, 0), 1, ("bear off",), "BALgAAAAAAEE", cube=(16, 0), board=BEAR_OFF_GAMMON
+    ),
+    "resigned-to-the-crawford-game": Ending(5, (0, 3), 0, ("resign single", "accept"), "sCugAAAAIAAE"),
+    "dropped-to-the-crawford-game": Ending(5, (3, 0), 0, ("double", "drop"), "sAygAEAAAAAE"),
+    "resigned-after-the-roll": Ending(7, (0, 0), 1, ("roll 31", "resign single", "accept"), "cKPlABAAAAAE"),
+    "backgammon-resigned-past-the-length": Ending(
+        7, (0, 0), 1, ("resign backgammon", "accept"), "RGPgAAADAAAE", cube=(16, 0)
+    ),
+}
+
+
+def reach(match: Match, score: tuple[int, int]) -> None:
+    """Play games to ``score``, each won by a resignation (a gammon while two points or more are wanted)."""
+    while match.score != score:
+        winner = 0 if match.score[0] < score[0] else 1
+        wanted = score[winner] - match.score[winner]
+        win(match.new_game(), winner, WinKind.GAMMON if wanted >= 2 else WinKind.SINGLE)
+
+
+def play_ending(ending: Ending) -> Match:
+    match = Match(ending.length, dice=RandomDice(seed=7))
+    reach(match, ending.score)
+    dice = ManualDice()
+    index = len(match.games)
+    assert match.is_crawford_game(index) == ending.crawford
+    game = Game(
+        match.rules,
+        dice,
+        crawford=ending.crawford,
+        position=Position.from_position_id(ending.position_id()),
+        player_on_roll=ending.on_roll,
+        cube=Cube(*ending.cube),
+    )
+    match.games.append(game)  # the game gnubg was set up with, in the place of the next one
+    for action in ending.actions:
+        if action == "bear off":
+            dice.enter("21")
+            game.roll()
+            game.play(game.turn.legal[0])
+        elif action == "roll 31":
+            dice.enter("31")
+            game.roll()
+        elif action.startswith("resign"):
+            game.resign(WinKind[action.split()[1].upper()])
+        else:
+            {"accept": game.accept_resignation, "double": game.double, "drop": game.drop}[action]()
+    assert game.is_over
+    return match
+
+
+@pytest.mark.parametrize("ending", GNUBG_ENDINGS.values(), ids=GNUBG_ENDINGS.keys())
+def test_P5_a_finished_game_gives_the_match_id_gnubg_writes(ending: Ending) -> None:
+    assert play_ending(ending).match_id() == ending.match_id
+
+
+@pytest.mark.parametrize("ending", GNUBG_ENDINGS.values(), ids=GNUBG_ENDINGS.keys())
+def test_P5_every_match_id_gnubg_writes_at_the_end_of_a_game_reads_back(ending: Ending) -> None:
+    assert encode_match_id(decode_match_id(ending.match_id)) == ending.match_id
+
+
+def test_P5_the_match_id_counts_points_past_the_length_while_the_score_does_not() -> None:
+    match = play_ending(GNUBG_ENDINGS["gammon-past-the-length"])
+    assert match.score == (0, 7)
+    assert decode_match_id(match.match_id()).score == (0, 32)
+
+
+def test_P2_the_match_id_of_a_finished_game_flags_the_next_crawford_game_only() -> None:
+    assert decode_match_id(play_ending(GNUBG_ENDINGS["bear-off-to-the-crawford-game"]).match_id()).crawford
+    crawford_over = play_ending(GNUBG_ENDINGS["crawford-game-won-by-the-trailer"])
+    assert not decode_match_id(crawford_over.match_id()).crawford
+    assert not crawford_over.new_game().crawford
+
+
+GNUBG_ENDINGS_SCRIPT = """
+import json
+import gnubg
+for command in ['set automatic game off', 'set automatic roll off', 'set player 0 human',
+                'set player 1 human']:
+    gnubg.command(command)
+found = {}
+for name, commands in json.load(open(CASES)).items():
+    for command in commands:
+        gnubg.command(command)
+    found[name] = gnubg.matchid()
+json.dump(found, open(OUT, 'w'))
+"""
+
+
+@pytest.mark.gnubg
+def test_P5_gnubg_writes_these_match_ids_at_the_end_of_a_game(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({name: ending.gnubg() for name, ending in GNUBG_ENDINGS.items()}))
+    out = tmp_path / "out.json"
+    script = tmp_path / "endings.py"
+    script.write_text(f"CASES = {str(cases)!r}\nOUT = {str(out)!r}\n" + GNUBG_ENDINGS_SCRIPT)
+    subprocess.run(
+        [GNUBG, "-t", "-q", "-p", str(script)], stdin=subprocess.DEVNULL, capture_output=True, timeout=60
+    )
+    assert json.loads(out.read_text()) == {name: ending.match_id for name, ending in GNUBG_ENDINGS.items()}
+
+
+def test_C4_a_cube_past_32768_has_no_match_id_and_says_so() -> None:
+    match = Match(7, dice=ManualDice(["21"]))
+    game = Game(match.rules, match.dice, position=Position.start(), player_on_roll=1, cube=Cube(32768, 1))
+    match.games.append(game)
+    assert decode_match_id(match.match_id()).cube_value == 32768
+    game.double()
+    game.take()  # redoubles have no limit (C4)
+    assert game.cube == Cube(65536, 0)
+    with pytest.raises(InvalidIdError, match="the cube at 65536 is more than a Match ID can hold"):
+        match.match_id()
+    assert match_id_text(match) == "none (the cube at 65536 is more than a Match ID can hold)"
+
+
+def test_P1_the_longest_match_is_gnubgs() -> None:
+    assert MAX_MATCH_LENGTH == 64
+    assert Match(MAX_MATCH_LENGTH).length == 64
+
+
+@pytest.mark.parametrize(
+    ("length", "score", "crawford", "says"),
+    [
+        pytest.param(1, (0, 0), True, "no Crawford game", id="P2-1-point-match"),
+        pytest.param(2, (1, 1), True, "no Crawford game", id="P2-1-1-of-2"),
+        pytest.param(5, (3, 0), True, "no Crawford game", id="P2-3-0-of-5"),
+        pytest.param(5, (5, 0), False, "0 to 4 while a game is played", id="P1-match-won"),
+        pytest.param(5, (-1, 0), False, "0 to 4", id="negative"),
+        pytest.param(65, (0, 0), False, "1 to 64 points", id="P1-too-long"),
+        pytest.param(5, (4.0, 0), False, "two whole numbers", id="a-float"),
+        pytest.param(5, (4, 0), 1, "True or False", id="crawford-int"),
+    ],
+)
+def test_P1_P2_a_match_score_no_match_reaches_is_refused(length, score, crawford, says) -> None:
+    with pytest.raises(InvalidRulesError, match=says):
+        MatchScore(length, score, crawford)
+
+
+def test_P2_the_crawford_game_is_at_one_player_one_point_away() -> None:
+    assert MatchScore(5, (4, 2), crawford=True).away == (1, 3)
+    assert MatchScore(5, (0, 4), crawford=True).crawford

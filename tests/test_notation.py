@@ -6,7 +6,8 @@ import pytest
 
 from builders import position
 from tavola import AmbiguousPlayError, Dice, IllegalPlayError, Move, NotationError, Position
-from tavola.notation import format_play, parse_segments
+from tavola.errors import InvalidDiceError, InvalidRulesError, TavolaError
+from tavola.notation import format_play, parse_play, parse_segments
 
 START = Position.start()
 
@@ -113,3 +114,23 @@ def test_moving_a_checker_you_do_not_have():
 def test_the_error_quotes_what_was_typed():
     with pytest.raises(IllegalPlayError, match=r"^24-18: both dice"):
         START.parse_play(Dice(6, 5), "24-18")
+
+
+@pytest.mark.parametrize(
+    ("dice", "text", "variant", "error"),
+    [
+        pytest.param(Dice(3, 1), None, None, NotationError, id="no-text"),
+        pytest.param(Dice(3, 1), 42, None, NotationError, id="a-number"),
+        pytest.param(Dice(3, 1), b"8/5 6/5", None, NotationError, id="bytes"),
+        pytest.param(None, "8/5 6/5", None, InvalidDiceError, id="no-dice"),
+        pytest.param("31", "8/5 6/5", None, InvalidDiceError, id="dice-as-text"),
+        pytest.param(Dice(3, 1), "8/5 6/5", 5, InvalidRulesError, id="variant-a-number"),
+    ],
+)
+def test_parse_play_refuses_arguments_of_the_wrong_kind_with_a_tavola_error(
+    dice: object, text: object, variant: object, error: type[TavolaError]
+) -> None:
+    with pytest.raises(error):
+        Position.start().parse_play(dice, text, variant)  # type: ignore[arg-type]
+    with pytest.raises(error):
+        parse_play(Position.start(), dice, text, variant)  # type: ignore[arg-type]

@@ -817,3 +817,106 @@ def test_M1_a_session_gnubg_plays_against_itself_replays_in_tavola_to_its_score(
     assert isinstance(session, MoneySession)
     assert len(session.games) == 2
     assert gnubg_run["scores"][-1] == gnubg_totals(session)
+
+
+# --- bad input: a RecordError naming where, never another error --------------------------------------
+
+MONEY_HEADER = '; [Player 1 "Ann"]\n; [Player 2 "Ben"]\n; [Stake "{stake}"]\n\n 0 point match\n'
+
+
+@pytest.mark.parametrize("stake", ["nan", "NaN", "inf", "-Infinity", "1e999", "0", "-2", "9" * 5000])
+def test_M1_a_mat_stake_that_is_not_a_positive_finite_amount_is_refused_on_its_line(stake: str) -> None:
+    with pytest.raises(RecordError, match=r"^line 3: the stake is ") as refused:
+        parse_mat(MONEY_HEADER.format(stake=stake))
+    assert refused.value.line == 3
+
+
+def money_record(stake: str) -> str:
+    return (
+        '{"format": "tavola-record", "version": 1, "type": "money", "players": ["Ann", "Ben"], '
+        f'"rules": {{}}, "games": [], "stake": {stake}}}'
+    )
+
+
+@pytest.mark.parametrize("stake", ["NaN", "Infinity", "-Infinity", "1e999", "0", "9" * 400])
+def test_M1_a_json_stake_that_is_not_a_positive_finite_amount_is_refused_naming_the_field(
+    tmp_path: Path, stake: str
+) -> None:
+    path = tmp_path / "money.json"
+    path.write_text(money_record(stake))
+    with pytest.raises(RecordError, match=r"money\.json: stake: "):
+        load(path)
+    with pytest.raises(RecordError, match=r"^stake: "):
+        from_json(json.loads(money_record(stake)))
+
+
+def test_a_json_record_is_written_as_strict_json(tmp_path: Path) -> None:
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} written")
+
+    path = tmp_path / "money.json"
+    save(money_session(), path)
+    assert json.loads(path.read_text(), parse_constant=refuse)["stake"] == money_session().stake
+
+
+@pytest.mark.parametrize("value", ['"yes please"', "1", 'null, "extra": 1', "[true]"])
+def test_V2_variant_options_in_a_json_record_are_type_checked(value: str) -> None:
+    record = to_json(MoneySession(variant=ACEY_DEUCEY))
+    text = json.dumps(record).replace('"acey_deucey_roll": true', f'"acey_deucey_roll": {value}')
+    with pytest.raises(RecordError, match=r"^variant\."):
+        from_json(json.loads(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        pytest.param("[" * 100_000 + "]" * 100_000, "nested too deeply", id="deep"),
+        pytest.param('{"length": ' + "9" * 5000 + "}", "more than", id="5000-digits"),
+        pytest.param(
+            '{"format": "tavola-record", "version": 1, "type": "match", "players": ["a", "b"], '
+            '"rules": {}, "games": [], "length": 99999999999999999999}',
+            "length: a match is to 1 to 64 points",
+            id="P1-20-digit-length",
+        ),
+        pytest.param(
+            '{"format": "tavola-record", "version": 1, "type": "match", "players": ["a", "b"], '
+            '"rules": {}, "games": [], "length": 1000000}',
+            "length: a match is to 1 to 64 points",
+            id="P1-million-points",
+        ),
+    ],
+)
+def test_json_records_that_would_kill_the_reader_are_refused(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=says):
+        load(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "says"),
+    [
+        pytest.param(f" {'9' * 5000} point match\n", 1, "expected the match length", id="5000-digit-length"),
+        pytest.param(" 99999999999999999999 point match\n", 1, "a match is to 1 to 64", id="P1-20-digits"),
+        pytest.param(" 1000000 point match\n", 1, "a match is to 1 to 64", id="P1-million-points"),
+        pytest.param(f" 7 point match\n Game {'9' * 5000}\n", 2, "expected ' Game 1'", id="5000-digit-game"),
+        pytest.param(
+            f" 7 point match\n Game 1\n Ann : {'9' * 5000}   Ben : 0\n",
+            3,
+            "score line",
+            id="5000-digit-score",
+        ),
+    ],
+)
+def test_mat_numbers_too_large_are_refused_on_their_line(text: str, line: int, says: str) -> None:
+    with pytest.raises(RecordError, match=says) as refused:
+        parse_mat(text)
+    assert refused.value.line == line
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_mat_file_says_it_is_utf16(tmp_path: Path, encoding: str) -> None:
+    path = tmp_path / "match.mat"
+    path.write_text(mat_text(crawford_match()), encoding=encoding)
+    with pytest.raises(RecordError, match="UTF-16"):
+        load(path)

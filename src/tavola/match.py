@@ -21,22 +21,48 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tavola.actions import AcceptResignation, DeclineResignation, Entry, OpeningRoll, Resign, Roll
 from tavola.dicesource import DiceSource, default_dice
-from tavola.errors import IllegalActionError, InvalidRulesError
+from tavola.errors import IllegalActionError, InvalidIdError, InvalidRulesError
 from tavola.game import Ending, Game, Phase
 from tavola.i18n import _
 from tavola.ids import GameState, MatchState, encode_match_id
+from tavola.matchrules import MAX_MATCH_LENGTH, check_match_length, check_match_score
 from tavola.rules import Rules, checked_stake
 from tavola.variants import STANDARD, Variant
+
+__all__ = ["MAX_MATCH_LENGTH", "Match", "MatchScore", "MoneySession", "Settlement", "match_id_text"]
 
 
 @dataclass(frozen=True)
 class MatchScore:
-    """A match seen by the player on roll: the length, both scores (its own first), the Crawford flag."""
+    """A match seen by the player on roll: the length, both scores (its own first), the Crawford flag.
+
+    Only a score a match can reach is accepted (P1, P2; :mod:`tavola.matchrules`):
+
+    >>> MatchScore(2, (1, 1), crawford=True)
+    Traceback (most recent call last):
+    ...
+    tavola.errors.InvalidRulesError: at 1-1 in a 2-point match there is no Crawford game: it follows the \
+game in which one player, and only one, reaches 1 points (P2)
+    """
 
     length: int
     score: tuple[int, int]
     crawford: bool = False
+
+    def __post_init__(self) -> None:
+        check_match_length(self.length)
+        score = self.score
+        if (
+            not isinstance(score, tuple)
+            or len(score) != 2
+            or not all(isinstance(points, int) and not isinstance(points, bool) for points in score)
+        ):
+            raise InvalidRulesError(f"a match's score is two whole numbers, not {score!r:.80}")
+        if not isinstance(self.crawford, bool):
+            raise InvalidRulesError(f"the Crawford flag is True or False, not {self.crawford!r}")
+        check_match_score(self.length, score, self.crawford)
 
     @property
     def away(self) -> tuple[int, int]:
@@ -106,10 +132,7 @@ class Match(_Series):
         players: tuple[str, str] = ("Player 0", "Player 1"),
         variant: Variant = STANDARD,
     ) -> None:
-        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
-            raise InvalidRulesError(
-                _("a match is to 1 to 32767 points, not {length}").format(length=repr(length))
-            )
+        check_match_length(length)
         rules = rules or Rules()
         rules.check_for_match()
         super().__init__(rules, dice, players, variant)
@@ -165,48 +188,119 @@ class Match(_Series):
         return Game(self.rules, self.dice, crawford=crawford, holland=holland, variant=self.variant)
 
     def match_id(self) -> str:
-        """The gnubg Match ID of the match as it stands (P5)."""
+        """The gnubg Match ID of the match as it stands (P5); :class:`InvalidIdError` past its cube of 32768.
+
+        See :func:`tavola.ids.match_id_text` for the ID or a phrase saying there is none.
+        """
         return encode_match_id(self.match_state())
 
     def match_state(self) -> MatchState:
-        """The match as gnubg's Match ID holds it."""
+        """The match as gnubg's Match ID holds it, as gnubg writes it (P5).
+
+        Once a game is over the score counts it, as won (past the length when
+        it ends the match), and the Crawford flag is the next game's.
+        """
         game = self.game
         if game is None:
             return MatchState(game_state=GameState.NONE, match_length=self.length, jacoby=False)
-        # gnubg counts a finished game in the score it writes with it.
-        score = self.score if game.is_over else self._scores_before(len(self.games) - 1)
-        return _state_of(game, self.length, score)
+        if game.outcome is None:
+            return _state_of(game, self.length, self._scores_before(len(self.games) - 1), game.crawford)
+        before = list(self._scores_before(len(self.games) - 1))
+        before[game.outcome.winner] += game.outcome.points
+        crawford_next = not self.is_over and self.is_crawford_game(len(self.games))
+        return _state_of(game, self.length, (before[0], before[1]), crawford_next)
 
 
-def _state_of(game: Game, length: int, score: tuple[int, int]) -> MatchState:
-    """A game's state, written as gnubg's Match ID describes it."""
-    if game.outcome is not None:
-        game_state = {
-            Ending.BEAR_OFF: GameState.OVER,
-            Ending.RESIGNATION: GameState.RESIGNED,
-            Ending.DROP: GameState.DROPPED,
-        }[game.outcome.ending]
-    else:
-        game_state = GameState.PLAYING
-    resignation = game.resignation
-    dice = game.dice
-    acting = game.player_to_act
-    if acting is None:  # over: gnubg keeps the last player who acted
-        acting = game.log[-1].player
+def match_id_text(series: Match | MoneySession) -> str:
+    """The gnubg Match ID of ``series`` as it stands, or a phrase saying it has none, for showing.
+
+    A cube past 32768 (redoubles have no limit, C4) is more than a Match ID holds.
+
+    >>> from tavola.cube import Cube
+    >>> match = Match(7)
+    >>> match.games.append(Game(position=STANDARD.start, player_on_roll=0, cube=Cube(65536, 1)))
+    >>> match_id_text(match)
+    'none (the cube at 65536 is more than a Match ID can hold)'
+    """
+    try:
+        return encode_match_id(series.match_state())
+    except InvalidIdError as error:
+        # TRANSLATORS: shown in place of a Match ID that cannot be written; {reason} says why.
+        return _("none ({reason})").format(reason=error)
+
+
+def _state_of(game: Game, length: int, score: tuple[int, int], crawford: bool) -> MatchState:
+    """A game's state, written as gnubg writes its Match ID.
+
+    ``score`` and ``crawford`` are the match's, as the ID holds them. A game
+    in play is written as it stands; a game over as gnubg leaves it: after a
+    bear-off, the loser on roll and on turn with no dice; after a drop or an
+    accepted resignation, the turn with the player who answered, the
+    resignation kept, and the dice of a turn that had rolled.
+    """
+    outcome = game.outcome
+    if outcome is None:
+        offered = game.resignation
+        rolled = game.dice
+        acting = game.player_to_act
+        assert acting is not None
+        return MatchState(
+            cube_value=game.cube.value,
+            cube_owner=game.cube.owner,
+            player_on_roll=game.player_on_roll,
+            crawford=crawford,
+            game_state=GameState.PLAYING,
+            turn=acting,
+            double_offered=game.phase is Phase.DOUBLED,
+            resignation=int(offered[1]) if offered else 0,
+            dice=(rolled.high, rolled.low) if rolled else (0, 0),
+            match_length=length,
+            score=score,
+            jacoby=game.rules.jacoby,
+        )
+    on_roll, turn = game.player_on_roll, game.log[-1].player
+    dice: tuple[int, int] = (0, 0)
+    resignation = 0
+    if outcome.ending is Ending.BEAR_OFF:
+        on_roll = turn = 1 - outcome.winner
+    elif outcome.ending is Ending.RESIGNATION:
+        resignation, dice = _resignation_and_dice(game.log)
     return MatchState(
         cube_value=game.cube.value,
         cube_owner=game.cube.owner,
-        player_on_roll=game.player_on_roll,
-        crawford=game.crawford,
-        game_state=game_state,
-        turn=acting,
-        double_offered=game.phase is Phase.DOUBLED,
-        resignation=int(resignation[1]) if resignation else 0,
-        dice=(dice.high, dice.low) if dice else (0, 0),
+        player_on_roll=on_roll,
+        crawford=crawford,
+        game_state=_ENDED[outcome.ending],
+        turn=turn,
+        resignation=resignation,
+        dice=dice,
         match_length=length,
         score=score,
         jacoby=game.rules.jacoby,
     )
+
+
+_ENDED = {
+    Ending.BEAR_OFF: GameState.OVER,
+    Ending.RESIGNATION: GameState.RESIGNED,
+    Ending.DROP: GameState.DROPPED,
+}
+
+
+def _resignation_and_dice(log: tuple[Entry, ...]) -> tuple[int, tuple[int, int]]:
+    """The resignation a game ended with, and the dice of the turn it was offered in (none before a roll)."""
+    index = len(log) - 1
+    while index >= 0 and isinstance(log[index].action, Resign | AcceptResignation | DeclineResignation):
+        index -= 1
+    accepted = next(entry.action for entry in reversed(log) if isinstance(entry.action, Resign))
+    assert isinstance(accepted, Resign)
+    action = log[index].action if index >= 0 else None
+    dice: tuple[int, int] = (0, 0)
+    if isinstance(action, Roll) and action.dice is not None:
+        dice = (action.dice.high, action.dice.low)
+    elif isinstance(action, OpeningRoll) and action.dice[0] != action.dice[1]:
+        dice = (max(action.dice), min(action.dice))
+    return int(accepted.kind), dice
 
 
 @dataclass(frozen=True)
@@ -261,4 +355,4 @@ class MoneySession(_Series):
         game = self.game
         if game is None:
             return MatchState(game_state=GameState.NONE, jacoby=self.rules.jacoby)
-        return _state_of(game, 0, (0, 0))
+        return _state_of(game, 0, (0, 0), False)

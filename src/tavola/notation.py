@@ -34,7 +34,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
+from tavola.errors import (
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidRulesError,
+    NotationError,
+)
 from tavola.i18n import _, ngettext
 from tavola.movegen import HIT_NEEDS_HOME, may_hit
 from tavola.position import BAR, MY_BAR, MY_OFF, OFF, THEIR_BAR, WAITING, Position, point_name
@@ -119,6 +125,8 @@ def parse_segments(text: str) -> list[Segment]:
     >>> [str(segment) for segment in parse_segments("barra/22 6/fuera 5/fuori")]
     ['bar/22', '6/off', '5/off']
     """
+    if not isinstance(text, str):
+        raise NotationError(f"a play is text, such as '8/5 6/5', not {text!r:.80}")
     cleaned = text.strip().lower()
     if cleaned in _PASS_WORDS:
         return []
@@ -194,8 +202,22 @@ def parse_play(position: Position, dice: Dice, text: str, variant: Variant | str
     >>> from tavola import Dice, Position
     >>> str(parse_play(Position.start(), Dice(3, 1), "6/5 8/5"))
     '8/5 6/5'
+    >>> parse_play(Position.start(), None, "8/5 6/5")  # type: ignore[arg-type]
+    Traceback (most recent call last):
+    ...
+    tavola.errors.InvalidDiceError: a play is read for a roll, Dice(3, 1) say, not None
     """
-    return match_segments(position.legal_plays(dice, variant), parse_segments(text), typed=text.strip())
+    from tavola.dice import Dice
+    from tavola.variants import Variant
+
+    if not isinstance(position, Position):
+        raise IllegalPlayError(f"a play is read for a Position, not {type(position).__name__}")
+    if not isinstance(dice, Dice):
+        raise InvalidDiceError(f"a play is read for a roll, Dice(3, 1) say, not {dice!r:.80}")
+    segments = parse_segments(text)
+    if variant is not None and not isinstance(variant, str | Variant):
+        raise InvalidRulesError(f"a variant is a Variant or its name, not {variant!r:.80}")
+    return match_segments(position.legal_plays(dice, variant), segments, typed=text.strip())
 
 
 def match_segments(legal: LegalPlays, segments: Sequence[Segment], typed: str | None = None) -> Play:

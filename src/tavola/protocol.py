@@ -25,19 +25,21 @@ output, flushed at once, in order. Every request is an object with an ``id``
 ``position`` is a gnubg Position ID (or an XGID, or a Tavola ID) with the
 player to act on roll. Optional fields: ``variant`` (a variant's name),
 ``match`` (``{"length": 7, "score": [2, 4], "crawford": false}``, the player
-on roll's score first), ``cube`` (``{"value": 2, "owner": "center" | "me" |
+on roll's score first; a match is to 64 points at most,
+:data:`tavola.matchrules.MAX_MATCH_LENGTH`), ``cube`` (``{"value": 2, "owner": "center" | "me" |
 "opponent"}``), ``rules`` (``{"jacoby": true, "beavers": 1}``) and ``level``
 (see :data:`tavola.bot.search.LEVELS`). Every field of a request is checked
 before the bot starts work (its shape by :mod:`tavola.schema`, then its
 values); a request that cannot be answered gets one line,
 ``{"id": ..., "error": "..."}`` naming the field at fault, and the engine
-goes on serving. The bot itself (:class:`tavola.bot.player.Bot`) knows
+goes on serving; so does a line that is no JSON, and a request the bot fails
+on. Every reply is one line of strict JSON. The bot itself (:class:`tavola.bot.player.Bot`) knows
 nothing of JSON: the replies are built here.
 """
 
 from __future__ import annotations
 
-import json
+import io
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -53,9 +55,10 @@ from tavola.dice import Dice
 from tavola.errors import TavolaError
 from tavola.ids import parse_position, position_text
 from tavola.match import MatchScore
+from tavola.matchrules import MAX_MATCH_LENGTH, check_match_score
 from tavola.position import Position
 from tavola.rules import Rules
-from tavola.schema import RulesShape, Says, Shape, read_shape
+from tavola.schema import JsonTextError, RulesShape, Says, Shape, json_text, parse_json, read_shape
 from tavola.variants import STANDARD, Variant, find_variant
 
 COMMANDS = ("play", "hint", "evaluate", "cube")
@@ -100,7 +103,7 @@ def read_request(data: object) -> Request:
     >>> read_request({"id": 7, "cmd": "evaluate", "position": "4HPwATDgc/ABMA", "match": {"length": "7"}})
     Traceback (most recent call last):
     ...
-    tavola.protocol.RequestError: match.length: a whole number from 1 up, not '7'
+    tavola.protocol.RequestError: match.length: a whole number from 1 to 64, not '7'
     """
     shape: _CheckerRequest | _PositionRequest = read_shape(_REQUEST, data, RequestError, _WHOLE)
     variant = _variant(shape.variant)
@@ -125,7 +128,11 @@ _WHOLE = "the request"
 
 
 class _MatchShape(Shape):
-    length: Annotated[int, Field(ge=1), Says("match.length: a whole number from 1 up, not {value}")]
+    length: Annotated[
+        int,
+        Field(ge=1, le=MAX_MATCH_LENGTH),
+        Says(f"match.length: a whole number from 1 to {MAX_MATCH_LENGTH}, not {{value}}"),
+    ]
     score: Annotated[
         list[int], Field(min_length=2, max_length=2), Says("match.score: two whole numbers, not {value}")
     ] = Field(default_factory=lambda: [0, 0])
@@ -202,12 +209,15 @@ def _dice(values: list[int]) -> Dice:
 def _match(shape: _MatchShape | None) -> MatchScore | None:
     if shape is None:
         return None
-    length, score = shape.length, shape.score
-    if not all(0 <= points < length for points in score):
-        raise RequestError(f"match.score: two scores below the length {length}, not {score!r}")
-    if shape.crawford and length - 1 not in score:
-        raise RequestError(f"match.crawford: true only when a player is 1 away, not {shape.crawford!r}")
-    return MatchScore(length, (score[0], score[1]), shape.crawford)
+    score = (shape.score[0], shape.score[1])
+    try:
+        check_match_score(shape.length, score)
+    except TavolaError as error:
+        raise RequestError(f"match.score: {error}") from None
+    try:
+        return MatchScore(shape.length, score, shape.crawford)
+    except TavolaError as error:
+        raise RequestError(f"match.crawford: {error}") from None
 
 
 _OWNERS = {"center": None, "me": 0, "opponent": 1}
@@ -238,7 +248,10 @@ def _level(name: str | None) -> str | None:
 
 
 def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
-    """Answer each request line on ``output``, flushing every reply; returns how many requests failed."""
+    """Answer each request line on ``output``, flushing every reply; returns how many requests failed.
+
+    Every line gets one reply, whatever it holds, and the next line is answered after it.
+    """
     failures = 0
     for line in lines:
         text = line.strip()
@@ -246,23 +259,44 @@ def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
             continue
         reply = answer(bot, text)
         failures += "error" in reply
-        output.write(json.dumps(reply) + "\n")
+        output.write(json_text(reply) + "\n")
         output.flush()
     return failures
 
 
 def answer(bot: Bot, text: str) -> dict[str, Any]:
-    """The reply to one request line; errors become ``{"id": ..., "error": ...}``."""
+    """The reply to one request line; errors become ``{"id": ..., "error": ...}``.
+
+    Never raises, and the reply can always be written as strict JSON: a line
+    that is no JSON (too deep, a number of too many digits), a request that
+    does not read, a failure while the bot works and an ``id`` that cannot be
+    written back (``NaN``) each get their error reply.
+
+    >>> answer(None, "[" * 100_000 + "]" * 100_000)["error"][:9]  # type: ignore[arg-type]
+    'not JSON:'
+    """
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
+        data = parse_json(text)
+    except JsonTextError as error:
         return {"id": None, "error": f"not JSON: {error}"}
     ident = data.get("id") if isinstance(data, dict) else None
     try:
         request = read_request(data)
-        return {"id": ident, **reply(bot, request)}
     except TavolaError as error:
-        return {"id": ident, "error": str(error)}
+        return _writable({"id": ident, "error": str(error)})
+    try:
+        return _writable({"id": ident, **reply(bot, request)})
+    except Exception as error:  # a failure of the bot itself: this request fails, the engine goes on
+        return _writable({"id": ident, "error": f"internal error: {type(error).__name__}: {error}"})
+
+
+def _writable(reply: dict[str, Any]) -> dict[str, Any]:
+    """``reply`` if it can be written as strict JSON, else an error saying why (an ``id`` that is NaN)."""
+    try:
+        json_text(reply)
+    except (ValueError, RecursionError) as error:
+        return {"id": None, "error": f"the reply cannot be written as JSON: {error}"}
+    return reply
 
 
 def reply(bot: Bot, request: Request) -> dict[str, Any]:
@@ -326,6 +360,8 @@ def _evaluation_json(evaluation: Evaluation, match: MatchScore | None) -> dict[s
 
 
 def main(bot: Bot) -> int:
-    """Serve standard input to standard output."""
+    """Serve standard input to standard output (bytes that are not UTF-8 read as U+FFFD)."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")
     serve(bot, sys.stdin, sys.stdout)
     return 0

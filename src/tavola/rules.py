@@ -113,8 +113,16 @@ automatic doubles or Jacoby rule (V2)
         return f"Rules({', '.join(changed)})"
 
 
+def _fits_a_float(amount: int | float) -> bool:
+    """Whether ``amount`` is finite and, if a whole number, not too large for a float."""
+    try:
+        return math.isfinite(amount)
+    except OverflowError:
+        return False
+
+
 def checked_stake(stake: object) -> float:
-    """``stake``, what a point is worth in money play (M1), if it is a positive finite amount.
+    """``stake``, what a point is worth in money play (M1), if it is a positive finite amount (a float's).
 
     >>> checked_stake(2.5)
     2.5
@@ -126,7 +134,7 @@ def checked_stake(stake: object) -> float:
     if (
         isinstance(stake, bool)
         or not isinstance(stake, int | float)
-        or not math.isfinite(stake)
+        or not _fits_a_float(stake)
         or stake <= 0
     ):
         raise InvalidRulesError(

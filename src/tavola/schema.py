@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
+import sys
 import types
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -55,18 +57,62 @@ from tavola.errors import TavolaError
 from tavola.i18n import N_, _
 from tavola.rules import Rules
 
-__all__ = ["RulesShape", "Says", "Shape", "read_shape"]
+__all__ = ["JsonTextError", "RulesShape", "Says", "Shape", "json_text", "parse_json", "read_shape"]
+
+
+class JsonTextError(TavolaError):
+    """Text that is not JSON: ``reason`` says why, ``line`` where the JSON parser stopped (where it says)."""
+
+    def __init__(self, reason: str, line: int | None = None) -> None:
+        super().__init__(reason if line is None else f"line {line}: {reason}")
+        self.reason = reason
+        self.line = line
+
+
+def parse_json(text: str) -> Any:
+    """The data in ``text``, or :class:`JsonTextError` saying why not; never another error.
+
+    Refused as well as what the JSON grammar refuses: whole numbers longer
+    than Python reads (4300 digits) and nesting deeper than Python's
+    recursion allows. ``NaN`` and ``Infinity`` are read as Python reads them,
+    for the shapes to refuse in the field that holds them (a :class:`Shape`
+    takes finite numbers only).
+
+    >>> parse_json('{"stake": 2.5}')
+    {'stake': 2.5}
+    >>> parse_json("[" * 100_000)
+    Traceback (most recent call last):
+    ...
+    tavola.schema.JsonTextError: nested too deeply
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise JsonTextError(error.msg, error.lineno) from None
+    except RecursionError:
+        raise JsonTextError("nested too deeply") from None
+    except ValueError:  # the one other error json.loads raises: a whole number of too many digits
+        raise JsonTextError(f"a whole number of more than {sys.get_int_max_str_digits()} digits") from None
+
+
+def json_text(data: object) -> str:
+    """``data`` as strict JSON text on one line: ``NaN`` and infinities raise ``ValueError`` (never written).
+
+    >>> json_text({"id": 1, "equity": 0.5})
+    '{"id": 1, "equity": 0.5}'
+    """
+    return json.dumps(data, allow_nan=False)
 
 
 class Shape(BaseModel):
-    """A JSON object of a known shape: strict types, and values that do not change once read.
+    """A JSON object of a known shape: strict types, finite numbers, values that do not change once read.
 
     A shape that refuses unknown fields (``extra="forbid"``) says so with
     :attr:`unknown`, formatted with ``field`` (the unknown field's path) and
     ``name`` (its name).
     """
 
-    model_config = ConfigDict(strict=True, frozen=True)
+    model_config = ConfigDict(strict=True, frozen=True, allow_inf_nan=False)
     unknown: ClassVar[str] = ""
 
 

@@ -10,7 +10,6 @@ suffix names (``.mat`` or ``.json``).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -22,6 +21,7 @@ from tavola.game import Ending, Game
 from tavola.i18n import N_, _
 from tavola.match import Match
 from tavola.records import Series, load, save
+from tavola.schema import json_text
 from tavola.variants import STANDARD
 
 # TRANSLATORS: how a game ended, in the "how" column of a match's summary.
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print(_("wrote {path}").format(path=args.to), file=sys.stderr)
         return 0
     if args.json:
-        print(json.dumps(summary(series)))
+        print(json_text(summary(series)))
     else:
         Console().print(_table(series))
         print(_final_line(series))

@@ -11,7 +11,7 @@ JSON object each.
 from __future__ import annotations
 
 import argparse
-import json
+import io
 import sys
 from typing import Any
 
@@ -23,6 +23,7 @@ from tavola.errors import TavolaError
 from tavola.i18n import _, ngettext
 from tavola.ids import parse_position, position_text
 from tavola.position import Position
+from tavola.schema import json_text
 from tavola.variants import STANDARD, VARIANTS, Variant, find_variant
 
 
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tavola moves: {error}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(report))
+        print(json_text(report))
         return 0
     count = len(report["plays"])
     # TRANSLATORS: {position} is a Position ID, {dice} a roll such as 3-1.
@@ -108,16 +109,30 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve_lines(variant: Variant) -> int:
+    """Answer each ``POSITION DICE`` line of standard input with one line of JSON, whatever the line holds."""
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8 read as U+FFFD
     failures = 0
     for line in sys.stdin:
         text = line.strip()
         if not text:
             continue
-        position, _sep, dice = text.partition(" ")
-        try:
-            answer = plays_report(*_read_request(position, dice, variant))
-        except TavolaError as error:
-            failures += 1
-            answer = {"error": str(error), "input": text}
-        print(json.dumps(answer), flush=True)
+        answer = line_report(text, variant)
+        failures += "error" in answer
+        print(json_text(answer), flush=True)
     return 1 if failures else 0
+
+
+def line_report(text: str, variant: Variant = STANDARD) -> dict[str, Any]:
+    """The JSON answer to one ``POSITION DICE`` line of ``--stdin``: the plays, or the error.
+
+    >>> line_report("4HPwATDgc/ABMA 7")["error"]
+    "cannot read dice '7': write two numbers 1-6 such as 31 or 3-1"
+    """
+    position, _sep, dice = text.partition(" ")
+    try:
+        return plays_report(*_read_request(position, dice, variant))
+    except TavolaError as error:
+        return {"error": str(error), "input": text}
+    except Exception as error:  # a failure of Tavola itself: this line fails, the next is answered
+        return {"error": f"internal error: {type(error).__name__}: {error}", "input": text}

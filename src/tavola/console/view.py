@@ -19,8 +19,7 @@ from tavola.bot.player import Choice
 from tavola.console.session import PlaySession
 from tavola.game import Game
 from tavola.i18n import _, ngettext
-from tavola.ids import encode_match_id
-from tavola.match import Match, MoneySession
+from tavola.match import Match, MoneySession, match_id_text
 from tavola.render._view import CubeOwner
 from tavola.render.text import rich_board
 
@@ -82,7 +81,7 @@ def ids_line(session: PlaySession, game: Game) -> str:
     if game.position.waiting != (0, 0):
         return _("Tavola ID: {position}").format(position=game.position.tavola_id())
     return _("Position ID: {position}   Match ID: {match}").format(
-        position=game.position.position_id(), match=encode_match_id(session.series.match_state())
+        position=game.position.position_id(), match=match_id_text(session.series)
     )
 
 

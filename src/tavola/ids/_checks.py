@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tavola.errors import InvalidIdError
+from tavola.errors import InvalidIdError, TavolaError
 from tavola.i18n import N_, _
+from tavola.matchrules import check_match_score
 from tavola.position import Position
 
 POSITION_ID_LENGTH = 14
@@ -80,7 +81,23 @@ def _checked_pair(value: object, what: str) -> tuple[object, object]:
     return value[0], value[1]
 
 
-def _checked_cube(value: object, what: str) -> int:
+_TOO_BIG: dict[str, str] = {
+    "a Match ID": N_("the cube at {value} is more than a Match ID can hold"),
+    "an XGID": N_("the cube at {value} is more than an XGID can hold"),
+}
+"""The sentence that refuses a cube past 32768 (C4: redoubles have no limit), by the ID it is for."""
+
+
+def _checked_cube(value: object, what: str, holder: str | None = None) -> int:
+    """``value`` if it is a cube's value an ID holds, 1 to 32768; ``holder`` names the ID that holds it."""
+    if (
+        holder is not None
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+        and value > 1 << 15
+        and not value & (value - 1)
+    ):
+        raise InvalidIdError(_(_TOO_BIG[holder]).format(value=value))
     cube = _checked_int(value, what, 1, 1 << 15)
     if cube & (cube - 1):
         raise InvalidIdError(_(_NOT_A_POWER_OF_TWO[what]).format(value=cube))
@@ -98,6 +115,32 @@ def _checked_dice(value: object) -> tuple[int, int]:
             _("the dice are two numbers 1-6, or (0, 0) when not rolled, not {dice}").format(dice=dice)
         )
     return dice
+
+
+def _check_match_state(
+    length: int, score: tuple[int, int], crawford: bool, *, finished: bool = False
+) -> None:
+    """Refuse a score and Crawford flag no match of ``length`` points reaches (P1, P2); 0 is money.
+
+    ``finished``: the game is over, the score counts it, and the flag is the
+    next game's (as gnubg writes them).
+    """
+    if not length:
+        if crawford:
+            raise InvalidIdError(_("a money game has no Crawford game"))
+        return
+    try:
+        check_match_score(length, score, crawford, finished=finished)
+    except TavolaError as error:
+        raise InvalidIdError(str(error)) from None
+
+
+def _check_cube_state(value: int, owned: bool, doubled: bool, crawford_game: bool) -> None:
+    """Refuse a cube no game reaches: owned at 1, or turned or offered in the Crawford game (C3, P2)."""
+    if owned and value == 1:
+        raise InvalidIdError(_("the cube is owned only once a double is taken, so never at 1"))
+    if crawford_game and (owned or value != 1 or doubled):
+        raise InvalidIdError(_("no doubling in the Crawford game (P2): the cube stays at 1 in the middle"))
 
 
 _NO_WAITING: dict[str, str] = {

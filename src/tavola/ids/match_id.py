@@ -11,6 +11,8 @@ from tavola.ids._base64 import _base64_from_key, _key_from_base64
 from tavola.ids._checks import (
     _MAX_FIELD_15,
     MATCH_ID_LENGTH,
+    _check_cube_state,
+    _check_match_state,
     _checked_bool,
     _checked_cube,
     _checked_dice,
@@ -82,6 +84,15 @@ class MatchState:
     gnubg sets it when the Jacoby rule is *not* in use, so it is set in
     every match).
 
+    Once a game is over, gnubg writes the score with the game counted (past
+    the match length when it won the match: ``UwrgAAABAAAE`` is 16-0 in a
+    7-point match), the Crawford flag of the *next* game, and the
+    resignation that was accepted; after a bear-off the loser is on roll and
+    on turn, with no dice. A state no match reaches is refused: a score at
+    or past the length while a game is played, a Crawford flag at a score
+    with no Crawford game (P2), a cube owned at 1 (C3), a cube turned or
+    offered in the Crawford game, a double offered in a game that is over.
+
     >>> state = decode_match_id('QYkqAQAAAAAE')
     >>> state.cube_value, state.cube_owner, state.player_on_roll, state.dice, state.score
     (2, 0, 1, (5, 2), (0, 0))
@@ -103,7 +114,7 @@ class MatchState:
     jacoby: bool = False
 
     def __post_init__(self) -> None:
-        _checked_cube(self.cube_value, "the cube value")
+        _checked_cube(self.cube_value, "the cube value", "a Match ID")
         if self.cube_owner is not None:
             _checked_int(self.cube_owner, "the cube owner (None when centred)", 0, 1)
         _checked_int(self.player_on_roll, "the player on roll", 0, 1)
@@ -123,14 +134,17 @@ class MatchState:
         object.__setattr__(self, "dice", _checked_dice(self.dice))
         length = _checked_int(self.match_length, "the match length (0 for money)", 0, _MAX_FIELD_15)
         first, second = _checked_pair(self.score, "the score")
-        top = length if length else _MAX_FIELD_15
         score = (
-            _checked_int(first, "player 0's score", 0, top),
-            _checked_int(second, "player 1's score", 0, top),
+            _checked_int(first, "player 0's score", 0, _MAX_FIELD_15),
+            _checked_int(second, "player 1's score", 0, _MAX_FIELD_15),
         )
         object.__setattr__(self, "score", score)
-        if self.crawford and not length:
-            raise InvalidIdError(_("a money game has no Crawford game"))
+        playing = self.game_state in (GameState.NONE, GameState.PLAYING)
+        _check_match_state(length, score, self.crawford, finished=not playing)
+        if self.double_offered and self.game_state is not GameState.PLAYING:
+            raise InvalidIdError(_("a double is offered only while a game is played"))
+        crawford_game = self.crawford and playing
+        _check_cube_state(self.cube_value, self.cube_owner is not None, self.double_offered, crawford_game)
 
 
 def encode_match_id(state: MatchState) -> str:

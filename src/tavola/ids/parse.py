@@ -21,7 +21,9 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
 
     A gnubg ID (``POSITIONID:MATCHID``, as ``show gnubgid`` writes it) is
     also read; its match ID is checked but otherwise ignored. For an XGID the
-    mover is the player on turn (see :class:`XgidState`).
+    mover is the player on turn (see :class:`XgidState`). ``checkers`` is the
+    number of checkers a side of the game played: the others are borne off in
+    a Position ID or an XGID, and a Tavola ID must have that many.
 
     >>> parse_position('4HPwATDgc/ABMA') == Position.start()
     True
@@ -34,7 +36,7 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
     """
     text = _checked_text(text, "a position ID or XGID")
     if text[: len(_TAVOLA_PREFIX)].upper() == _TAVOLA_PREFIX:
-        return decode_tavola_id(text)
+        return decode_tavola_id(text, checkers=checkers)
     if text[: len(_XGID_PREFIX)].upper() == _XGID_PREFIX or text.count(":") >= 2:
         return decode_xgid(text, checkers=checkers).position
     gnubg_id = _GNUBG_ID.fullmatch(text)

@@ -34,13 +34,23 @@ def encode_tavola_id(position: Position) -> str:
     return f"{_TAVOLA_PREFIX}{_board_letters(mover, opponent)}:{mine}:{theirs}:{position.checkers}"
 
 
-def decode_tavola_id(text: str) -> Position:
+def decode_tavola_id(text: str, *, checkers: int | None = None) -> Position:
     """The position a Tavola ID describes, seen from the mover.
+
+    The ID says how many checkers each side has; ``checkers``, where given, is
+    the number the game is played with, and an ID with another is refused.
 
     >>> decode_tavola_id('TVL=-b----E-C---eE---c-e----B-:0:0:15') == Position.start()
     True
+    >>> decode_tavola_id('TVL=-b----E-C---eE---c-e----B-:0:0:15', checkers=3)
+    Traceback (most recent call last):
+    ...
+    tavola.errors.InvalidIdError: Tavola ID 'TVL=-b----E-C---eE---c-e----B-:0:0:15': it has 15 checkers a \
+side, not the 3 of the game played
     """
     text = _checked_text(text, "a Tavola ID")
+    if checkers is not None:
+        _checked_int(checkers, "the number of checkers per side", 1, 127)
     body = text[len(_TAVOLA_PREFIX) :] if text[: len(_TAVOLA_PREFIX)].upper() == _TAVOLA_PREFIX else text
     match = _TAVOLA_ID.fullmatch(body)
     if match is None:
@@ -50,9 +60,15 @@ def decode_tavola_id(text: str) -> Position:
             )
         )
     mover, opponent = _xgid_sides(text, match.group("board"), "Tavola ID")
-    checkers = _checked_int(int(match.group("checkers")), "the number of checkers per side", 1, 127)
+    count = _checked_int(int(match.group("checkers")), "the number of checkers per side", 1, 127)
+    if checkers is not None and count != checkers:
+        raise InvalidIdError(
+            _("Tavola ID {id}: it has {count} checkers a side, not the {checkers} of the game played").format(
+                id=_shown(text), count=count, checkers=checkers
+            )
+        )
     waiting = (int(match.group("mine")), int(match.group("theirs")))
     try:
-        return Position.from_sides(mover, opponent, waiting=waiting, checkers=checkers)
+        return Position.from_sides(mover, opponent, waiting=waiting, checkers=count)
     except InvalidPositionError as error:
         raise InvalidIdError(_("Tavola ID {id}: {error}").format(id=_shown(text), error=error)) from error

@@ -11,6 +11,8 @@ from tavola.errors import InvalidIdError, InvalidPositionError
 from tavola.i18n import N_, _
 from tavola.ids._checks import (
     _MAX_FIELD_15,
+    _check_cube_state,
+    _check_match_state,
     _checked_cube,
     _checked_dice,
     _checked_int,
@@ -114,7 +116,7 @@ class XgidState:
                     stage=self.stage, dice=dice
                 )
             )
-        _checked_cube(self.cube_value, "the cube value")
+        _checked_cube(self.cube_value, "the cube value", "an XGID")
         _checked_cube(self.max_cube, "the maximum cube")
         length = _checked_int(self.match_length, "the match length (0 for money)", 0, _MAX_FIELD_15)
         top = length - 1 if length else _MAX_FIELD_15
@@ -124,6 +126,9 @@ class XgidState:
             _checked_int(self.crawford_jacoby, "the Crawford flag in a match", 0, 1)
         else:
             _checked_int(self.crawford_jacoby, "the Jacoby/beaver field in a money game", 0, 3)
+        _check_match_state(length, (self.score_bottom, self.score_top), self.crawford)
+        doubled = self.stage in (XgidStage.DOUBLED, XgidStage.BEAVERED, XgidStage.RACCOONED)
+        _check_cube_state(self.cube_value, self.cube_owner is not None, doubled, self.crawford)
 
     @property
     def crawford(self) -> bool:

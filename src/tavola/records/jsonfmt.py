@@ -58,9 +58,9 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from tavola.actions import (
     AcceptResignation,
@@ -83,6 +83,7 @@ from tavola.files import write_atomically
 from tavola.game import Game, Outcome
 from tavola.i18n import N_, _
 from tavola.match import Match, MoneySession
+from tavola.matchrules import check_match_length
 from tavola.position import WinKind
 from tavola.records._common import (
     RECORD,
@@ -92,8 +93,8 @@ from tavola.records._common import (
     check_format,
     play_text,
 )
-from tavola.rules import Rules
-from tavola.schema import RulesShape, Says, Shape, read_shape
+from tavola.rules import Rules, checked_stake
+from tavola.schema import JsonTextError, RulesShape, Says, Shape, json_text, parse_json, read_shape
 from tavola.variants import STANDARD, Variant, find_variant
 
 __all__ = ["FORMAT", "VERSION", "from_json", "read_json", "to_json", "write_json"]
@@ -127,7 +128,7 @@ def write_json(series: Series, path: str | os.PathLike[str]) -> None:
 def _dumps(data: dict[str, Any]) -> str:
     """The record as JSON text, one line per log entry."""
     items = [
-        f' "games": [{_games_text(value)}]' if key == "games" else f" {json.dumps(key)}: {json.dumps(value)}"
+        f' "games": [{_games_text(value)}]' if key == "games" else f" {json_text(key)}: {json_text(value)}"
         for key, value in data.items()
     ]
     return "{\n" + ",\n".join(items) + "\n}\n"
@@ -136,8 +137,8 @@ def _dumps(data: dict[str, Any]) -> str:
 def _games_text(games: list[dict[str, Any]]) -> str:
     texts = []
     for game in games:
-        fields = [f"{json.dumps(key)}: {json.dumps(value)}" for key, value in game.items() if key != "log"]
-        entries = ",\n".join(f"    {json.dumps(entry)}" for entry in game["log"])
+        fields = [f"{json_text(key)}: {json_text(value)}" for key, value in game.items() if key != "log"]
+        entries = ",\n".join(f"    {json_text(entry)}" for entry in game["log"])
         log = f"[\n{entries}\n  ]" if entries else "[]"
         texts.append("  {" + ", ".join([*fields, f'"log": {log}']) + "}")
     return "\n" + ",\n".join(texts) + "\n " if texts else ""
@@ -204,11 +205,14 @@ def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 def read_json(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -> Series:
     """Read a JSON record (see :func:`from_json`); errors name the file and the field."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        message = _("{path}: not valid JSON: line {line}: {error}")
+        data = parse_json(Path(path).read_text(encoding="utf-8"))
+    except JsonTextError as error:
+        if error.line is None:
+            message = _("{path}: not valid JSON: {error}")
+        else:
+            message = _("{path}: not valid JSON: line {line}: {error}")
         raise RecordError(
-            message.format(path=path, line=error.lineno, error=error.msg), error.lineno
+            message.format(path=path, line=error.line, error=error.reason), error.line
         ) from None
     except UnicodeDecodeError as error:
         message = _("{path}: not a JSON record (not UTF-8 text: {reason})")
@@ -247,6 +251,9 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
 
 
 class _VariantShape(Shape):
+    model_config = ConfigDict(extra="forbid")
+    unknown: ClassVar[str] = N_("{field}: there is no such variant option")
+
     name: str
     acey_deucey_roll: bool | None = None
 
@@ -337,10 +344,21 @@ def _series(record: _MatchRecord | _MoneyRecord, dice: ReplayDice) -> Series:
     names = (record.players[0], record.players[1])
     try:
         if isinstance(record, _MatchRecord):
+            check_match_length(record.length)
+        else:
+            checked_stake(record.stake)
+    except TavolaError as error:
+        raise RecordError(_("{where}: {error}").format(where=_FIELD[record.type], error=error)) from None
+    try:
+        if isinstance(record, _MatchRecord):
             return Match(record.length, rules, dice, players=names, variant=variant)
         return MoneySession(rules, dice, stake=record.stake, players=names, variant=variant)
     except TavolaError as error:
         raise RecordError(_("{where}: {error}").format(where=record.type, error=error)) from None
+
+
+_FIELD = {"match": "length", "money": "stake"}
+"""The field of a record of each type that says what its games are played for."""
 
 
 def _variant(shape: _VariantShape | None) -> Variant:
@@ -485,6 +503,15 @@ def _describe(entry: Entry) -> str:
     return json.dumps(data)
 
 
+def _shown(value: object) -> str:
+    """A recorded value as JSON for a message (cut short), or as Python writes it where JSON cannot."""
+    try:
+        text = json.dumps(value)
+    except (ValueError, RecursionError):
+        text = "..." if isinstance(value, list | dict) else repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
 def _check_outcome(game: Game, recorded: object, where: str) -> None:
     actual = _outcome_json(game.outcome)
     if recorded != actual:
@@ -492,6 +519,4 @@ def _check_outcome(game: Game, recorded: object, where: str) -> None:
             message = _("{where}.outcome: by the replay, the game is not over; the record says {recorded}")
         else:
             message = _("{where}.outcome: by the replay, {outcome}; the record says {recorded}")
-        raise RecordError(
-            message.format(where=where, outcome=json.dumps(actual), recorded=json.dumps(recorded))
-        )
+        raise RecordError(message.format(where=where, outcome=json_text(actual), recorded=_shown(recorded)))

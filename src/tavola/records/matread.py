@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import os
 import re
@@ -21,7 +22,7 @@ from tavola.match import Match, MoneySession
 from tavola.position import WinKind
 from tavola.records._common import ReplayDice, Series, play_text, scores_before
 from tavola.records.matformat import VARIATIONS
-from tavola.rules import Rules
+from tavola.rules import Rules, checked_stake
 from tavola.variants import Variant
 
 __all__ = ["parse_mat", "read_mat"]
@@ -33,6 +34,9 @@ __all__ = ["parse_mat", "read_mat"]
 def read_mat(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -> Series:
     """Read a ``.mat`` file (see :func:`parse_mat`); errors name the file and the line."""
     raw = Path(path).read_bytes()
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or b"\x00" in raw[:200]:
+        message = _("{path}: the file is UTF-16 text (or not text at all): save it as UTF-8 to read it")
+        raise RecordError(message.format(path=path))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -68,24 +72,26 @@ def parse_mat(text: str, *, dice: DiceSource | None = None) -> Series:
     raise failure
 
 
+# Numbers are read up to 600 digits, which int() reads whatever Python's limit on digits is set to
+# (640 at the least); a longer one is no number a record holds, and its line is refused as it stands.
 _TAG = re.compile(r'^[;#]\s*\[(?P<key>[A-Za-z][\w ]*?)\s+"(?P<value>.*)"\]\s*$')
-_LENGTH = re.compile(r"^(?P<length>\d+)\s+point\s+match$", re.IGNORECASE)
-_GAME = re.compile(r"^Game\s+(?P<number>\d+)$", re.IGNORECASE)
+_LENGTH = re.compile(r"^(?P<length>\d{1,600})\s+point\s+match$", re.IGNORECASE)
+_GAME = re.compile(r"^Game\s+(?P<number>\d{1,600})$", re.IGNORECASE)
 _SCORE = re.compile(
-    r"^(?P<name0>[^:]+?)\s*:\s*(?P<score0>\d+)\s+(?P<name1>[^:]+?)\s*:\s*(?P<score1>\d+)"
+    r"^(?P<name0>[^:]+?)\s*:\s*(?P<score0>\d{1,600})\s+(?P<name1>[^:]+?)\s*:\s*(?P<score1>\d{1,600})"
     r"(?P<crawford>\s*\(Crawford\))?$",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"^\s*\d+\)")
 _ROLL = re.compile(r"^(?P<die0>\d)(?P<die1>\d):\s*(?P<moves>.*)$")
 _CUBE = re.compile(
-    r"^(?P<what>doubles|beavers|raccoons|otters|takes|drops)(?:\s*=>\s*(?P<value>\d+))?$", re.IGNORECASE
+    r"^(?P<what>doubles|beavers|raccoons|otters|takes|drops)(?:\s*=>\s*(?P<value>\d{1,600}))?$", re.IGNORECASE
 )
 _RESIGN = re.compile(
     r"^resigns\s+(?:an?\s+)?(?P<kind>single|gammon|backgammon)(?:\s+game)?(?P<declined>\s*\(declined\))?$",
     re.IGNORECASE,
 )
-_WINS = re.compile(r"^wins\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?$", re.IGNORECASE)
+_WINS = re.compile(r"^wins\s+(?P<points>\d{1,600})\s+points?(?P<match>\s+and\s+the\s+match)?$", re.IGNORECASE)
 
 
 @dataclass
@@ -344,10 +350,11 @@ class _Replay:
     def _series(self, dice: ReplayDice) -> Series:
         names = self.games[0].names if self.games else self._tag_names()
         line, variant = self.header.line, self._variant()
+        stake = 1.0 if self.header.length else self._stake()
         try:
             if self.header.length:
                 return Match(self.header.length, self.rules, dice, players=names, variant=variant)
-            return MoneySession(self.rules, dice, stake=self._stake(), players=names, variant=variant)
+            return MoneySession(self.rules, dice, stake=stake, players=names, variant=variant)
         except TavolaError as error:
             raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
 
@@ -368,10 +375,14 @@ class _Replay:
     def _stake(self) -> float:
         line, value = self.header.tags.get("Stake", (0, "1"))
         try:
-            return int(value) if value.strip().isdigit() else float(value)
+            stake = int(value) if value.strip().isdigit() else float(value)
         except ValueError:
             message = _("line {line}: the stake is a number, not {value}")
             raise RecordError(message.format(line=line, value=repr(value)), line) from None
+        try:
+            return checked_stake(stake)
+        except TavolaError as error:
+            raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
 
     def run(self) -> Series:
         for index, text in enumerate(self.games):
