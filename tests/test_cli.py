@@ -105,3 +105,26 @@ def test_R13_a_pass_is_listed_as_the_one_empty_play():
     closed_board = "27YBADjg/wcAQA"  # the mover on the bar against a closed board
     answer = json.loads(tavola("moves", "--json", closed_board, "64").stdout)
     assert answer["plays"] == [{"play": "", "position_id": closed_board}]
+
+
+def test_moves_takes_the_dice_an_xgid_holds():
+    """The XGID's 5-2 is the roll when no dice are typed; typed dice still win."""
+    own = json.loads(tavola("moves", START_XGID, "--json").stdout)
+    assert own["dice"] == [5, 2]
+    assert len(own["plays"]) == 8
+    typed = json.loads(tavola("moves", START_XGID, "31", "--json").stdout)
+    assert typed["dice"] == [3, 1]
+
+
+def test_moves_help_shows_no_markup():
+    assert "``" not in tavola("moves", "--help").stdout
+
+
+def test_help_shows_no_markup_and_the_engine_lists_its_levels():
+    assert "``" not in tavola("match", "--help").stdout
+    engine = tavola("engine", "--help").stdout
+    assert "beginner" in engine
+    assert "world-class" in engine
+    refused = tavola("engine", "--level", "grandmaster")
+    assert refused.returncode == 2
+    assert "invalid choice" in refused.stderr

@@ -58,3 +58,26 @@ def test_P1_P2_hint_refuses_an_xgid_of_a_match_tavola_does_not_play(
 ) -> None:
     assert main(["hint", xgid, "--level", "advanced"]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_V2_hint_reads_the_tavola_ids_the_game_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    """An Acey-Deucey opening 2-1 by its Tavola ID: entering two checkers ranks above one checker moved on."""
+    acey_start = "TVL=--------------------------:15:15:15"
+    assert main(["hint", acey_start, "21", "--variant", "acey-deucey", "--level", "advanced"]) == 0
+    ranked = [play for play, _, _ in rows(capsys.readouterr().out)]
+    assert ranked.index("in/24 in/23") < ranked.index("in/22")
+
+
+def test_V1_hint_plays_by_the_variant_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    # Dutch: no checker home, so the 3 cannot hit on 22 and only the 1 is played.
+    dutch = "TVL=m--a----------------B-a--M:0:0:15"  # 13 checkers a side still to enter
+    assert main(["hint", dutch, "31", "--variant", "dutch", "--level", "advanced"]) == 0
+    assert [play for play, _, _ in rows(capsys.readouterr().out)] == ["bar/24"]
+
+
+@pytest.mark.parametrize("limit", ["-5", "0", "two"])
+def test_hint_limit_is_one_or_more(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["hint", START, "31", "--limit", limit])
+    assert raised.value.code == 2
+    assert "--limit" in capsys.readouterr().err

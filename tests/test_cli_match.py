@@ -118,3 +118,25 @@ def test_bad_files_name_the_problem_and_fail(tavola: Callable[..., Result], tmp_
     assert unknown.returncode != 0
     assert "use .mat or .json" in unknown.stderr
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_match_reads_the_terminal_games_autosave(tavola: Callable[..., Result], tmp_path: Path) -> None:
+    """A finished match that tavola play saved is summarised and converted like any record."""
+    from tavola.console.session import PlaySession, Seat
+    from tavola.dicesource import RandomDice
+    from tavola.match import Match
+
+    series = Match(1, dice=RandomDice(seed=4), players=("Ann", "Bo"))
+    game = series.new_game()
+    while not game.is_over:
+        if game.phase.name in ("OPENING", "ROLL"):
+            game.roll()
+        else:
+            game.play(game.turn.legal[0])
+    autosave = tmp_path / "autosave.json"
+    PlaySession(series, (Seat("Ann"), Seat("Bo"))).save(autosave)
+    result = tavola("match", autosave, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["players"] == ["Ann", "Bo"]
+    assert tavola("match", autosave, "--to", tmp_path / "out.mat").returncode == 0
+    assert load(tmp_path / "out.mat").length == 1

@@ -16,8 +16,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=_("answer bot requests, one JSON object per line on standard input"),
         description=_("Serve Tavola's bot: one JSON request per line in, one JSON reply per line out."),
     )
+    from tavola.bot.search import LEVELS
+
     parser.add_argument(
-        "--level", default="world-class", help=_("the default level (a request may name another)")
+        "--level",
+        default="world-class",
+        choices=list(LEVELS),
+        help=_("the default level (a request may name another)"),
     )
     parser.add_argument(
         "--weights", type=Path, help=_("networks to use instead of the shipped ones (a training export)")

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tavola.errors import TavolaError
+from tavola.errors import RecordError, TavolaError
 from tavola.game import Ending, Game
 from tavola.i18n import N_, _
 from tavola.match import Match
@@ -33,11 +33,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "match",
         help=_("summarise a saved match or session (.mat or .json), or convert it"),
         description=_(
-            "``tavola match FILE``: what a saved match or money session holds, "
-            "and conversion between formats."
+            "What a saved match or money session holds (a .mat file, a JSON record or the "
+            "terminal game's autosave), and conversion between formats."
         ),
     )
-    parser.add_argument("file", help=_("a .mat file or a Tavola JSON record"))
+    parser.add_argument("file", help=_("a .mat file, a Tavola JSON record or an autosave"))
     parser.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
     parser.add_argument("--to", metavar="OUT", help=_("write the record to OUT (.mat or .json)"))
     parser.set_defaults(run=run)
@@ -71,9 +71,24 @@ def _game_summary(game: Game) -> dict[str, Any]:
     return {"winner": outcome.winner, "points": outcome.points}
 
 
+def _load(path: str) -> Series:
+    """The match or session in a record (``.mat``, JSON) or in the terminal game's autosave."""
+    try:
+        return load(path)
+    except RecordError as error:
+        if not path.lower().endswith(".json"):
+            raise
+        from tavola.console.session import PlaySession
+
+        try:
+            return PlaySession.load(path).series  # tavola play's autosave holds a record
+        except RecordError:
+            raise error from None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
-        series = load(args.file)
+        series = _load(args.file)
         if args.to:
             save(series, args.to)
     except (TavolaError, OSError) as error:

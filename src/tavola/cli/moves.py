@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from tavola.cli._setup import read_setup
 from tavola.dice import Dice
 from tavola.errors import TavolaError
 from tavola.i18n import _, ngettext
@@ -31,10 +32,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser = subparsers.add_parser(
         "moves",
         help=_("list the legal plays of a position and roll"),
-        description=_("``tavola moves POSITION DICE``: the legal plays of a position and roll."),
+        description=_("The legal plays of a position and roll; an XGID may bring its own dice."),
     )
-    parser.add_argument("position", nargs="?", help=_("gnubg Position ID or XGID (player on roll moves)"))
-    parser.add_argument("dice", nargs="*", help=_("the roll: 31, 3-1 or 3 1"))
+    parser.add_argument(
+        "position",
+        nargs="?",
+        help=_("a gnubg Position ID, an XGID or a Tavola ID (the player on roll moves)"),
+    )
+    parser.add_argument(
+        "dice", nargs="*", help=_("the roll: 31, 3-1 or 3 1 (an XGID's own dice if left out)")
+    )
     parser.add_argument(
         "--variant",
         default="standard",
@@ -74,18 +81,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"tavola moves: {message}", file=sys.stderr)
             return 2
         return _serve_lines(find_variant(args.variant))
-    if not args.position or not args.dice:
-        # TRANSLATORS: POSITION and DICE are the command's arguments, as its usage names them.
-        message = _("give a POSITION and the DICE, e.g. {example}").format(
-            example="tavola moves 4HPwATDgc/ABMA 31"
-        )
-        print(f"tavola moves: {message}", file=sys.stderr)
-        return 2
     try:
-        position, dice, variant = _read_request(
-            args.position, " ".join(args.dice), find_variant(args.variant)
-        )
-        report = plays_report(position, dice, variant)
+        variant = find_variant(args.variant)
+        setup = read_setup(args.position, variant) if args.position else None
+        dice = Dice.parse(" ".join(args.dice)) if args.dice else setup.dice if setup else None
+        if setup is None or dice is None:
+            # TRANSLATORS: POSITION and DICE are the command's arguments, as its usage names them.
+            message = _("give a POSITION and the DICE, e.g. {example}").format(
+                example="tavola moves 4HPwATDgc/ABMA 31"
+            )
+            print(f"tavola moves: {message}", file=sys.stderr)
+            return 2
+        report = plays_report(setup.position, dice, variant)
     except TavolaError as error:
         print(f"tavola moves: {error}", file=sys.stderr)
         return 1

@@ -37,7 +37,7 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
     text = _checked_text(text, "a position ID or XGID")
     if text[: len(_TAVOLA_PREFIX)].upper() == _TAVOLA_PREFIX:
         return decode_tavola_id(text, checkers=checkers)
-    if text[: len(_XGID_PREFIX)].upper() == _XGID_PREFIX or text.count(":") >= 2:
+    if is_xgid(text):
         return decode_xgid(text, checkers=checkers).position
     gnubg_id = _GNUBG_ID.fullmatch(text)
     if gnubg_id is not None:
@@ -50,6 +50,20 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
             id=_shown(text), length=POSITION_ID_LENGTH
         )
     )
+
+
+def is_xgid(text: str) -> bool:
+    """Whether ``text`` is written as an XGID (``XGID=`` or fields between colons), not another ID.
+
+    >>> is_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"), is_xgid("4HPwATDgc/ABMA")
+    (True, False)
+    >>> is_xgid("TVL=--------------------------:15:15:15")
+    False
+    """
+    text = text.strip().upper()
+    if text.startswith(_TAVOLA_PREFIX):
+        return False
+    return text.startswith(_XGID_PREFIX) or text.count(":") >= 2
 
 
 def position_text(position: Position) -> str:

@@ -1,0 +1,53 @@
+"""What a position typed on the command line brings with it: the position, and from an XGID its dice,
+cube, match score and money rules.
+
+``tavola hint`` and ``tavola moves`` read POSITION the same way: a gnubg
+Position ID (``POSITIONID:MATCHID`` too), an XGID or a Tavola ID
+(``TVL=...``), the player on roll moving.
+
+>>> from tavola.variants import STANDARD
+>>> setup = read_setup("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10", STANDARD)
+>>> setup.dice, setup.cube, setup.rules
+(Dice(5, 2), Cube(1), Rules(jacoby=True, beavers=1))
+>>> read_setup("TVL=--------------------------:15:15:15", STANDARD).position.waiting
+(15, 15)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tavola.cube import Cube
+from tavola.dice import Dice
+from tavola.ids import XgidSide, XgidStage, decode_xgid, is_xgid, parse_position
+from tavola.match import MatchScore
+from tavola.position import Position
+from tavola.rules import Rules
+from tavola.variants import Variant
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A position to judge and what its ID says around it (nothing but the position for a Position ID)."""
+
+    position: Position
+    dice: Dice | None = None
+    cube: Cube = field(default_factory=Cube)
+    match: MatchScore | None = None
+    rules: Rules = field(default_factory=Rules)
+
+
+def read_setup(text: str, variant: Variant) -> Setup:
+    """The position in ``text`` (any ID), with ``variant``'s checkers; an XGID adds dice, cube and score."""
+    if not is_xgid(text):
+        return Setup(parse_position(text, checkers=variant.checkers))
+    state = decode_xgid(text, checkers=variant.checkers)
+    dice = Dice(*state.dice) if state.stage is XgidStage.ROLLED else None
+    owner = None if state.cube_owner is None else 0 if state.cube_owner == state.turn else 1
+    cube = Cube(state.cube_value, owner)
+    if not state.match_length:
+        return Setup(state.position, dice, cube, rules=Rules(jacoby=state.jacoby, beavers=int(state.beavers)))
+    mine, theirs = state.score_bottom, state.score_top
+    if state.turn is XgidSide.TOP:
+        mine, theirs = theirs, mine
+    return Setup(state.position, dice, cube, MatchScore(state.match_length, (mine, theirs), state.crawford))
