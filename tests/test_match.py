@@ -373,3 +373,13 @@ def test_P1_P2_a_match_score_no_match_reaches_is_refused(length, score, crawford
 def test_P2_the_crawford_game_is_at_one_player_one_point_away() -> None:
     assert MatchScore(5, (4, 2), crawford=True).away == (1, 3)
     assert MatchScore(5, (0, 4), crawford=True).crawford
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"automatic_doubles": 99999999999999999999}, {"beavers": 10**4000}, {"automatic_doubles": -1}],
+)
+def test_M2_M3_counted_rules_have_a_documented_maximum(settings):
+    with pytest.raises(InvalidRulesError, match="from 0 to 16"):
+        Rules(**settings)
+    assert Rules(automatic_doubles=16, beavers=16).automatic_doubles == 16

@@ -32,6 +32,12 @@ _MONEY_ONLY = (
 )
 """The money-only rules (P4), each with the sentence that refuses it in a match."""
 
+MOST = 16
+"""The most a counted rule allows: beavers in a row (M3, M4), automatic doubles a game (M2).
+
+Sixteen automatic doubles already start a game at a cube of 65,536.
+"""
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -68,11 +74,11 @@ class Rules:
                     _("{name} is True or False, not {value}").format(name=field.name, value=repr(value))
                 )
             if field.type in ("int", int) and (
-                isinstance(value, bool) or not isinstance(value, int) or value < 0
+                isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST
             ):
                 raise InvalidRulesError(
-                    _("{name} is a whole number from 0 up, not {value}").format(
-                        name=field.name, value=repr(value)
+                    _("{name} is a whole number from 0 to {most}, not {value}").format(
+                        name=field.name, most=MOST, value=repr(value)
                     )
                 )
         if self.automatic_beavers and not self.beavers:
