@@ -124,23 +124,24 @@ def evaluations_per_second(evaluator: Evaluator, boards: list[Board], repeat: in
     print(f"evaluations: {len(batch) / best:,.0f} per second (batches of {len(batch):,}, best of {repeat})")
 
 
-class Counting:
-    """An evaluator that counts the positions it is asked to evaluate."""
+class Counting(Evaluator):
+    """The evaluator given, counting the positions it is asked to evaluate."""
 
     def __init__(self, inner: Evaluator) -> None:
-        self.inner, self.count = inner, 0
+        super().__init__(inner.contact_net, inner.race_net, inner.bearoff_database, inner.variant)
+        self.count = 0
 
     def evaluate(self, boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
         array = np.asarray(boards)
         self.count += len(array)
-        return self.inner.evaluate(array)
+        return super().evaluate(array)
 
 
 def time_moves(
     counted: Counting, plies: int, moves: list[tuple[Board, tuple[int, int]]], repeat: int = 3
 ) -> None:
     """Milliseconds per move at ``plies`` (each the fastest of ``repeat``): median, mean and slowest."""
-    chooser = SearchChooser(counted, plies)  # type: ignore[arg-type] (it only calls evaluate)
+    chooser = SearchChooser(counted, plies)
     board, dice = moves[0]
     chooser.choose(board, generate(board, *dice)[0])  # compile (or load the cache) before timing
     counted.count = 0
