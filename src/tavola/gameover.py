@@ -30,6 +30,7 @@ import enum
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from tavola.position import MY_BAR, MY_OFF, MY_WAITING, THEIR_BAR, THEIR_OFF, THEIR_WAITING
 
@@ -50,15 +51,28 @@ def in_play(boards: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[n
     (15, 15)
     """
     array = np.asarray(boards)
-    if array.ndim == 1:  # one position: plain Python costs less than NumPy's set-up
-        values = array.tolist()
-        mine = sum(count for count in values[1:25] if count > 0) + values[MY_BAR] + values[MY_WAITING]
-        theirs = values[THEIR_BAR] + values[THEIR_WAITING] - sum(count for count in values[1:25] if count < 0)
-        return np.asarray(mine, dtype=np.int64), np.asarray(theirs, dtype=np.int64)
-    points = array[..., 1:25].astype(np.int64)
-    mover = np.maximum(points, 0).sum(axis=-1) + array[..., MY_BAR] + array[..., MY_WAITING]
-    opponent = np.maximum(-points, 0).sum(axis=-1) + array[..., THEIR_BAR] + array[..., THEIR_WAITING]
-    return np.asarray(mover, dtype=np.int64), np.asarray(opponent, dtype=np.int64)
+    rows = np.ascontiguousarray(array.reshape(-1, array.shape[-1]), dtype=np.int8)
+    mover = np.empty(len(rows), dtype=np.int64)
+    opponent = np.empty(len(rows), dtype=np.int64)
+    _count_in_play(rows, mover, opponent)
+    return mover.reshape(array.shape[:-1]), opponent.reshape(array.shape[:-1])
+
+
+@njit(cache=True)
+def _count_in_play(
+    rows: npt.NDArray[np.int8], mover: npt.NDArray[np.int64], opponent: npt.NDArray[np.int64]
+) -> None:
+    """One compiled pass over each position (this check sits on the evaluator's path)."""
+    for row in range(rows.shape[0]):
+        mine = int(rows[row, MY_BAR]) + int(rows[row, MY_WAITING])
+        theirs = int(rows[row, THEIR_BAR]) + int(rows[row, THEIR_WAITING])
+        for point in range(1, 25):
+            count = int(rows[row, point])
+            if count > 0:
+                mine += count
+            else:
+                theirs -= count
+        mover[row], opponent[row] = mine, theirs
 
 
 def game_over(boards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
@@ -71,8 +85,24 @@ def game_over(boards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     >>> game_over(Position([-3] + [0] * 23, off=(3, 0), checkers=3).to_array()).item()
     True
     """
-    mover, opponent = in_play(boards)
+    array = np.asarray(boards)
+    if array.ndim == 2 and array.dtype == np.int8 and array.flags.c_contiguous:
+        return _over_rows(array)  # a batch as the generator gives it, in one compiled pass
+    mover, opponent = in_play(array)
     return np.asarray((mover == 0) | (opponent == 0))
+
+
+@njit(cache=True)
+def _over_rows(rows: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    over = np.empty(rows.shape[0], dtype=np.bool_)
+    for row in range(rows.shape[0]):
+        mine = rows[row, MY_BAR] > 0 or rows[row, MY_WAITING] > 0
+        theirs = rows[row, THEIR_BAR] > 0 or rows[row, THEIR_WAITING] > 0
+        for point in range(1, 25):
+            mine = mine or rows[row, point] > 0
+            theirs = theirs or rows[row, point] < 0
+        over[row] = not (mine and theirs)
+    return over
 
 
 def game_points(
