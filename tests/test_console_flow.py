@@ -312,3 +312,13 @@ def test_pip_names_the_leader_and_the_match_score_puts_the_winner_first(evaluato
     session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
     text = run(session, Script([(r"roll", "pip")]), {1: Bot(evaluator, "advanced", 1)})
     assert "Pips: Ann 2, Tavola 69 · Ann leads by 67" in text
+
+
+def test_R20_a_refused_undo_names_the_player_not_the_seat() -> None:
+    dice = ManualDice()
+    dice.enter_opening(3, 1)
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    text = run(session, Script([(r"Ann \(3-1\): your move", "undo")]))
+    assert "Not allowed: Ann has moved nothing this turn to undo" in text
+    assert "player 0" not in text

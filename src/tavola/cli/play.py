@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tavola.i18n import _
+from tavola.i18n import N_, _
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -233,7 +233,7 @@ def _dice(args: argparse.Namespace) -> tuple[DiceSource, ManualDice | None]:
 def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Seat, Seat]:
     from tavola.table.seats import Seat
 
-    me = args.name or os.environ.get("USER") or _("You")
+    me = args.name or os.environ.get("USER") or unnamed_player(args.colors.split(",")[0])
     if args.opponent == "human":
         other = Seat(args.opponent_name or _("Guest"))
         mine = Seat(me)
@@ -247,6 +247,28 @@ def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Sea
             Seat(args.opponent_name or names[1], seats[1].bot_level),
         )
     return seats
+
+
+COLOUR_NAMES = {
+    "white": N_("White"),
+    "red": N_("Red"),
+    "black": N_("Black"),
+    "blue": N_("Blue"),
+    "yellow": N_("Yellow"),
+    "green": N_("Green"),
+}
+"""The checker colours a person with no name is called by, as players call the sides of a board."""
+
+
+def unnamed_player(colour: str) -> str:
+    """The name of a person who gave none and has no login name: their checkers' colour, a name every
+    message reads right with in every language ("White plays 8/5 6/5"), else "Player".
+
+    >>> unnamed_player(" White"), unnamed_player("#ff8800")
+    ('White', 'Player')
+    """
+    name = COLOUR_NAMES.get(colour.strip().lower())
+    return _(name) if name is not None else _("Player")
 
 
 def _view(args: argparse.Namespace) -> View:

@@ -196,7 +196,7 @@ class ConsoleGame:
         try:
             self._obey(game, player, command)
         except TavolaError as error:
-            self._complain(_("Not allowed: {reason}").format(reason=error))
+            self._complain(_("Not allowed: {reason}").format(reason=self.table.refusal(error)))
 
     def _prompt(self, game: Game, player: int) -> str:
         name = self._name(player)

@@ -138,7 +138,7 @@ class ChouetteConsole:
                 elif verb.lower() in ("ledger", "conti", "cuentas"):
                     self.console.print(self._ledger_table())
             except TavolaError as error:
-                self._complain(str(error))
+                self._complain(self.table.refusal(error))
 
     # --- what happens at the table -------------------------------------------------------------
 
@@ -228,7 +228,7 @@ class ChouetteConsole:
                 return
             self.table.act(chosen.player, chosen.action)
         except TavolaError as error:
-            self._complain(str(error))
+            self._complain(self.table.refusal(error))
 
     def _choose(self, game: ChouetteGame, actions: list[PlayerAction], line: str) -> PlayerAction | None:
         """The action a typed line picks: a number from the list, or ``NAME VERB [NAMES]``."""
@@ -331,7 +331,7 @@ class ChouetteConsole:
                 return
             self.table.act(roller, MoveCheckers(text))
         except TavolaError as error:
-            self._complain(str(error))
+            self._complain(self.table.refusal(error))
 
     # --- what is shown -----------------------------------------------------------------------
 
