@@ -43,6 +43,7 @@ from tavola.chouette import (
 )
 from tavola.chouette.actions import ChouetteAction, Join, Leave
 from tavola.console.commands import read_command
+from tavola.console.view import play_lines
 from tavola.errors import TavolaError
 from tavola.i18n import _, ngettext
 from tavola.render.text import rich_board
@@ -308,7 +309,8 @@ class ChouetteConsole:
                 self.table.act(roller, Undo())
                 return
             if command.name == "moves":
-                self.console.print("  " + "   ".join(play.notation for play in turn.legal))
+                for text in play_lines([play.notation for play in turn.legal], self.console.width):
+                    self.console.print(text, highlight=False, soft_wrap=True)
                 return
             if command.name == "move" and command.argument.split()[0].lower() in {
                 name.lower() for name in game.players

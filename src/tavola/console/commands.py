@@ -52,6 +52,9 @@ WORDS: dict[str, tuple[str, ...]] = {
 }
 """Each command and the words that name it; ``take`` and ``drop`` also answer a resignation."""
 
+ANSWERS = frozenset({"take", "drop", "beaver"})
+"""The commands that answer an offer: a double, or a resignation (``take`` and ``drop``)."""
+
 RESIGN_KINDS: dict[str, int] = {
     **dict.fromkeys(("single", "s", "semplice", "simple", "sencillo"), 1),
     **dict.fromkeys(("gammon", "g"), 2),

@@ -111,6 +111,23 @@ def pip_line(session: PlaySession, game: Game) -> str:
     return line + " · " + _("{name} leads by {pips}").format(name=names[leader], pips=abs(pips[0] - pips[1]))
 
 
+def play_lines(plays: list[str], width: int) -> list[str]:
+    """The plays listed in lines of at most ``width`` characters, each play whole on one line.
+
+    >>> play_lines(["24/18 13/10", "13/7 13/10", "24/15"], 30)
+    ['  24/18 13/10   13/7 13/10', '  24/15']
+    """
+    lines: list[str] = []
+    line = ""
+    for play in plays:
+        longer = f"{line}   {play}" if line else f"  {play}"
+        if line and len(longer) > width:
+            lines.append(line)
+            longer = f"  {play}"
+        line = longer
+    return [*lines, line] if line else lines
+
+
 def hint_table(choices: list[Choice], limit: int = 10) -> Table:
     """The bot's ranked plays as :meth:`~tavola.bot.player.Bot.hint` ranks them: the plays searched
     deepest first, then by equity. Each row shows its equity, the loss against the best play judged at
