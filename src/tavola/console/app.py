@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from tavola.actions import (
@@ -38,7 +37,16 @@ from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
 from tavola.console.commands import ANSWERS, HELP, RESIGN_KINDS, Command, read_command
 from tavola.console.session import PlaySession
-from tavola.console.view import beaver_hint, board, cube_hint, hint_table, pip_line, play_lines, score_line
+from tavola.console.view import (
+    beaver_hint,
+    board,
+    cube_hint,
+    help_table,
+    hint_table,
+    pip_line,
+    play_lines,
+    score_line,
+)
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
 from tavola.game import Game, Phase
@@ -524,12 +532,7 @@ class ConsoleGame:
     # --- help, hints, lists, files ------------------------------------------------------------
 
     def _help(self) -> None:
-        table = Table(title=_("Commands"), title_justify="left", show_header=False, box=None)
-        table.add_column(style="bold")
-        table.add_column()
-        for example, meaning in HELP:
-            table.add_row(Text(example), Text(_(meaning)))
-        self.console.print(table)
+        self.console.print(help_table(HELP))
 
     def _hint(self, game: Game, player: int) -> None:
         bot = self._advisor()

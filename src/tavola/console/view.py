@@ -16,6 +16,7 @@ from rich.text import Text
 
 from tavola.bot.cube import CubeDecision
 from tavola.bot.player import Choice
+from tavola.console.commands import help_examples
 from tavola.console.session import PlaySession
 from tavola.game import Game
 from tavola.i18n import _, ngettext
@@ -109,6 +110,17 @@ def pip_line(session: PlaySession, game: Game) -> str:
         return line + " · " + _("even")
     leader = 0 if pips[0] < pips[1] else 1
     return line + " · " + _("{name} leads by {pips}").format(name=names[leader], pips=abs(pips[0] - pips[1]))
+
+
+def help_table(entries: tuple[tuple[str, str], ...]) -> Table:
+    """The commands of ``entries`` (see :data:`~tavola.console.commands.HELP`), with the words of the
+    language in use, and what each does."""
+    table = Table(title=_("Commands"), title_justify="left", show_header=False, box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    for example, meaning in help_examples(entries):
+        table.add_row(Text(example), Text(meaning))
+    return table
 
 
 def play_lines(plays: list[str], width: int) -> list[str]:
