@@ -17,6 +17,7 @@ from tavola.console.session import PlaySession, Seat
 from tavola.cube import Cube
 from tavola.dicesource import ManualDice, RandomDice
 from tavola.game import Ending, Game, Phase
+from tavola.i18n import use_language
 from tavola.match import Match, MoneySession
 from tavola.position import Position, WinKind
 from tavola.rules import Rules
@@ -375,3 +376,22 @@ def test_the_legal_plays_wrap_between_plays_never_inside_one() -> None:
     assert len(listing) > 1
     assert all(len(line) <= 50 for line in listing)
     assert sorted(listed) == sorted(legal)
+
+
+def test_the_help_lists_the_command_words_of_the_language_in_use() -> None:
+    dice = ManualDice()
+    dice.enter_opening(3, 1)
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    with use_language("it"):
+        text = run(session, Script([(r"Ann \(3-1\)", "aiuto")]))
+    examples = re.findall(r"^ *(\S.*?)  +\S", text.split("Comandi")[1], re.MULTILINE)
+    for words in (
+        "annulla",
+        "mosse",
+        "raddoppia",
+        "accetta / rifiuta / beaver",
+        "abbandona [gammon|backgammon]",
+    ):
+        assert words in examples, examples
+    assert not {"undo", "moves", "double", "take / drop / beaver"} & set(examples)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from tavola.bot.search import LEVELS
+    from tavola.bot.search import LEVELS, level_named, level_title
     from tavola.variants import VARIANTS
 
     parser = subparsers.add_parser(
@@ -44,9 +44,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     who.add_argument(
         "--level",
+        type=level_named,
         choices=list(LEVELS),
         default="expert",
-        help=_("the bot's strength (default: expert)"),
+        metavar="{" + ",".join(level_title(name) for name in LEVELS) + "}",
+        help=_("the bot's strength, in English or in your language (default: {level})").format(
+            level=level_title("expert")
+        ),
     )
     who.add_argument("--name", help=_("your name (default: your login name)"))
     who.add_argument("--opponent-name", help=_("the other player's name"))
@@ -60,7 +64,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--match", type=int, metavar="N", help=_("play a match to N points (default: a money session)")
     )
     game.add_argument("--stake", type=float, default=1.0, help=_("money per point in a money session"))
-    game.add_argument("--variant", choices=[variant.name for variant in VARIANTS], default="standard")
+    game.add_argument(
+        "--variant",
+        choices=[variant.name for variant in VARIANTS],
+        default="standard",
+        help=_("the game: standard backgammon (default) or a variant with other starting checkers"),
+    )
     game.add_argument("--jacoby", action="store_true", help=_("gammons count only once the cube is turned"))
     game.add_argument(
         "--beavers",

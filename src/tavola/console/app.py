@@ -35,6 +35,7 @@ from tavola.actions import (
 )
 from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
+from tavola.bot.search import level_title
 from tavola.console.commands import ANSWERS, HELP, RESIGN_KINDS, Command, read_command
 from tavola.console.session import PlaySession
 from tavola.console.view import (
@@ -158,7 +159,9 @@ class ConsoleGame:
             what += f" ({series.variant.name})"
         bots = [seat for seat in seats if seat.is_bot]
         if bots:
-            opponent = _("{name} (the bot, {level})").format(name=bots[0].name, level=bots[0].bot_level)
+            level = bots[0].bot_level
+            assert level is not None
+            opponent = _("{name} (the bot, {level})").format(name=bots[0].name, level=level_title(level))
         else:
             opponent = seats[1].name
         return _("Tavola: {first} against {second}, {what}. Type help for the commands.").format(
