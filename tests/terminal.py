@@ -17,10 +17,10 @@ POSITION_ID = re.compile(r": ([A-Za-z0-9+/]{14})   ")  # the gnubg Position ID u
 DICE_IN_PROMPT = re.compile(r"\((\d)-(\d)\): ")
 
 
-def environment(home: Path, language: str = "en") -> dict[str, str]:
-    """A clean environment: files under ``home``, a fixed language, a wide terminal."""
+def environment(home: Path, language: str = "en", without: tuple[str, ...] = ()) -> dict[str, str]:
+    """A clean environment: files under ``home``, a fixed language, a wide terminal; ``without`` unset."""
     return {
-        **os.environ,
+        **{name: value for name, value in os.environ.items() if name not in without},
         "HOME": str(home),
         "XDG_DATA_HOME": str(home / "data"),
         "XDG_CONFIG_HOME": str(home / "config"),
@@ -32,13 +32,21 @@ def environment(home: Path, language: str = "en") -> dict[str, str]:
 
 
 class Terminal:
-    """``tavola play ARGS`` in a pty; :meth:`answer` reads up to the next prompt."""
+    """``tavola COMMAND ARGS`` (``play`` by default) in a pty; :meth:`next_prompt` reads up to the next prompt."""
 
-    def __init__(self, home: Path, *args: str, language: str = "en", timeout: float = 60) -> None:
+    def __init__(
+        self,
+        home: Path,
+        *args: str,
+        language: str = "en",
+        timeout: float = 60,
+        command: str = "play",
+        without: tuple[str, ...] = (),
+    ) -> None:
         self.child = pexpect.spawn(
             sys.executable,
-            ["-m", "tavola", "play", *args],
-            env=environment(home, language),
+            ["-m", "tavola", command, *args],
+            env=environment(home, language, without),
             encoding="utf-8",
             timeout=timeout,
             dimensions=(50, 120),

@@ -15,6 +15,7 @@ import pytest
 from gnubg_oracle import GNUBG
 from tavola.console.session import PlaySession, Seat
 from tavola.dicesource import RandomDice
+from tavola.i18n import _, use_language
 from tavola.match import Match
 from tavola.records import load, save
 from terminal import Terminal, environment
@@ -276,3 +277,48 @@ def test_unfinished_games_kept_in_the_same_second_are_all_kept(
         "unfinished-20250101-120000.json",
     ]
     assert sorted(path.read_text() for path in kept) == sorted(saved)
+
+
+@pytest.mark.parametrize(("language", "plays"), [("en", "plays"), ("it", "gioca"), ("es", "juega")])
+def test_with_no_name_and_no_login_the_person_is_called_by_their_colour(
+    tmp_path: Path, language: str, plays: str
+) -> None:
+    with use_language(language):
+        name = _("White")
+    terminal = Terminal(tmp_path, "--seed", "4", language=language, without=("USER",))
+    text = terminal.next_prompt()
+    while "): " not in text.splitlines()[-1]:
+        terminal.send("")
+        text = terminal.next_prompt()
+    assert text.splitlines()[-1].startswith(f"{name} (")
+    terminal.send(terminal.first_legal_play(text))
+    assert f"{name} {plays} " in terminal.next_prompt()
+    terminal.send("quit")
+    assert terminal.finish() == 0
+
+
+def test_argparse_speaks_through_tavolas_catalogue_and_every_option_is_described(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import tavola.cli
+
+    monkeypatch.setattr(tavola.cli, "_", lambda text: text.upper())  # as a translation would
+    with pytest.raises(SystemExit):
+        tavola.cli.build_parser().parse_args(["play", "--help"])
+    text = capsys.readouterr().out
+    assert text.startswith("USAGE: tavola play")
+    assert "\nOPTIONS:\n" in text
+    assert "SHOW THIS HELP MESSAGE AND EXIT" in text
+    variant = text[text.index("\n  --variant") :].split("\n  --")[1]
+    assert "a variant with other starting checkers" in " ".join(variant.split())
+
+
+def test_level_names_are_shown_in_the_language_in_use_and_accepted_in_any() -> None:
+    from tavola.bot.search import level_title
+    from tavola.cli import build_parser
+
+    for language in ("en", "it", "es"):
+        with use_language(language):
+            translated = level_title("world-class")
+            for typed in ("world-class", "World-Class", translated):
+                assert build_parser().parse_args(["play", "--level", typed]).level == "world-class"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pexpect
 from rich.console import Console
 
-from tavola.actions import Roll
+from tavola.actions import OpeningRoll, Roll
 from tavola.chouette import Chouette, ChouetteSettings, CubeMode, Drop, Phase, Take
 from tavola.console.chouette import ChouetteConsole
 from tavola.dicesource import RandomDice
@@ -185,3 +185,75 @@ def test_the_board_is_drawn_from_the_boxs_side_to_the_last_play() -> None:
     assert all(note.startswith(f"{box} (X)") for note in near), near
     assert all(note.startswith("team (") and "(O)" in note for note in far), far
     assert far[-1].endswith("pips 0") or near[-1].endswith("pips 0")  # the final board, after the last play
+
+
+def test_R4_the_opening_roll_is_announced_with_who_plays_first() -> None:
+    table = Chouette(ChouetteSettings(), RandomDice(seed=4), players=["Ann", "Ben", "Cid"])
+    text = run(table, TablePlayer(table, []))
+    game = table.games[0]
+    opening = next(entry.action for entry in game.log if isinstance(entry.action, OpeningRoll))
+    box_die, team_die = opening.dice
+    first = game.box if box_die > team_die else game.captain
+    dice = f"{max(opening.dice)}-{min(opening.dice)}"
+    assert f"Opening roll {dice}: {first} plays first." in text
+
+
+def test_help_and_hint_at_the_move_prompt_answer_them() -> None:
+    table = Chouette(ChouetteSettings(), RandomDice(seed=4), players=["Ann", "Ben", "Cid"])
+    typed: list[str] = []
+
+    def reader(prompt: str) -> str:
+        game = table.game_in_progress
+        if game is not None and game.phase is Phase.MOVE and len(typed) < 2:
+            typed.append(["help", "hint"][len(typed)])
+            return typed[-1]
+        if len(typed) == 2:
+            raise EOFError
+        return TablePlayer(table, [])(prompt)
+
+    output = io.StringIO()
+    ChouetteConsole(table, Console(file=output, width=120), reader).run()
+    text = output.getvalue()
+    assert "a move is possible" not in text
+    assert "take back the last checker moved this turn" in text  # the help
+    assert "Equity" in text  # the hint table
+    assert "Lose gammon" in text
+
+
+def test_H5_a_double_waiting_for_its_answer_is_shown_in_the_cube_table() -> None:
+    table = Chouette(ChouetteSettings(), RandomDice(seed=6), players=["Ann", "Ben", "Cid"])
+    seen: list[str] = []
+    output = io.StringIO()
+
+    def reader(prompt: str) -> str:
+        game = table.game_in_progress
+        assert game is not None
+        if game.phase is Phase.ROLL and game.to_act == (game.box,) and not seen:
+            seen.append(game.team[0])
+            return f"{game.box} double {game.team[0]}"
+        if game.phase is Phase.ANSWER:
+            raise EOFError
+        return TablePlayer(table, [])(prompt)
+
+    ChouetteConsole(table, Console(file=output, width=120), reader).run()
+    assert re.search(rf"doubled to 2, {seen[0]} to answer", output.getvalue())
+
+
+def test_H3_names_with_spaces_join_quoted_or_not_and_act_by_name() -> None:
+    table = Chouette(ChouetteSettings(), RandomDice(seed=4), players=["Mary Ann", "Ben"])
+    lines = ['join "Cid Vega"', "join Dee   Dee", "leave dee dee", ""]
+
+    def reader(prompt: str) -> str:
+        if lines:
+            return lines.pop(0)
+        game = table.game_in_progress
+        if game is not None and not any(isinstance(entry.action, OpeningRoll) for entry in game.log):
+            rolling = next(name for name in game.to_act if " " in name)
+            return f"{rolling.lower()} roll"  # the name in any case, spaces and all
+        raise EOFError
+
+    output = io.StringIO()
+    ChouetteConsole(table, Console(file=output, width=120), reader).run()
+    assert sorted(table.players) == ["Ben", "Cid Vega", "Mary Ann"]
+    assert "Dee Dee leaves the table." in output.getvalue()
+    assert any(isinstance(entry.action, OpeningRoll) for entry in table.games[0].log)

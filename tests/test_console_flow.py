@@ -17,6 +17,7 @@ from tavola.console.session import PlaySession, Seat
 from tavola.cube import Cube
 from tavola.dicesource import ManualDice, RandomDice
 from tavola.game import Ending, Game, Phase
+from tavola.i18n import use_language
 from tavola.match import Match, MoneySession
 from tavola.position import Position, WinKind
 from tavola.rules import Rules
@@ -312,3 +313,85 @@ def test_pip_names_the_leader_and_the_match_score_puts_the_winner_first(evaluato
     session = PlaySession(series, (Seat("Ann"), Seat("Tavola", "advanced")))
     text = run(session, Script([(r"roll", "pip")]), {1: Bot(evaluator, "advanced", 1)})
     assert "Pips: Ann 2, Tavola 69 · Ann leads by 67" in text
+
+
+def test_R20_a_refused_undo_names_the_player_not_the_seat() -> None:
+    dice = ManualDice()
+    dice.enter_opening(3, 1)
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    text = run(session, Script([(r"Ann \(3-1\): your move", "undo")]))
+    assert "Not allowed: Ann has moved nothing this turn to undo" in text
+    assert "player 0" not in text
+
+
+def test_R20_after_one_checker_the_prompt_names_the_dice_left() -> None:
+    dice = ManualDice()
+    dice.enter_opening(6, 5)
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    script = Script(
+        [(r"Ann \(6-5\): your move > $", "24/18"), (r"Ann \(6-5, 5 to play\): your move > $", "undo")]
+    )
+    run(session, script)
+    assert len(script.prompts) == 3
+    assert script.prompts[2] == "Ann (6-5): your move > "
+
+
+def test_commands_out_of_place_say_what_is_wrong() -> None:
+    dice = ManualDice()
+    dice.enter_opening(6, 5)
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    script = Script([(r"your move", "double"), (r"your move", "take"), (r"your move", "roll")])
+    text = run(session, script)
+    assert "Doubling comes before the roll: play this roll first." in text
+    assert "No double or resignation is waiting for an answer." in text
+    assert "The dice are rolled: play them." in text
+    assert "Move your checkers first" not in text
+
+
+def test_the_end_of_an_acey_deucey_game_says_the_points_and_the_checkers_left() -> None:
+    dice = ManualDice(["21"])
+    series = MoneySession(dice=dice, players=("Ann", "Bo"), variant=ACEY_DEUCEY)
+    game = Game(series.rules, series.dice, position=SURE_WIN, player_on_roll=0, variant=ACEY_DEUCEY)
+    series.games.append(game)
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    text = run(session, Script([(r"another game", "quit")]))  # no cube: the roll is made at once
+    assert "Ann wins: 14 points (14 checkers left)." in text
+
+
+def test_the_legal_plays_wrap_between_plays_never_inside_one() -> None:
+    dice = ManualDice()
+    dice.enter_opening(3, 1)
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    output = io.StringIO()
+    ConsoleGame(session, Console(file=output, width=50), Script([(r"your move", "moves")])).run()
+    listing = output.getvalue().split("legal plays:\n")[1].split("\n\n")[0].splitlines()
+    turn = series.games[0].turn
+    assert turn is not None
+    legal = {play.notation for play in turn.legal}
+    listed = [play for line in listing for play in line.strip().split("   ")]
+    assert len(listing) > 1
+    assert all(len(line) <= 50 for line in listing)
+    assert sorted(listed) == sorted(legal)
+
+
+def test_the_help_lists_the_command_words_of_the_language_in_use() -> None:
+    dice = ManualDice()
+    dice.enter_opening(3, 1)
+    series = MoneySession(dice=dice, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")), dice_kind="manual", manual_dice=dice)
+    with use_language("it"):
+        text = run(session, Script([(r"Ann \(3-1\)", "aiuto")]))
+    examples = re.findall(r"^ *(\S.*?)  +\S", text.split("Comandi")[1], re.MULTILINE)
+    for words in (
+        "annulla",
+        "mosse",
+        "raddoppia",
+        "accetta / rifiuta / beaver",
+        "abbandona [gammon|backgammon]",
+    ):
+        assert words in examples, examples
+    assert not {"undo", "moves", "double", "take / drop / beaver"} & set(examples)

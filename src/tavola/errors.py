@@ -7,6 +7,9 @@ what was wrong, and the object it was raised from is left unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
 
 class TavolaError(ValueError):
     """Base class of every error caused by bad input."""
@@ -36,8 +39,56 @@ class AmbiguousPlayError(IllegalPlayError):
     """Text that describes more than one legal play."""
 
 
+@dataclass(frozen=True)
+class SeatedText:
+    """A message that names players by their seats (0 and 1), said by number or with their names.
+
+    ``numbered`` and ``named`` are the message's two untranslated texts: the
+    first names each seat as "player 0", the second by the name a view gives
+    it. ``seats`` maps fields to seats; ``values`` fills the other fields (a
+    value that is itself a :class:`SeatedText` is said the same way).
+
+    >>> text = SeatedText("player {player} waits", "{player} waits", {"player": 1})
+    >>> text.say(), text.say(("Ann", "Bo"))
+    ('player 1 waits', 'Bo waits')
+    """
+
+    numbered: str
+    named: str
+    seats: Mapping[str, int]
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def say(self, names: Sequence[str] | None = None) -> str:
+        """The message in the language in use, with ``names`` (one per seat) or with the seats' numbers."""
+        from tavola.i18n import _
+
+        values = {
+            key: value.say(names) if isinstance(value, SeatedText) else value
+            for key, value in self.values.items()
+        }
+        seats = {key: seat if names is None else names[seat] for key, seat in self.seats.items()}
+        return _(self.numbered if names is None else self.named).format(**values, **seats)
+
+
 class IllegalActionError(TavolaError):
-    """A game action the rules do not allow now (say, a double while the opponent owns the cube)."""
+    """A game action the rules do not allow now (say, a double while the opponent owns the cube).
+
+    Raised with a :class:`SeatedText`, its message names the seats by number
+    and :meth:`naming` says it with the players' names.
+    """
+
+    def __init__(self, message: str | SeatedText) -> None:
+        self.seated = message if isinstance(message, SeatedText) else None
+        super().__init__(message.say() if isinstance(message, SeatedText) else message)
+
+    def naming(self, names: Sequence[str]) -> str:
+        """The message with ``names`` (one per seat) for the seats it names.
+
+        >>> error = OutOfTurnError(SeatedText("player {player} waits", "{player} waits", {"player": 0}))
+        >>> str(error), error.naming(("Ann", "Bo"))
+        ('player 0 waits', 'Ann waits')
+        """
+        return str(self) if self.seated is None else self.seated.say(names)
 
 
 class OutOfTurnError(IllegalActionError):

@@ -51,7 +51,7 @@ from tavola.actions import (
 from tavola.cube import Cube, CubeOffer
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, default_dice
-from tavola.errors import IllegalActionError, IllegalPlayError, InvalidRulesError, OutOfTurnError
+from tavola.errors import IllegalActionError, IllegalPlayError, InvalidRulesError, OutOfTurnError, SeatedText
 from tavola.i18n import N_, _
 from tavola.play import Move, Play
 from tavola.position import Position, WinKind
@@ -62,62 +62,75 @@ from tavola.variants import STANDARD, Scoring, Variant, checkers_left, find_vari
 
 __all__ = ["Ending", "Game", "Outcome", "Phase"]
 
-_REFUSALS: dict[str, tuple[str, str]] = {
+_REFUSALS: dict[str, tuple[str, str, str]] = {
     "roll": (
         N_("the game is over: nobody can roll"),
         N_("player {player} cannot roll now: {reason}"),
+        N_("{player} cannot roll now: {reason}"),
     ),
     "choose a double": (
         N_("the game is over: nobody can choose a double"),
         N_("player {player} cannot choose a double now: {reason}"),
+        N_("{player} cannot choose a double now: {reason}"),
     ),
     "double": (
         N_("the game is over: nobody can double"),
         N_("player {player} cannot double now: {reason}"),
+        N_("{player} cannot double now: {reason}"),
     ),
     "take": (
         N_("the game is over: nobody can take"),
         N_("player {player} cannot take now: {reason}"),
+        N_("{player} cannot take now: {reason}"),
     ),
     "drop": (
         N_("the game is over: nobody can drop"),
         N_("player {player} cannot drop now: {reason}"),
+        N_("{player} cannot drop now: {reason}"),
     ),
     "beaver": (
         N_("the game is over: nobody can beaver"),
         N_("player {player} cannot beaver now: {reason}"),
+        N_("{player} cannot beaver now: {reason}"),
     ),
     "resign": (
         N_("the game is over: nobody can resign"),
         N_("player {player} cannot resign now: {reason}"),
+        N_("{player} cannot resign now: {reason}"),
     ),
     "accept a resignation": (
         N_("the game is over: nobody can accept a resignation"),
         N_("player {player} cannot accept a resignation now: {reason}"),
+        N_("{player} cannot accept a resignation now: {reason}"),
     ),
     "decline a resignation": (
         N_("the game is over: nobody can decline a resignation"),
         N_("player {player} cannot decline a resignation now: {reason}"),
+        N_("{player} cannot decline a resignation now: {reason}"),
     ),
     "move checkers": (
         N_("the game is over: nobody can move checkers"),
         N_("player {player} cannot move checkers now: {reason}"),
+        N_("{player} cannot move checkers now: {reason}"),
     ),
     "undo": (
         N_("the game is over: nobody can undo"),
         N_("player {player} cannot undo now: {reason}"),
+        N_("{player} cannot undo now: {reason}"),
     ),
     "commit a play": (
         N_("the game is over: nobody can commit a play"),
         N_("player {player} cannot commit a play now: {reason}"),
+        N_("{player} cannot commit a play now: {reason}"),
     ),
     "play": (
         N_("the game is over: nobody can play"),
         N_("player {player} cannot play now: {reason}"),
+        N_("{player} cannot play now: {reason}"),
     ),
 }
 """Why each action is refused (by the name :meth:`Game._check` is given): after the game, and out of
-phase, where ``{reason}`` says what the game waits for."""
+phase (naming the player by seat, then by name), where ``{reason}`` says what the game waits for."""
 
 
 class Phase(enum.Enum):
@@ -367,19 +380,23 @@ class Game:
 
         ``what`` names the action in :data:`_REFUSALS`, which says why it is refused.
         """
-        over, not_now = _REFUSALS[what]
+        over, not_now, not_now_named = _REFUSALS[what]
         if self._phase is Phase.OVER:
             raise IllegalActionError(_(over))
         acting = self.player_to_act
         assert acting is not None
         if player is not None and player != acting:
             raise OutOfTurnError(
-                _("it is player {acting}'s turn to act, not player {player}'s (R21)").format(
-                    acting=acting, player=player
+                SeatedText(
+                    N_("it is player {acting}'s turn to act, not player {player}'s (R21)"),
+                    N_("it is {acting}'s turn to act, not {player}'s (R21)"),
+                    {"acting": acting, "player": player},
                 )
             )
         if self._phase not in phases:
-            raise IllegalActionError(_(not_now).format(player=acting, reason=self._waiting_for()))
+            raise IllegalActionError(
+                SeatedText(not_now, not_now_named, {"player": acting}, {"reason": self._waiting_for()})
+            )
         return acting
 
     def _waiting_for(self) -> str:
@@ -444,15 +461,18 @@ class Game:
         acting = self._check(player, Phase.ROLL, what="double")
         if not self.may_double(acting):
             raise IllegalActionError(
-                _("player {player} cannot double: {reason}").format(
-                    player=acting, reason=self._why_no_double(acting)
+                SeatedText(
+                    N_("player {player} cannot double: {reason}"),
+                    N_("{player} cannot double: {reason}"),
+                    {"player": acting},
+                    {"reason": self._why_no_double(acting)},
                 )
             )
         self._offer = self._cube.offered_by(acting)
         self._phase = Phase.DOUBLED
         self._record(Entry(acting, Double()))
 
-    def _why_no_double(self, player: int) -> str:
+    def _why_no_double(self, player: int) -> str | SeatedText:
         if not self.rules.cube:
             return _("these rules have no doubling cube")
         if not self.variant.cube:
@@ -460,7 +480,12 @@ class Game:
         if self.crawford:
             return _("nobody doubles in the Crawford game (P2)")
         if not self._cube.may_double(player):
-            return _("the cube belongs to player {owner} (C2)").format(owner=self._cube.owner)
+            assert self._cube.owner is not None
+            return SeatedText(
+                N_("the cube belongs to player {owner} (C2)"),
+                N_("the cube belongs to {owner} (C2)"),
+                {"owner": self._cube.owner},
+            )
         return _("the Holland rule: the trailer doubles from their third turn on (P3)")
 
     def take(self, player: int | None = None) -> None:
@@ -495,7 +520,12 @@ class Game:
         reason = offer.why_no_beaver(self.rules)
         if reason is not None:
             raise IllegalActionError(
-                _("player {player} cannot redouble now: {reason}").format(player=acting, reason=reason)
+                SeatedText(
+                    N_("player {player} cannot redouble now: {reason}"),
+                    N_("{player} cannot redouble now: {reason}"),
+                    {"player": acting},
+                    {"reason": reason},
+                )
             )
         self._offer = offer.beavered()
         self._record(Entry(acting, Beaver()))
@@ -548,7 +578,11 @@ class Game:
         acting = self._check(player, Phase.MOVE, what="undo")
         if len(self._turns) == 1:
             raise IllegalActionError(
-                _("player {player} has moved nothing this turn to undo").format(player=acting)
+                SeatedText(
+                    N_("player {player} has moved nothing this turn to undo"),
+                    N_("{player} has moved nothing this turn to undo"),
+                    {"player": acting},
+                )
             )
         self._turns.pop()
 

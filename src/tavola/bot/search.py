@@ -53,6 +53,7 @@ from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.dice import ALL_ROLLS, Dice
 from tavola.gameover import game_over
+from tavola.i18n import N_, _
 from tavola.movegen import generate, generate_batch
 from tavola.position import ARRAY_SIZE, Position, flip_array
 from tavola.selfplay import NOISE, Candidates, keyed_normal
@@ -648,3 +649,44 @@ def level(name: str) -> Level:
     if name not in LEVELS:
         raise KeyError(f"no level called {name!r}; known: {', '.join(LEVELS)}")
     return LEVELS[name]
+
+
+LEVEL_NAMES: dict[str, str] = {
+    # TRANSLATORS: the bot's levels, typed after --level: one word each, a hyphen for a space.
+    "beginner": N_("beginner"),
+    "casual": N_("casual"),
+    "intermediate": N_("intermediate"),
+    "advanced": N_("advanced"),
+    "expert": N_("expert"),
+    "world-class": N_("world-class"),
+}
+"""What players call each level of :data:`LEVELS`: its name, translated where it is shown."""
+
+
+def level_title(name: str) -> str:
+    """The name of level ``name`` in the language in use.
+
+    >>> from tavola.i18n import use_language
+    >>> with use_language("en"):
+    ...     level_title("world-class")
+    'world-class'
+    """
+    return _(LEVEL_NAMES[name]) if name in LEVEL_NAMES else name
+
+
+def level_named(text: str) -> str:
+    """The level a player names, in English or in any language Tavola speaks; ``text`` itself where it
+    names none (for the caller to refuse).
+
+    >>> level_named("Expert"), level_named("grandmaster")
+    ('expert', 'grandmaster')
+    """
+    from tavola.i18n import LANGUAGES, use_language
+
+    wanted = text.strip().lower()
+    for code in LANGUAGES:
+        with use_language(code):
+            for name, said in LEVEL_NAMES.items():
+                if _(said).lower() == wanted:
+                    return name
+    return text

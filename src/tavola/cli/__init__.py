@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from tavola.cli import chouette, engine, hint, match, moves, play, rules
 from tavola.errors import TavolaError
@@ -21,8 +22,38 @@ from tavola.i18n import LANGUAGES, _, set_language
 COMMANDS = (play, chouette, hint, rules, moves, match, engine)
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose own words (``usage:``, ``options:``, the ``-h`` help) are Tavola's, in the
+    language in use; every subcommand's parser is one too.
+
+    >>> from tavola.i18n import use_language
+    >>> with use_language("en"):
+    ...     Parser(prog="tavola").format_help().splitlines()[0]
+    'usage: tavola [-h]'
+    """
+
+    def __init__(self, *, add_help: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(add_help=False, **kwargs)
+        self._positionals.title = _("positional arguments")
+        self._optionals.title = _("options")
+        if add_help:
+            self.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
+
+
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="tavola", description=_("Backgammon: play, analyse, and the rules, formats and bot behind them.")
     )
     parser.add_argument(

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tavola.i18n import _
+from tavola.i18n import N_, _
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from tavola.bot.search import LEVELS
+    from tavola.bot.search import LEVELS, level_named, level_title
     from tavola.variants import VARIANTS
 
     parser = subparsers.add_parser(
@@ -44,9 +44,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     who.add_argument(
         "--level",
+        type=level_named,
         choices=list(LEVELS),
         default="expert",
-        help=_("the bot's strength (default: expert)"),
+        metavar="{" + ",".join(level_title(name) for name in LEVELS) + "}",
+        help=_("the bot's strength, in English or in your language (default: {level})").format(
+            level=level_title("expert")
+        ),
     )
     who.add_argument("--name", help=_("your name (default: your login name)"))
     who.add_argument("--opponent-name", help=_("the other player's name"))
@@ -60,7 +64,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--match", type=int, metavar="N", help=_("play a match to N points (default: a money session)")
     )
     game.add_argument("--stake", type=float, default=1.0, help=_("money per point in a money session"))
-    game.add_argument("--variant", choices=[variant.name for variant in VARIANTS], default="standard")
+    game.add_argument(
+        "--variant",
+        choices=[variant.name for variant in VARIANTS],
+        default="standard",
+        help=_("the game: standard backgammon (default) or a variant with other starting checkers"),
+    )
     game.add_argument("--jacoby", action="store_true", help=_("gammons count only once the cube is turned"))
     game.add_argument(
         "--beavers",
@@ -233,7 +242,7 @@ def _dice(args: argparse.Namespace) -> tuple[DiceSource, ManualDice | None]:
 def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Seat, Seat]:
     from tavola.table.seats import Seat
 
-    me = args.name or os.environ.get("USER") or _("You")
+    me = args.name or os.environ.get("USER") or unnamed_player(args.colors.split(",")[0])
     if args.opponent == "human":
         other = Seat(args.opponent_name or _("Guest"))
         mine = Seat(me)
@@ -247,6 +256,28 @@ def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Sea
             Seat(args.opponent_name or names[1], seats[1].bot_level),
         )
     return seats
+
+
+COLOUR_NAMES = {
+    "white": N_("White"),
+    "red": N_("Red"),
+    "black": N_("Black"),
+    "blue": N_("Blue"),
+    "yellow": N_("Yellow"),
+    "green": N_("Green"),
+}
+"""The checker colours a person with no name is called by, as players call the sides of a board."""
+
+
+def unnamed_player(colour: str) -> str:
+    """The name of a person who gave none and has no login name: their checkers' colour, a name every
+    message reads right with in every language ("White plays 8/5 6/5"), else "Player".
+
+    >>> unnamed_player(" White"), unnamed_player("#ff8800")
+    ('White', 'Player')
+    """
+    name = COLOUR_NAMES.get(colour.strip().lower())
+    return _(name) if name is not None else _("Player")
 
 
 def _view(args: argparse.Namespace) -> View:

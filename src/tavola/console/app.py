@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from tavola.actions import (
@@ -36,9 +35,19 @@ from tavola.actions import (
 )
 from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
-from tavola.console.commands import HELP, RESIGN_KINDS, Command, read_command
+from tavola.bot.search import level_title
+from tavola.console.commands import ANSWERS, HELP, RESIGN_KINDS, Command, read_command
 from tavola.console.session import PlaySession
-from tavola.console.view import beaver_hint, board, cube_hint, hint_table, pip_line, score_line
+from tavola.console.view import (
+    beaver_hint,
+    board,
+    cube_hint,
+    help_table,
+    hint_table,
+    pip_line,
+    play_lines,
+    score_line,
+)
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
 from tavola.game import Game, Phase
@@ -150,7 +159,9 @@ class ConsoleGame:
             what += f" ({series.variant.name})"
         bots = [seat for seat in seats if seat.is_bot]
         if bots:
-            opponent = _("{name} (the bot, {level})").format(name=bots[0].name, level=bots[0].bot_level)
+            level = bots[0].bot_level
+            assert level is not None
+            opponent = _("{name} (the bot, {level})").format(name=bots[0].name, level=level_title(level))
         else:
             opponent = seats[1].name
         return _("Tavola: {first} against {second}, {what}. Type help for the commands.").format(
@@ -196,7 +207,7 @@ class ConsoleGame:
         try:
             self._obey(game, player, command)
         except TavolaError as error:
-            self._complain(_("Not allowed: {reason}").format(reason=error))
+            self._complain(_("Not allowed: {reason}").format(reason=self.table.refusal(error)))
 
     def _prompt(self, game: Game, player: int) -> str:
         name = self._name(player)
@@ -230,6 +241,9 @@ class ConsoleGame:
             dice = f"{turn.dice.high}-{turn.dice.low}"
             if turn.is_complete and turn.moves:
                 text = _("{name} ({dice}): Enter to commit, or undo").format(name=name, dice=dice)
+            elif turn.moves:
+                left = "-".join(str(die) for die in turn.remaining)
+                text = _("{name} ({dice}, {left} to play): your move").format(name=name, dice=dice, left=left)
             else:
                 text = _("{name} ({dice}): your move").format(name=name, dice=dice)
         return f"{text} > "
@@ -275,6 +289,8 @@ class ConsoleGame:
             self.table.act(player, Roll())
         elif name == "double":
             self.table.act(player, Double())
+        elif name in ANSWERS:
+            self.console.print(_("No double or resignation is waiting for an answer."))
         else:
             self.console.print(_("Roll (Enter) or double; type help for more."))
 
@@ -310,6 +326,15 @@ class ConsoleGame:
             return
         if command.name == "undo":
             self.table.act(player, Undo())
+            return
+        if command.name == "double":
+            self.console.print(_("Doubling comes before the roll: play this roll first."))
+            return
+        if command.name == "roll":
+            self.console.print(_("The dice are rolled: play them."))
+            return
+        if command.name in ANSWERS:
+            self.console.print(_("No double or resignation is waiting for an answer."))
             return
         if command.name != "move":
             self.console.print(_("Move your checkers first (help lists the commands)."))
@@ -448,25 +473,27 @@ class ConsoleGame:
             WinKind.GAMMON: _("a gammon"),
             WinKind.BACKGAMMON: _("a backgammon"),
         }[outcome.kind]
-        if outcome.checkers_left is not None:
-            how = ngettext("{count} checker left", "{count} checkers left", outcome.checkers_left).format(
-                count=outcome.checkers_left
-            )
         ending = {
             Ending.BEAR_OFF: "",
             Ending.DROP: _(" (double dropped)"),
             Ending.RESIGNATION: _(" (resignation)"),
         }[outcome.ending]
-        self.console.print(
-            Text(
-                ngettext(
-                    "{name} wins {how}{ending}: {points} point.",
-                    "{name} wins {how}{ending}: {points} points.",
-                    outcome.points,
-                ).format(name=name, how=how, ending=ending, points=outcome.points),
-                style="bold",
+        if outcome.checkers_left is not None:  # the loser pays per checker left (Acey-Deucey)
+            left = ngettext("{count} checker left", "{count} checkers left", outcome.checkers_left).format(
+                count=outcome.checkers_left
             )
-        )
+            text = ngettext(
+                "{name} wins{ending}: {points} point ({left}).",
+                "{name} wins{ending}: {points} points ({left}).",
+                outcome.points,
+            ).format(name=name, ending=ending, points=outcome.points, left=left)
+        else:
+            text = ngettext(
+                "{name} wins {how}{ending}: {points} point.",
+                "{name} wins {how}{ending}: {points} points.",
+                outcome.points,
+            ).format(name=name, how=how, ending=ending, points=outcome.points)
+        self.console.print(Text(text, style="bold"))
         self.console.print(score_line(self.session))
 
     def _announce_series_end(self) -> None:
@@ -508,12 +535,7 @@ class ConsoleGame:
     # --- help, hints, lists, files ------------------------------------------------------------
 
     def _help(self) -> None:
-        table = Table(title=_("Commands"), title_justify="left", show_header=False, box=None)
-        table.add_column(style="bold")
-        table.add_column()
-        for example, meaning in HELP:
-            table.add_row(Text(example), Text(_(meaning)))
-        self.console.print(table)
+        self.console.print(help_table(HELP))
 
     def _hint(self, game: Game, player: int) -> None:
         bot = self._advisor()
@@ -552,7 +574,8 @@ class ConsoleGame:
         self.console.print(
             ngettext("{count} legal play:", "{count} legal plays:", len(plays)).format(count=len(plays))
         )
-        self.console.print("  " + "   ".join(plays), highlight=False)
+        for line in play_lines(plays, self.console.width):
+            self.console.print(line, highlight=False, soft_wrap=True)
 
     def _export(self, argument: str) -> None:
         if not argument:

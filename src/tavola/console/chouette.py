@@ -42,7 +42,8 @@ from tavola.chouette import (
     Take,
 )
 from tavola.chouette.actions import ChouetteAction, Join, Leave
-from tavola.console.commands import read_command
+from tavola.console.commands import MOVE_HELP, read_command
+from tavola.console.view import help_table, hint_table, play_lines
 from tavola.errors import TavolaError
 from tavola.i18n import _, ngettext
 from tavola.render.text import rich_board
@@ -79,6 +80,7 @@ class ChouetteConsole:
         self.read = read
         self.autosave = autosave
         self._shown: object = None  # what the board last drawn showed, not to draw it twice
+        self._hint_bot: Bot | None = None
         self.table = ChouetteTable(table, bots=bots, autosave=self._save if autosave is not None else None)
         self.table.listen(self._render)
 
@@ -104,6 +106,13 @@ class ChouetteConsole:
         if self.autosave is not None:
             self.console.print(_("Saved. Type `tavola chouette --resume` to go on."))
         return 0
+
+    def _advisor(self) -> Bot:
+        """The bot that gives hints: the strongest level, sharing the evaluator of any bot seat."""
+        if self._hint_bot is None:
+            seated = next(iter(self.table.bots.values()), None)
+            self._hint_bot = Bot(seated.evaluator if seated else None, "world-class")
+        return self._hint_bot
 
     def _save(self) -> None:
         if self.autosave is not None:
@@ -132,13 +141,14 @@ class ChouetteConsole:
                 if command.name == "quit" and not name:
                     return False
                 if verb.lower() in ("join", "entra", "unirse"):
-                    self.table.join(name)
+                    self.table.join(typed_name(name))
                 elif verb.lower() in ("leave", "esce", "salir", "retirar"):
-                    self.table.leave(name)
+                    found = split_name(name, self.chouette.players)
+                    self.table.leave(found[0] if found is not None and not found[1] else typed_name(name))
                 elif verb.lower() in ("ledger", "conti", "cuentas"):
                     self.console.print(self._ledger_table())
             except TavolaError as error:
-                self._complain(str(error))
+                self._complain(self.table.refusal(error))
 
     # --- what happens at the table -------------------------------------------------------------
 
@@ -182,11 +192,25 @@ class ChouetteConsole:
             case ChouetteActed(player, Suggest(play)):
                 shown = play if isinstance(play, str) else play.notation
                 self.console.print(_("{name} suggests {play}.").format(name=player, play=shown))
+            case ChouetteActed(_player, OpeningRoll((first, second))):
+                self._announce_opening(first, second)
             case ChouetteActed(player, action) if player is not None and isinstance(action, _SHOWN):
                 self.console.print(f"{player}: {self._describe(action)}")
                 game = self.chouette.game_in_progress
                 if isinstance(action, Roll | OpeningRoll) and game is not None:
                     self._show(game)  # the dice rolled, before they are played
+
+    def _announce_opening(self, box_die: int, team_die: int) -> None:
+        """The opening roll: a tie is rolled again, else the higher die's side plays both dice (R4)."""
+        game = self.chouette.game_in_progress
+        assert game is not None
+        if box_die == team_die:
+            self.console.print(_("Both players rolled the same number: the opening roll is rolled again."))
+            return
+        first = game.box if box_die > team_die else game.captain
+        dice = f"{max(box_die, team_die)}-{min(box_die, team_die)}"
+        self.console.print(_("Opening roll {dice}: {name} plays first.").format(dice=dice, name=first))
+        self._show(game)
 
     def _announce_end(self, game: ChouetteGame) -> None:
         self.console.print(self._view(game))
@@ -228,7 +252,7 @@ class ChouetteConsole:
                 return
             self.table.act(chosen.player, chosen.action)
         except TavolaError as error:
-            self._complain(str(error))
+            self._complain(self.table.refusal(error))
 
     def _choose(self, game: ChouetteGame, actions: list[PlayerAction], line: str) -> PlayerAction | None:
         """The action a typed line picks: a number from the list, or ``NAME VERB [NAMES]``."""
@@ -237,12 +261,7 @@ class ChouetteConsole:
         if command.name == "quit":
             raise EOFError
         if command.name == "help":
-            self.console.print(
-                _(
-                    "Pick a number from the list, or type NAME and an action: roll, double [NAMES], "
-                    "take, drop, beaver, extra, noextra, suggest PLAY"
-                )
-            )
+            self.console.print(_choosing_help())
             return None
         if command.name == "enter":
             return None
@@ -251,15 +270,15 @@ class ChouetteConsole:
             if not 0 <= index < len(actions):
                 raise TavolaError(_("choose a number from 1 to {count}").format(count=len(actions)))
             return actions[index]
-        words = text.split()
-        players = {name.lower(): name for name in game.players}
-        if len(words) < 2 or words[0].lower() not in players:
+        found = split_name(text, game.players)
+        if found is None or not found[1]:
             raise TavolaError(
                 _("start with the player's name: {names}").format(names=", ".join(game.players))
             )
-        player = players[words[0].lower()]
-        verb = read_command(" ".join(words[1:])).name
-        names = tuple(players.get(word.lower(), word) for word in words[2:])
+        player, rest = found
+        words = [player, *rest.split()]
+        verb = read_command(rest).name
+        names = split_names(" ".join(words[2:]), game.players)
         action: ChouetteAction
         if verb == "roll":
             action = Roll()
@@ -307,12 +326,22 @@ class ChouetteConsole:
             if command.name == "undo":
                 self.table.act(roller, Undo())
                 return
-            if command.name == "moves":
-                self.console.print("  " + "   ".join(play.notation for play in turn.legal))
+            if command.name == "help":
+                self.console.print(help_table(MOVE_HELP))
+                self.console.print(_choosing_help())
                 return
-            if command.name == "move" and command.argument.split()[0].lower() in {
-                name.lower() for name in game.players
-            }:
+            if command.name == "hint":
+                hinted = self._advisor().hint(turn.start, turn.dice, game.settings.variant)
+                self.console.print(hint_table(hinted))
+                return
+            if command.name == "board":
+                self.console.print(self._view(game))
+                return
+            if command.name == "moves":
+                for text in play_lines([play.notation for play in turn.legal], self.console.width):
+                    self.console.print(text, highlight=False, soft_wrap=True)
+                return
+            if command.name == "move" and split_name(command.argument, game.players) is not None:
                 chosen = self._choose(game, game.legal_actions(), command.argument)
                 if chosen is not None:
                     self.table.act(chosen.player, chosen.action)
@@ -331,7 +360,7 @@ class ChouetteConsole:
                 return
             self.table.act(roller, MoveCheckers(text))
         except TavolaError as error:
-            self._complain(str(error))
+            self._complain(self.table.refusal(error))
 
     # --- what is shown -----------------------------------------------------------------------
 
@@ -375,9 +404,15 @@ class ChouetteConsole:
         cubes.add_column(_("Cube"), justify="right")
         cubes.add_column(_("Owner"))
         cubes.add_column(_("State"))
+        offers = {offer.bet: offer for offer in game.offers}
         for bet in game.bets:
             owner = "-" if bet.cube.owner is None else bet.player(Side(bet.cube.owner))
-            if bet.outcome is None:
+            offer = offers.get(bet.key)
+            if offer is not None:
+                state = _("doubled to {value}, {name} to answer").format(
+                    value=offer.value, name=bet.player(offer.answering)
+                )
+            elif bet.outcome is None:
                 state = _("in play")
             else:
                 state = _("{winner} won {points}").format(winner=bet.winner, points=bet.outcome.points)
@@ -425,9 +460,74 @@ _TYPED = {
 """The word a player types for each kind of action."""
 
 
+def _choosing_help() -> str:
+    return _(
+        "Pick a number from the list, or type NAME and an action: roll, double [NAMES], "
+        "take, drop, beaver, extra, noextra, suggest PLAY"
+    )
+
+
 def _example(actions: list[PlayerAction]) -> str:
     """A line the player could type for the first action listed."""
     if not actions:
         return "Ann roll"
     first = actions[0]
     return f"{first.player} {_TYPED.get(type(first.action), 'roll')}"
+
+
+def typed_name(text: str) -> str:
+    """A player's name as typed after ``join``: in quotes or not, as on the command line.
+
+    >>> typed_name(' "Mary  Ann" '), typed_name("Mary   Ann"), typed_name("O'Brien")
+    ('Mary  Ann', 'Mary Ann', "O'Brien")
+    """
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return " ".join(text.split())
+
+
+def split_name(text: str, players: tuple[str, ...]) -> tuple[str, str] | None:
+    """The player a typed line starts with (quoted or not, in any case; the longest name that fits) and
+    the rest of the line; None when it starts with no player's name.
+
+    >>> split_name("mary ann double Bo", ("Mary", "Mary Ann", "Bo"))
+    ('Mary Ann', 'double Bo')
+    >>> split_name("'Mary' take", ("Mary", "Mary Ann")), split_name("Zed roll", ("Mary",))
+    (('Mary', 'take'), None)
+    """
+    text = text.strip()
+    if text[:1] in ("'", '"'):
+        closing = text.find(text[0], 1)
+        if closing > 0:
+            wanted = typed_name(text[: closing + 1]).lower()
+            found = [name for name in players if name.lower() == wanted]
+            return (found[0], text[closing + 1 :].strip()) if found else None
+    words = text.split()
+    fitting = [
+        name
+        for name in players
+        if [word.lower() for word in words[: len(name.split())]] == [word.lower() for word in name.split()]
+    ]
+    if not fitting:
+        return None
+    name = max(fitting, key=lambda player: len(player.split()))
+    return name, " ".join(words[len(name.split()) :])
+
+
+def split_names(text: str, players: tuple[str, ...]) -> tuple[str, ...]:
+    """The players a typed list names (``double Ann "Mary Ann"``); a word naming nobody is kept as typed.
+
+    >>> split_names('ann Mary Ann "Bo"', ("Ann", "Mary Ann", "Bo"))
+    ('Ann', 'Mary Ann', 'Bo')
+    """
+    names: list[str] = []
+    while text.strip():
+        found = split_name(text, players)
+        if found is None:
+            word, _space, text = text.strip().partition(" ")
+            names.append(word)
+        else:
+            names.append(found[0])
+            text = found[1]
+    return tuple(names)

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from tavola.bot.cube import CubeDecision
 from tavola.bot.player import Choice
+from tavola.console.commands import help_examples
 from tavola.console.session import PlaySession
 from tavola.game import Game
 from tavola.i18n import _, ngettext
@@ -108,6 +109,34 @@ def pip_line(session: PlaySession, game: Game) -> str:
         return line + " · " + _("even")
     leader = 0 if pips[0] < pips[1] else 1
     return line + " · " + _("{name} leads by {pips}").format(name=names[leader], pips=abs(pips[0] - pips[1]))
+
+
+def help_table(entries: tuple[tuple[str, str], ...]) -> Table:
+    """The commands of ``entries`` (see :data:`~tavola.console.commands.HELP`), with the words of the
+    language in use, and what each does."""
+    table = Table(title=_("Commands"), title_justify="left", show_header=False, box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    for example, meaning in help_examples(entries):
+        table.add_row(Text(example), Text(meaning))
+    return table
+
+
+def play_lines(plays: list[str], width: int) -> list[str]:
+    """The plays listed in lines of at most ``width`` characters, each play whole on one line.
+
+    >>> play_lines(["24/18 13/10", "13/7 13/10", "24/15"], 30)
+    ['  24/18 13/10   13/7 13/10', '  24/15']
+    """
+    lines: list[str] = []
+    line = ""
+    for play in plays:
+        longer = f"{line}   {play}" if line else f"  {play}"
+        if line and len(longer) > width:
+            lines.append(line)
+            longer = f"  {play}"
+        line = longer
+    return [*lines, line] if line else lines
 
 
 def hint_table(choices: list[Choice], limit: int = 10) -> Table:

@@ -28,7 +28,7 @@ from tavola.actions import MoveCheckers, Played, Roll, Undo
 from tavola.bot.player import Bot
 from tavola.chouette import Chouette, ChouetteGame, Phase
 from tavola.chouette.actions import ChouetteAction, DrawOrder, LogEntry, StartGame
-from tavola.errors import IllegalActionError
+from tavola.errors import IllegalActionError, TavolaError
 from tavola.i18n import _
 from tavola.table.chouette_bot import choose_chouette_action
 from tavola.table.events import (
@@ -87,6 +87,14 @@ class ChouetteTable:
         """What ``player`` may do now (suggestions aside, see :meth:`ChouetteGame.may_suggest`)."""
         game = self.game
         return [item.action for item in game.legal_actions(player)] if game is not None else []
+
+    def refusal(self, error: TavolaError) -> str:
+        """What a refused action's ``error`` says; a refusal of the checker game, which names its two
+        sides by number, names the box and the captain instead."""
+        game = self.game
+        if isinstance(error, IllegalActionError) and game is not None:
+            return error.naming([game.box, game.captain])
+        return str(error)
 
     def listen(self, listener: Listener) -> None:
         """Hand every event from now on to ``listener``."""

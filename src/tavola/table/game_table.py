@@ -10,6 +10,7 @@ forced plays and passes. Everything that happens comes back as events
 the ``autosave`` hook is called after every action.
 
 >>> from tavola.dicesource import ManualDice
+>>> from tavola.errors import OutOfTurnError
 >>> from tavola.match import MoneySession
 >>> dice = ManualDice()
 >>> dice.enter_opening(3, 1)
@@ -22,6 +23,11 @@ the ``autosave`` hook is called after every action.
 Traceback (most recent call last):
 ...
 tavola.errors.OutOfTurnError: it is player 0's turn to act, not player 1's (R21)
+>>> try:
+...     table.act(1, Roll())
+... except OutOfTurnError as error:
+...     print(table.refusal(error))
+it is Ann's turn to act, not Bo's (R21)
 >>> turn = table.game.turn
 >>> table.act(0, Played(turn.start.parse_play(turn.dice, "8/5 6/5")))
 >>> table.legal_actions(1)
@@ -55,6 +61,7 @@ from tavola.actions import (
 from tavola.bot.actor import choose_action, should_resign
 from tavola.bot.player import Bot
 from tavola.dice import Dice
+from tavola.errors import IllegalActionError, TavolaError
 from tavola.game import Game, Phase
 from tavola.match import Match, MoneySession
 from tavola.play import Play
@@ -154,6 +161,18 @@ class GameTable:
             return None
         score, length = self.series.score, self.series.length
         return length - score[seat], length - score[1 - seat]
+
+    def refusal(self, error: TavolaError) -> str:
+        """What a refused action's ``error`` says, naming the seats it speaks of by who sits there.
+
+        >>> from tavola.errors import OutOfTurnError, SeatedText
+        >>> table = GameTable(MoneySession(), (Seat("Ann"), Seat("Bo")))
+        >>> table.refusal(OutOfTurnError(SeatedText("player {seat} waits", "{seat} waits", {"seat": 1})))
+        'Bo waits'
+        """
+        if isinstance(error, IllegalActionError):
+            return error.naming([seat.name for seat in self.seats])
+        return str(error)
 
     def listen(self, listener: Listener) -> None:
         """Hand every event from now on to ``listener``."""
