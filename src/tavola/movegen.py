@@ -488,11 +488,13 @@ def generate_dice(position: IntArray, dice: tuple[int, ...], flags: int = 0) -> 
     if len(set(dice)) > 1 and len(dice) != 2:
         raise ValueError(f"more than two dice are all the same value, not {dice}")
     work = _work_arrays()
-    start = np.array(position, dtype=np.int8)
-    written = plays_into(
-        start, dice[0], dice[-1], len(dice), flags, *work.arrays(), work.out_boards, work.out_moves, 0
+    start = np.array(position, dtype=np.int8).reshape(1, ARRAY_SIZE)
+    roll = np.array([[dice[0], dice[-1]]], dtype=np.int8)
+    offsets, boards, moves = _batch(
+        start, roll, len(dice), flags, *work.arrays(), work.out_boards, work.out_moves
     )
-    return work.out_boards[:written].copy(), work.out_moves[:written].copy()
+    written = offsets[1]
+    return boards[:written].copy(), moves[:written].copy()
 
 
 class _WorkArrays(Scratch):
@@ -518,33 +520,39 @@ def _work_arrays() -> _WorkArrays:
 def _batch(
     positions: IntArray,
     dice: IntArray,
+    count: int,
     flags: int,
     levels: IntArray,
     path: IntArray,
     state: npt.NDArray[np.int64],
     table_index: npt.NDArray[np.int32],
     table_stamp: npt.NDArray[np.int64],
+    out_boards: IntArray,
+    out_moves: IntArray,
 ) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:
+    """The plays of every position-roll pair, written into ``out_*`` (grown when they are too small).
+
+    The one compiled entry to :func:`plays_into`, for a batch and for a single
+    position alike, so that it is compiled once. ``count`` is the number of
+    moves a double gives (4, fewer for what is left of one).
+    """
     total = positions.shape[0]
     offsets = np.zeros(total + 1, dtype=np.int64)
-    capacity = max(4 * MAX_SEQUENCES, 32 * total)
-    out_boards = np.empty((capacity, ARRAY_SIZE), dtype=np.int8)
-    out_moves = np.empty((capacity, 4, 3), dtype=np.int8)
     filled = 0
     for index in range(total):
-        if filled + MAX_SEQUENCES > capacity:
-            capacity *= 2
+        if filled + MAX_SEQUENCES > out_boards.shape[0]:
+            capacity = 2 * out_boards.shape[0] + MAX_SEQUENCES
             grown_boards = np.empty((capacity, ARRAY_SIZE), dtype=np.int8)
             grown_moves = np.empty((capacity, 4, 3), dtype=np.int8)
             grown_boards[:filled] = out_boards[:filled]
             grown_moves[:filled] = out_moves[:filled]
             out_boards, out_moves = grown_boards, grown_moves
         filled += plays_into(
-            positions[index], dice[index, 0], dice[index, 1], 4, flags, levels, path, state,
-            table_index, table_stamp, out_boards, out_moves, filled,
+            positions[index], int(dice[index, 0]), int(dice[index, 1]), count, flags,
+            levels, path, state, table_index, table_stamp, out_boards, out_moves, filled,
         )  # fmt: skip
         offsets[index + 1] = filled
-    return offsets, out_boards[:filled], out_moves[:filled]
+    return offsets, out_boards, out_moves
 
 
 def generate_batch(
@@ -569,4 +577,14 @@ def generate_batch(
         raise ValueError(f"positions must have shape (N, {ARRAY_SIZE}), not {boards.shape}")
     if rolls.shape != (boards.shape[0], 2) or (rolls.size and (rolls.min() < 1 or rolls.max() > 6)):
         raise ValueError("dice must be an (N, 2) array of values 1 to 6, one row per position")
-    return _batch(boards, rolls, flags, *Scratch().arrays())
+    capacity = max(4 * MAX_SEQUENCES, 32 * len(boards))
+    offsets, results, moves = _batch(
+        boards,
+        rolls,
+        4,
+        flags,
+        *Scratch().arrays(),
+        np.empty((capacity, ARRAY_SIZE), dtype=np.int8),
+        np.empty((capacity, 4, 3), dtype=np.int8),
+    )
+    return offsets, results[: offsets[-1]], moves[: offsets[-1]]

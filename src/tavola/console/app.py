@@ -37,6 +37,7 @@ from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
 from tavola.bot.search import level_title
 from tavola.console.commands import ANSWERS, HELP, RESIGN_KINDS, Command, read_command
+from tavola.console.engine_ready import prepare_engine, warm_up
 from tavola.console.session import PlaySession
 from tavola.console.view import (
     beaver_hint,
@@ -120,6 +121,8 @@ class ConsoleGame:
     def run(self) -> int:
         """Play until the series ends or the player quits; returns the exit status."""
         self.console.print(self._welcome())
+        seated_bot = next(iter(self.bots.values()), None)
+        prepare_engine(self.console, lambda: warm_up(seated_bot))
         series = self.session.series
         try:
             if self.table.game.phase is Phase.MOVE and not self._is_bot(self.table.seat_to_act):

@@ -43,6 +43,7 @@ from tavola.chouette import (
 )
 from tavola.chouette.actions import ChouetteAction, Join, Leave
 from tavola.console.commands import MOVE_HELP, read_command
+from tavola.console.engine_ready import prepare_engine, warm_up
 from tavola.console.view import help_table, hint_table, play_lines
 from tavola.errors import TavolaError
 from tavola.i18n import _, ngettext
@@ -86,6 +87,7 @@ class ChouetteConsole:
 
     def run(self) -> int:
         """Play games until the players stop; returns the exit status."""
+        prepare_engine(self.console, lambda: warm_up(next(iter(self.table.bots.values()), None)))
         try:
             while True:
                 game = self.chouette.game_in_progress
