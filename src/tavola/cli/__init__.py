@@ -14,11 +14,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tavola.cli import chouette, engine, hint, match, moves, play, rules
+from tavola.cli import chouette, engine, hint, match, moves, play, rollout, rules
 from tavola.errors import TavolaError
 from tavola.i18n import LANGUAGES, _, set_language
 
-COMMANDS = (play, chouette, hint, rules, moves, match, engine)
+COMMANDS = (play, chouette, hint, rules, moves, match, engine, rollout)
 
 
 def build_parser() -> argparse.ArgumentParser:
