@@ -260,3 +260,24 @@ def test_R4_every_caller_opens_its_games_with_the_opening_roll(caller, monkeypat
         assert (step.dice[at, 0] != step.dice[at, 1]).all()  # no double opens a game
         assert np.array_equal(step.seat[at], step.dice[at, 1] > step.dice[at, 0])  # the higher die moves
         assert (step.boards[at] == Position.start().to_array()).all()
+
+
+def test_a_game_stopped_after_some_plays_ends_unfinished_and_the_rest_play_on_unchanged():
+    full = list(play(RandomPolicy(3), games=6, key=8, parallel=2))
+    cut = list(play(RandomPolicy(3), games=6, key=8, parallel=2, stop_after=5))
+
+    def plays(steps: list[Step]) -> dict[tuple[int, int], bytes]:
+        return {
+            (game, turn): after.tobytes()
+            for step in steps
+            for game, turn, after in zip(step.game.tolist(), step.turn.tolist(), step.after, strict=True)
+        }
+
+    whole, stopped = plays(full), plays(cut)
+    assert stopped == {place: after for place, after in whole.items() if place[1] < 5}
+    turns = outcomes(full, 6).turns
+    assert (turns > 5).any()  # some games were cut short
+    ended = {game for step in cut for game in step.game[step.over].tolist()}
+    assert ended == set(np.flatnonzero(turns <= 5).tolist())  # only the short games ended
+    with pytest.raises(ValueError, match="at least one play"):
+        next(play(RandomPolicy(3), games=1, key=8, stop_after=0))

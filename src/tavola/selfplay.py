@@ -329,6 +329,7 @@ def play(
     seating: npt.ArrayLike | None = None,
     dice: npt.ArrayLike | None = None,
     gammons: bool = True,
+    stop_after: int | None = None,
     parallel: int = 512,
 ) -> Iterator[Step]:
     """Play ``games`` games to the end, ``parallel`` at a time, yielding every :class:`Step`.
@@ -343,12 +344,16 @@ def play(
     player in seat 0 (0 by default; 1 swaps the players). ``dice`` of shape
     ``(games, T, 2)`` fixes the roll of the first ``T`` turns where a row
     is not 0-0 (an opening roll seat 0's die first, never a tie).
-    ``gammons=False`` scores every win single (M6).
+    ``gammons=False`` scores every win single (M6). With ``stop_after`` a
+    game stops unfinished after that many plays (a truncated rollout): its
+    last step is the one at turn ``stop_after - 1``, its ``points`` 0.
 
     A game that reaches :data:`MAX_TURNS` plays is an error.
     """
     if games < 0 or parallel < 1:
         raise ValueError(f"games is a count and parallel at least 1, not {games} and {parallel}")
+    if stop_after is not None and stop_after < 1:
+        raise ValueError(f"a game stops after at least one play, not {stop_after}")
     policies = (players, players) if callable(players) else tuple(players)
     if len(policies) != 2:
         raise ValueError(f"one policy, or one for each of two players, not {len(policies)}")
@@ -413,6 +418,8 @@ def play(
         turn[active[going_on]] += 1
         if (turn[active] >= MAX_TURNS).any():
             raise RuntimeError(f"a game went on for {MAX_TURNS} plays without ending")
+        if stop_after is not None:
+            going_on &= turn[active] < stop_after
         for slot in active[~going_on]:
             if begun < games:
                 game[slot], board[slot], turn[slot], seat[slot], phase[slot] = begun, starts[begun], 0, 0, 0

@@ -1,0 +1,199 @@
+"""Rollouts: exact sums that merge, quasi-random dice, variance reduction, paired plays, the command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tavola import Dice, Position
+from tavola.analysis import rollout as rollout_module
+from tavola.analysis.rollout import (
+    BLOCK,
+    RolloutError,
+    RolloutSettings,
+    quasi_random_dice,
+    rollout_plays,
+    rollout_position,
+)
+from tavola.analysis.stats import Moments, merge
+from tavola.bot.bearoff import default_database
+from tavola.bot.evaluate import Evaluator
+from tavola.cli import main
+
+TINY = Evaluator.untrained(hidden=8, seed=4)
+START = "4HPwATDgc/ABMA"
+# One checker on the six point against one on the ace point: the player on roll wins with the 27 of
+# the 36 rolls that bear it off (not 1-1, 2-1, 3-1, 4-1, 3-2), else the opponent bears off.
+SIX_AGAINST_ACE = Position([0] * 5 + [1] + [0] * 17 + [-1], off=(14, 14))
+
+
+def test_moments_of_any_split_of_the_trials_merge_to_the_same_bits():
+    values = np.random.default_rng(1).normal(size=(50, 3))
+    pairs = [(0, 1), (1, 2)]
+    whole = Moments.of(values, pairs)
+    for cuts in ([10], [1, 2, 30], [25, 26, 49]):
+        parts = [Moments.of(part, pairs) for part in np.split(values, cuts)]
+        assert merge(parts) == whole
+        assert merge(parts[::-1]) == whole
+    estimate = whole.estimate(2)
+    assert estimate.mean == pytest.approx(values[:, 2].mean(), abs=1e-9)
+    assert estimate.standard_error == pytest.approx(values[:, 2].std(ddof=1) / np.sqrt(50), rel=1e-9)
+    difference = whole.difference(2, 1)
+    paired = values[:, 2] - values[:, 1]
+    assert difference.mean == pytest.approx(paired.mean(), abs=1e-9)
+    assert difference.standard_error == pytest.approx(paired.std(ddof=1) / np.sqrt(50), rel=1e-9)
+
+
+def test_the_same_seed_gives_bit_identical_results_however_the_trials_are_split():
+    settings = RolloutSettings(trials=100, truncation=3, seed=11)
+    one = rollout_position(Position.start(), settings, TINY)
+    assert rollout_position(Position.start(), settings, TINY, chunk=BLOCK) == one
+    assert rollout_position(Position.start(), settings, TINY, chunk=3 * BLOCK) == one
+    assert rollout_position(Position.start(), settings, TINY, workers=2, chunk=BLOCK) == one
+    plays = RolloutSettings(trials=40, truncation=2, seed=5)
+    paired = rollout_plays(Position.start(), Dice(4, 2), plays, TINY, 3)
+    assert rollout_plays(Position.start(), Dice(4, 2), plays, TINY, 3, chunk=BLOCK) == paired
+    assert rollout_position(Position.start(), RolloutSettings(trials=100, truncation=3, seed=12), TINY) != one
+
+
+def test_quasi_random_first_rolls_cover_all_36_in_every_block_and_first_two_all_1296():
+    dice = quasi_random_dice(key=3, first=0, count=2 * 1296)
+    ordered = [tuple(pair) for pair in dice[:, 0].tolist()]
+    for block in range(0, len(dice), BLOCK):
+        assert sorted(ordered[block : block + BLOCK]) == [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    for block in range(0, len(dice), 1296):
+        assert len({dice[trial].tobytes() for trial in range(block, block + 1296)}) == 1296
+    assert (quasi_random_dice(3, 100, 50) == dice[100:150]).all()  # a trial's dice are its own
+    assert not (quasi_random_dice(4, 0, BLOCK) == dice[:BLOCK]).all()  # and the seed's
+
+
+def test_a_finished_game_rolls_out_to_its_exact_result():
+    gammoned = Position([0] * 18 + [-15] + [0] * 5, off=(15, 0)).flip()  # on roll, all borne off by the other
+    result = rollout_position(gammoned, RolloutSettings(trials=10, seed=1), TINY)
+    assert [estimate.mean for estimate in result.probabilities] == [0.0, 0.0, 0.0, 1.0, 0.0]
+    assert result.equity.mean == -2.0
+    assert result.equity.standard_error == 0.0
+
+
+@pytest.mark.parametrize("variance_reduction", [False, True])
+def test_a_bear_off_decided_by_one_roll_rolls_out_to_its_exact_chances(variance_reduction):
+    exact = Evaluator(TINY.contact_net, TINY.race_net, default_database())
+    settings = RolloutSettings(trials=2 * BLOCK, variance_reduction=variance_reduction, seed=9)
+    result = rollout_position(SIX_AGAINST_ACE, settings, exact)
+    assert result.probabilities[0].mean == pytest.approx(0.75, abs=1e-6)  # quasi-random: each roll once
+    assert result.equity.mean == pytest.approx(0.5, abs=1e-6)
+    if variance_reduction:  # the exact evaluator takes all the luck out: every trial is worth 0.5
+        assert result.equity.standard_error < 1e-6
+    else:
+        assert result.equity.standard_error == pytest.approx(np.sqrt(0.75 * 0.25 * 4 / 71), rel=1e-9)
+
+
+def test_variance_reduction_lowers_the_standard_error_and_keeps_the_mean():
+    evaluator = Evaluator.default()
+    race = Position([2, 3, 3, 2, 3, 2] + [0] * 12 + [-2, -3, -3, -2, -3, -2])
+    found = {
+        reduced: rollout_position(
+            race, RolloutSettings(trials=4 * BLOCK, variance_reduction=reduced, seed=2), evaluator
+        )
+        for reduced in (False, True)
+    }
+    plain, reduced = found[False].equity, found[True].equity
+    assert reduced.standard_error < plain.standard_error / 2
+    assert abs(plain.mean - reduced.mean) < 3 * np.hypot(plain.standard_error, reduced.standard_error)
+
+
+def test_paired_plays_are_rolled_out_on_the_same_dice(monkeypatch):
+    seen = []
+    real = rollout_module.play
+
+    def recording(*args, **kwargs):
+        for step in real(*args, **kwargs):
+            seen.append(step)
+            yield step
+
+    monkeypatch.setattr(rollout_module, "play", recording)
+    settings = RolloutSettings(trials=BLOCK, truncation=4, variance_reduction=False, seed=7)
+    found = rollout_plays(Position.start(), Dice(6, 5), settings, TINY, 2)
+    dice: dict[tuple[int, int], set[bytes]] = {}
+    plays_per_trial: dict[int, set[int]] = {}
+    for step in seen:
+        for game, stream, turn, rolled in zip(step.game, step.stream, step.turn, step.dice, strict=True):
+            dice.setdefault((int(stream), int(turn)), set()).add(rolled.tobytes())
+            plays_per_trial.setdefault(int(stream), set()).add(int(game) // BLOCK)
+    assert all(plays == {0, 1} for plays in plays_per_trial.values())  # both plays in each trial
+    assert all(len(rolls) == 1 for rolls in dice.values())  # the same roll at each turn
+    best, other = found
+    assert best.difference.mean == 0.0
+    assert other.difference.mean == pytest.approx(other.result.equity.mean - best.result.equity.mean)
+    assert other.difference.standard_error > 0
+
+
+def test_early_stop_at_a_target_standard_error_counts_whole_chunks_from_the_start():
+    settings = RolloutSettings(trials=20 * BLOCK, truncation=2, seed=3)
+    seen = []
+    stopped = rollout_position(
+        Position.start(), settings, TINY, target_se=1.0, progress=lambda done, _: seen.append(done)
+    )
+    assert stopped.trials == seen[0] == 2 * BLOCK  # the first chunk already has an error below 1
+    first = rollout_position(Position.start(), RolloutSettings(trials=2 * BLOCK, truncation=2, seed=3), TINY)
+    assert stopped == first
+
+
+def test_bad_settings_are_refused_with_what_is_wrong():
+    with pytest.raises(RolloutError, match="at least 1 trial"):
+        RolloutSettings(trials=0)
+    with pytest.raises(RolloutError, match="truncated after 1 play or more"):
+        RolloutSettings(truncation=0)
+    with pytest.raises(RolloutError, match="0 or 1 plies"):
+        RolloutSettings(plies=2)
+    with pytest.raises(RolloutError, match="multiple of 36"):
+        rollout_position(Position.start(), RolloutSettings(trials=10), TINY, chunk=50)
+    with pytest.raises(RolloutError, match="3 checkers a side"):
+        rollout_position(Position([1, 1, 1] + [0] * 20 + [-3], checkers=3), RolloutSettings(), TINY)
+
+
+def test_the_command_prints_a_table_for_a_position(capsys):
+    assert main(["rollout", START, "--trials", "36", "--truncate", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Rollout before the roll, 36 trials" in out
+    assert "Equity" in out
+    assert "95% interval" in out
+    assert "±" in out
+
+
+def test_the_command_prints_json_for_plays_best_first(capsys):
+    argv = ["rollout", START, "31", "--trials", "36", "--truncate", "2", "--plays", "3", "--seed", "1"]
+    assert main([*argv, "--json", "--no-quasi-random", "--no-variance-reduction"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    plays = report["plays"]
+    assert len(plays) == 3
+    assert plays[0]["play"] == "8/5 6/5"
+    equities = [entry["equity"]["mean"] for entry in plays]
+    assert equities == sorted(equities, reverse=True)
+    assert plays[0]["difference"] == {"mean": 0.0, "se": 0.0, "interval": [0.0, 0.0]}
+    assert all(entry["trials"] == 36 and entry["seed"] == 1 for entry in plays)
+    low, high = plays[1]["win"]["interval"]
+    assert low < plays[1]["win"]["mean"] < high
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["nonsense"], "neither a gnubg Position ID"),
+        ([START, "77"], "cannot read dice '77'"),
+        ([START, "--trials", "x"], "--trials: a whole number from 1 up, not 'x'"),
+        ([START, "--plies", "2"], "0 or 1 plies"),
+        ([START, "--workers", "0"], "--workers: a whole number from 1 up"),
+        ([START, "--seed", "-3"], "--seed takes a whole number from 0 up"),
+        ([START, "--target-se", "0"], "--target-se: a number above 0"),
+    ],
+)
+def test_a_bad_position_dice_or_option_is_a_one_line_error(capsys, argv, says):
+    assert main(["rollout", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("tavola rollout: ")
+    assert says in captured.err
+    assert captured.err.count("\n") == 1
