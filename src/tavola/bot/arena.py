@@ -27,7 +27,6 @@ step; any other chooser is asked game by game.
 from __future__ import annotations
 
 import math
-import secrets
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -224,7 +223,7 @@ def duplicate_match(
     """
     if games < 0:
         raise ValueError(f"games is a number of dice sequences, not {games}")
-    root = secrets.randbits(64) if seed is None else seed
+    root = key_of(seed)
     first = policy_for(a)
     players = (first, first if b is a else policy_for(b))  # one policy: one call a step
     streams = np.concatenate([np.arange(games), np.arange(games)])

@@ -547,7 +547,9 @@ class ConsoleGame:
             assert turn is not None
             away = self.table.away(player)
             match = None if away is None else MatchScore.from_away(away, game.crawford)
-            choices = bot.hint(turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value)
+            choices = bot.hint(
+                turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value, legal=turn.legal
+            )
             self.console.print(hint_table(choices))
             return
         if game.phase in (Phase.ROLL, Phase.DOUBLED) and game.rules.cube and game.variant.cube:

@@ -1,4 +1,4 @@
-"""What the record formats share: atomic writing, replay dice, scores, and the format of a JSON record.
+"""What the record formats share: replay dice, scores, and the format of a JSON record.
 
 >>> from tavola.dicesource import RandomDice
 >>> dice = ReplayDice(ManualDice(["31"]), RandomDice(seed=7))

@@ -45,7 +45,7 @@ def choose_chouette_action(bot: Bot, game: ChouetteGame, player: str) -> Chouett
     if phase is Phase.MOVE:
         turn = game.turn
         assert turn is not None
-        return Played(bot.play(turn.start, turn.dice, game.settings.variant).play)
+        return Played(bot.play(turn.start, turn.dice, game.settings.variant, legal=turn.legal).play)
     if phase is Phase.ROLL:
         double = _double(bot, game, player, actions)
         if double is not None:
