@@ -21,6 +21,7 @@ from tavola.analysis.stats import Moments, merge
 from tavola.bot.bearoff import default_database
 from tavola.bot.evaluate import Evaluator
 from tavola.cli import main
+from tavola.distribute import Spread
 
 TINY = Evaluator.untrained(hidden=8, seed=4)
 START = "4HPwATDgc/ABMA"
@@ -51,7 +52,7 @@ def test_the_same_seed_gives_bit_identical_results_however_the_trials_are_split(
     one = rollout_position(Position.start(), settings, TINY)
     assert rollout_position(Position.start(), settings, TINY, chunk=BLOCK) == one
     assert rollout_position(Position.start(), settings, TINY, chunk=3 * BLOCK) == one
-    assert rollout_position(Position.start(), settings, TINY, workers=2, chunk=BLOCK) == one
+    assert rollout_position(Position.start(), settings, TINY, spread=Spread(workers=2), chunk=BLOCK) == one
     plays = RolloutSettings(trials=40, truncation=2, seed=5)
     paired = rollout_plays(Position.start(), Dice(4, 2), plays, TINY, 3)
     assert rollout_plays(Position.start(), Dice(4, 2), plays, TINY, 3, chunk=BLOCK) == paired
