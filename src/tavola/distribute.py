@@ -16,6 +16,13 @@ rollout that reached its target) cancels the items not yet begun.
   machine belongs to), or on the Ray already started in this process. Ray
   is an optional extra: ``pip install 'tavola[distributed]'``.
 
+Ray runs its tasks with one BLAS thread unless told otherwise, and the
+BLAS library sums in another order with one thread than with several, so
+Ray's tasks are given this process's BLAS thread settings
+(:func:`blas_settings`): the same work gives the same bits here and there.
+Machines of a cluster that differ in this way can differ in the last bits;
+``OPENBLAS_NUM_THREADS=1`` everywhere makes them agree.
+
 >>> list(Spread().map(pow, 2, [1, 5, 10]))
 [2, 32, 1024]
 >>> Spread(workers=0)
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -122,6 +130,24 @@ def _ray_module() -> Any:
         raise SpreadError(_("Ray is not installed: {command}").format(command=INSTALL_RAY)) from None
 
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""The environment variables that set how many threads the BLAS library runs."""
+
+
+def blas_settings() -> dict[str, str]:
+    """This process's BLAS thread settings, each as set or, where unset, the threads the BLAS runs.
+
+    That is the first of them that is set (OpenBLAS reads them in this
+    order), or else the CPUs this process may run on.
+
+    >>> sorted(blas_settings()) == sorted(BLAS_THREADS)
+    True
+    """
+    cpus = str(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+    running = next((os.environ[name] for name in BLAS_THREADS if os.environ.get(name)), cpus)
+    return {name: os.environ.get(name) or running for name in BLAS_THREADS}
+
+
 def _call(function: Callable[[Shared, Item], Result], shared: Shared, item: Item) -> Result:
     """What a Ray task runs (Ray hands it ``shared`` from the object store)."""
     return function(shared, item)
@@ -138,7 +164,7 @@ def _on_ray(
             raise SpreadError(
                 _("no Ray cluster answers at {address}: {error}").format(address=address, error=error)
             ) from None
-    task = ray.remote(_call)
+    task = ray.remote(_call).options(runtime_env={"env_vars": blas_settings()})
     stored = ray.put(shared)
     pending = [task.remote(function, stored, item) for item in items]
     try:
