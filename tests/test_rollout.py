@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,10 +18,17 @@ from tavola.analysis.rollout import (
     rollout_plays,
     rollout_position,
 )
-from tavola.analysis.stats import Moments, merge
+from tavola.analysis.stats import Estimate, Moments, merge
 from tavola.bot.bearoff import default_database
+from tavola.bot.cube import CubeAction, CubeResponse
 from tavola.bot.evaluate import Evaluator
+from tavola.bot.met import default_table, match_equity_after, mwc_to_equity
 from tavola.cli import main
+from tavola.cube import Cube
+from tavola.distribute import Spread
+from tavola.match import MatchScore
+from tavola.rules import Rules
+from tavola.variants import find_variant
 
 TINY = Evaluator.untrained(hidden=8, seed=4)
 START = "4HPwATDgc/ABMA"
@@ -51,7 +59,7 @@ def test_the_same_seed_gives_bit_identical_results_however_the_trials_are_split(
     one = rollout_position(Position.start(), settings, TINY)
     assert rollout_position(Position.start(), settings, TINY, chunk=BLOCK) == one
     assert rollout_position(Position.start(), settings, TINY, chunk=3 * BLOCK) == one
-    assert rollout_position(Position.start(), settings, TINY, workers=2, chunk=BLOCK) == one
+    assert rollout_position(Position.start(), settings, TINY, spread=Spread(workers=2), chunk=BLOCK) == one
     plays = RolloutSettings(trials=40, truncation=2, seed=5)
     paired = rollout_plays(Position.start(), Dice(4, 2), plays, TINY, 3)
     assert rollout_plays(Position.start(), Dice(4, 2), plays, TINY, 3, chunk=BLOCK) == paired
@@ -197,3 +205,191 @@ def test_a_bad_position_dice_or_option_is_a_one_line_error(capsys, argv, says):
     assert captured.err.startswith("tavola rollout: ")
     assert says in captured.err
     assert captured.err.count("\n") == 1
+
+
+# --- cubeful rollouts ----------------------------------------------------------------------------------
+
+EXACT = Evaluator.default()
+
+
+def _race(mine: dict[int, int], theirs: dict[int, int]) -> Position:
+    """A position from the checkers each side has on its own points (the rest borne off)."""
+    points = [0] * 24
+    for point, count in mine.items():
+        points[point - 1] += count
+    for point, count in theirs.items():
+        points[24 - point] -= count
+    return Position(points, off=(15 - sum(mine.values()), 15 - sum(theirs.values())))
+
+
+# On roll with two checkers on the three point against three more checkers: off at once with all but
+# 1-1 and 2-1 (and the game is then a single win), the cube dead after this roll.
+LAST_ROLL = _race({3: 2}, {2: 2, 3: 1})
+CUBEFUL = RolloutSettings(trials=2 * BLOCK, seed=1, cubeful=True)
+# On roll with six checkers on the ace point (three rolls to bear off, two with a double) against three
+# on the opponent's six point (two rolls mostly): the opponent doubles us out.
+BEHIND = _race({1: 6}, {6: 3})
+
+
+def test_a_player_far_ahead_in_a_last_roll_gets_double_pass_and_no_double_near_one():
+    found = rollout_position(LAST_ROLL, CUBEFUL, EXACT).cubeful
+    assert found is not None
+    assert found.decision is not None
+    assert (found.decision.action, found.decision.response) == (CubeAction.DOUBLE, CubeResponse.DROP)
+    win = found.no_double.mean  # the cube is dead: no double is 2p - 1, p = 1 - 3/36 less the rolls that miss
+    assert 0.8 < win < 1.0
+    assert found.double_pass == Estimate(1.0, 0.0)
+    assert found.double_take is not None
+    assert found.double_take.mean == pytest.approx(2 * win, abs=1e-9)  # the same dice, twice the cube
+    assert found.equity == found.double_pass
+
+
+def test_no_double_and_double_take_are_paired_on_the_same_dice():
+    found = rollout_position(
+        Position.start(), RolloutSettings(trials=BLOCK, truncation=3, seed=2, cubeful=True), TINY
+    )
+    figures = found.cubeful
+    assert figures is not None
+    assert figures.double_take is not None
+    assert figures.take_less_no_double is not None
+    assert figures.take_less_no_double.mean == pytest.approx(
+        figures.double_take.mean - figures.no_double.mean
+    )
+    unpaired = np.hypot(figures.double_take.standard_error, figures.no_double.standard_error)
+    assert figures.take_less_no_double.standard_error < unpaired
+
+
+def test_a_redouble_of_a_cube_of_2_owned_is_counted_per_unit_of_that_cube():
+    owned = rollout_position(LAST_ROLL, replace(CUBEFUL, cube=Cube(2, 0)), EXACT).cubeful
+    centred = rollout_position(LAST_ROLL, CUBEFUL, EXACT).cubeful
+    assert owned is not None
+    assert owned.decision is not None
+    assert centred is not None
+    assert owned.decision.redouble
+    assert owned.decision.title == "Redouble, drop"
+    assert owned.no_double == centred.no_double  # per unit of the cube: the same figures
+    assert owned.double_take == centred.double_take
+
+
+def test_a_trailer_whose_cube_the_opponent_owns_at_2_has_no_double_to_roll_out():
+    lost = _race({6: 3, 5: 3}, {1: 2})  # the opponent bears off next: lost single, whatever the cube
+    found = rollout_position(lost, replace(CUBEFUL, cube=Cube(2, 1)), EXACT).cubeful
+    assert found is not None
+    assert found.decision is not None
+    assert found.double_take is None
+    assert found.double_pass is None
+    assert found.decision.action is CubeAction.NO_DOUBLE
+    assert found.equity == found.no_double
+    assert found.no_double.mean == pytest.approx(-1.0)
+
+
+def test_a_dropped_double_ends_the_trial_at_the_cube_value_and_stops_the_game(monkeypatch):
+    turns = []
+    real = rollout_module.play
+
+    def recording(*args, **kwargs):
+        for step in real(*args, **kwargs):
+            turns.extend(step.turn.tolist())
+            yield step
+
+    monkeypatch.setattr(rollout_module, "play", recording)
+    settings = replace(CUBEFUL, trials=BLOCK, variance_reduction=False, cube=Cube(2))
+    found = rollout_position(BEHIND, settings, EXACT).cubeful
+    assert found is not None
+    assert found.no_double == Estimate(-1.0, 0.0)  # dropped at the next turn, every trial, a cube of 2
+    assert max(turns) == 1  # no game went on after the drop
+
+
+def test_the_jacoby_rule_counts_a_gammon_single_while_the_cube_is_centred():
+    gammon = _race({1: 2}, {6: 5, 5: 5, 4: 5})  # off this roll; the opponent has none off
+    plain = rollout_position(gammon, CUBEFUL, EXACT).cubeful
+    jacoby = rollout_position(gammon, replace(CUBEFUL, rules=Rules(jacoby=True)), EXACT).cubeful
+    assert plain is not None
+    assert jacoby is not None
+    assert plain.no_double.mean == 2.0
+    assert jacoby.no_double.mean == 1.0  # M5: the cube was never turned
+    assert plain.double_take == jacoby.double_take == Estimate(4.0, 0.0)  # a turned cube counts gammons
+    assert plain.decision is not None
+    assert plain.decision.action is CubeAction.TOO_GOOD
+
+
+def test_a_match_at_2_away_4_away_is_in_match_winning_chances_and_normalised_equity():
+    match = MatchScore.from_away((2, 4))
+    settings = RolloutSettings(trials=BLOCK, truncation=2, seed=4, cubeful=True, match=match)
+    result = rollout_position(Position.start(), settings, TINY)
+    figures, normalised = result.cubeful, result.normalised
+    assert figures is not None
+    assert normalised is not None
+    assert result.mwc is not None
+    assert figures.double_pass == Estimate(match_equity_after(2, 4, 1), 0.0)
+    assert normalised.double_pass == Estimate(pytest.approx(1.0), 0.0)
+    assert normalised.no_double.mean == pytest.approx(mwc_to_equity(figures.no_double.mean, 2, 4))
+    assert 0.0 < result.mwc.mean < 1.0
+    assert 0.0 < figures.no_double.mean < 1.0
+    cubeless = default_table().cubeless([estimate.mean for estimate in result.probabilities], 2, 4)
+    assert result.mwc.mean == pytest.approx(cubeless, abs=1e-9)  # the cubeless chances at the score
+
+
+def test_P2_nobody_doubles_in_the_crawford_game():
+    crawford = MatchScore.from_away((3, 1), crawford=True)
+    settings = RolloutSettings(trials=BLOCK, truncation=2, seed=4, cubeful=True, match=crawford)
+    figures = rollout_position(Position.start(), settings, TINY).cubeful
+    assert figures is not None
+    assert figures.decision is not None
+    assert figures.double_take is None
+    assert figures.decision.action is CubeAction.NO_DOUBLE
+
+
+def test_plays_are_ranked_by_their_cubeful_equity_with_the_cube_as_given():
+    settings = RolloutSettings(trials=BLOCK, truncation=2, seed=5, cubeful=True, cube=Cube(2, 1))
+    found = rollout_plays(Position.start(), Dice(3, 1), settings, TINY, 3)
+    cubeful = [entry.result.cubeful.no_double.mean for entry in found if entry.result.cubeful is not None]
+    assert len(cubeful) == 3
+    assert cubeful == sorted(cubeful, reverse=True)
+    assert found[1].difference.mean == pytest.approx(cubeful[1] - cubeful[0])
+
+
+def test_a_cubeful_rollout_stops_on_the_error_of_the_figure_that_decides():
+    seen = []
+    settings = RolloutSettings(trials=10 * BLOCK, truncation=2, seed=3, cubeful=True)
+    found = rollout_position(
+        Position.start(), settings, TINY, chunk=BLOCK, target_se=10.0, progress=lambda n, e: seen.append(e)
+    )
+    assert found.trials == BLOCK
+    assert seen == [found.deciding]
+    assert found.cubeful is not None
+    assert found.cubeful.double_take is not None
+    assert found.deciding.standard_error == max(
+        found.cubeful.no_double.standard_error, found.cubeful.double_take.standard_error
+    )
+
+
+def test_cubeful_settings_are_refused_without_a_cube():
+    with pytest.raises(RolloutError, match="without the doubling cube"):
+        RolloutSettings(cubeful=True, variant=find_variant("acey-deucey"))
+    with pytest.raises(RolloutError, match="these rules have no doubling cube"):
+        RolloutSettings(cubeful=True, rules=Rules(cube=False))
+
+
+def test_the_command_rolls_out_an_xgid_cubeful_with_every_figure_in_json(capsys):
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:0:0:3:0:10"  # money, the cube at 2 on roll's side
+    argv = ["rollout", xgid, "--trials", "36", "--truncate", "2", "--seed", "7", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    settings = report["settings"]
+    assert settings["cubeful"] is True
+    assert settings["seed"] == 7
+    assert settings["cube"] == {"value": 2, "owner": "player"}
+    figures = report["position"]["cubeful"]
+    for name in ("no_double", "double_take", "double_pass", "take_less_no_double", "equity"):
+        assert set(figures[name]) == {"mean", "se", "interval"}
+    assert figures["action"] in {"no double", "double", "too good to double"}
+    assert main([*argv, "--cubeless"]) == 0
+    assert "cubeful" not in json.loads(capsys.readouterr().out)["position"]
+
+
+def test_the_command_shows_the_cube_action_under_the_table(capsys):
+    assert main(["rollout", START, "--trials", "36", "--truncate", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "double/take" in out
+    assert "No double" in out or "Double" in out

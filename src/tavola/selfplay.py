@@ -330,6 +330,7 @@ def play(
     dice: npt.ArrayLike | None = None,
     gammons: bool = True,
     stop_after: int | None = None,
+    halt: npt.NDArray[np.bool_] | None = None,
     parallel: int = 512,
 ) -> Iterator[Step]:
     """Play ``games`` games to the end, ``parallel`` at a time, yielding every :class:`Step`.
@@ -347,6 +348,10 @@ def play(
     ``gammons=False`` scores every win single (M6). With ``stop_after`` a
     game stops unfinished after that many plays (a truncated rollout): its
     last step is the one at turn ``stop_after - 1``, its ``points`` 0.
+    ``halt`` is a boolean array, one entry per game, that the caller may
+    set while the games run: a game whose entry is True once its step has
+    been seen stops there unfinished (a rollout's trial that a dropped
+    double has ended).
 
     A game that reaches :data:`MAX_TURNS` plays is an error.
     """
@@ -354,6 +359,8 @@ def play(
         raise ValueError(f"games is a count and parallel at least 1, not {games} and {parallel}")
     if stop_after is not None and stop_after < 1:
         raise ValueError(f"a game stops after at least one play, not {stop_after}")
+    if halt is not None and np.shape(halt) != (games,):
+        raise ValueError(f"halt has one entry per game, not shape {np.shape(halt)}")
     policies = (players, players) if callable(players) else tuple(players)
     if len(policies) != 2:
         raise ValueError(f"one policy, or one for each of two players, not {len(policies)}")
@@ -420,6 +427,8 @@ def play(
             raise RuntimeError(f"a game went on for {MAX_TURNS} plays without ending")
         if stop_after is not None:
             going_on &= turn[active] < stop_after
+        if halt is not None:
+            going_on &= ~halt[game[active]]
         for slot in active[~going_on]:
             if begun < games:
                 game[slot], board[slot], turn[slot], seat[slot], phase[slot] = begun, starts[begun], 0, 0, 0

@@ -4,6 +4,7 @@ exact statistics they gather (:mod:`tavola.analysis.stats`)."""
 from __future__ import annotations
 
 from tavola.analysis.rollout import (
+    Cubeful,
     PlayRollout,
     RolloutError,
     RolloutResult,
@@ -14,6 +15,7 @@ from tavola.analysis.rollout import (
 from tavola.analysis.stats import Estimate, Moments, merge
 
 __all__ = [
+    "Cubeful",
     "Estimate",
     "Moments",
     "PlayRollout",

@@ -45,26 +45,30 @@ chunks, between processes (``workers``) or not.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
 
+from tavola.analysis.cubeful import CubeTerms, Tracks, outcome_value
 from tavola.analysis.stats import Estimate, Moments, merge
+from tavola.bot.cube import CENTRED, CubeAction, CubeDecision, CubeResponse, decide
 from tavola.bot.evaluate import Evaluator, exact_probabilities
 from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.bot.policies import GreedyPolicy
 from tavola.bot.search import SearchPolicy, evaluate_ply, judge_plays
+from tavola.cube import Cube
 from tavola.dice import Dice
+from tavola.distribute import Spread
 from tavola.errors import TavolaError
 from tavola.gameover import game_over, game_points
 from tavola.i18n import _
+from tavola.match import MatchScore
 from tavola.play import Play
 from tavola.position import Position, flip_array
+from tavola.rules import Rules
 from tavola.selfplay import Policy, Step, key_of, keyed, play, subkey
 from tavola.variants import STANDARD, Variant
 
@@ -75,8 +79,6 @@ BLOCK = 36
 """Trials played by one call of the self-play kernel: one turn of the quasi-random first roll."""
 CHUNK = 2 * BLOCK
 """Trials a chunk holds by default: between chunks a rollout reports progress and may stop early."""
-COLUMNS = OUTPUTS + 1
-"""What a trial gives for each play: the five outcomes, then the equity."""
 _FIRST_ROLL, _SECOND_ROLL = 1, 2  # the quasi-random shuffles' own keys (selfplay.subkey)
 
 
@@ -94,6 +96,14 @@ class RolloutSettings:
     ``seed`` keys the dice (``None``: drawn from the OS for each rollout,
     and given back in the result).
 
+    With ``cubeful`` each trial carries a cube (see
+    :mod:`tavola.analysis.cubeful`): ``cube`` as it is at the start, its
+    owner 0 the player the rollout is counted for (on roll, or who plays)
+    and 1 the opponent; ``match`` the score seen by that player (``None``:
+    money); ``rules`` the cube's rules (the Jacoby rule, beavers; in a
+    match the Crawford rule). A match's results are also given as match
+    winning chances, cubeful or not.
+
     >>> RolloutSettings(trials=0)
     Traceback (most recent call last):
     ...
@@ -107,6 +117,10 @@ class RolloutSettings:
     quasi_random: bool = True
     seed: int | None = None
     variant: Variant = STANDARD
+    cubeful: bool = False
+    cube: Cube = field(default_factory=Cube)
+    match: MatchScore | None = None
+    rules: Rules = field(default_factory=Rules)
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -119,6 +133,23 @@ class RolloutSettings:
             raise RolloutError(
                 _("checker play in a rollout looks 0 or 1 plies ahead, not {value}").format(value=self.plies)
             )
+        if self.cubeful and not self.variant.cube:
+            raise RolloutError(
+                _("{variant} is played without the doubling cube: its rollouts are cubeless").format(
+                    variant=self.variant.name
+                )
+            )
+        if self.cubeful and not self.rules.cube:
+            raise RolloutError(_("these rules have no doubling cube: their rollouts are cubeless"))
+        if self.match is not None:
+            self.rules.check_for_match()
+            self.rules.check_for_variant(self.variant)
+
+    def terms(self) -> CubeTerms | None:
+        """How the cube is judged, where the rollout is cubeful or in a match."""
+        if not self.cubeful and self.match is None:
+            return None
+        return CubeTerms(self.rules, self.cube.value, self.match)
 
 
 @dataclass(frozen=True)
@@ -135,11 +166,65 @@ class RolloutResult:
     equity: Estimate
     trials: int
     seed: int
+    mwc: Estimate | None = None
+    cubeful: Cubeful | None = None
+    normalised: Cubeful | None = None
+
+    @property
+    def deciding(self) -> Estimate:
+        """The figure that ranks and stops: the cubeful equity of the right action (normalised in a
+        match), its error the larger of no double's and double/take's; the cubeless equity otherwise."""
+        figures = self.normalised or self.cubeful
+        if figures is None:
+            return self.equity
+        errors = [figures.no_double.standard_error]
+        if figures.double_take is not None:
+            errors.append(figures.double_take.standard_error)
+        return Estimate(figures.equity.mean, max(errors))
+
+
+@dataclass(frozen=True)
+class Cubeful:
+    """The cubeful figures of a rollout, for the player it is counted for.
+
+    For money in points per unit of the cube at the start (a dropped double
+    is +1), in a match as match winning chances (or, in
+    :attr:`RolloutResult.normalised`, the same as equities: +1 a single
+    win at the cube, -1 a single loss). Before the roll: ``no_double``,
+    ``double_take`` and ``double_pass`` (exact: its error is 0), double/take
+    less no double trial by trial (``take_less_no_double``, both on the same
+    dice), and the cube model's ``decision`` from the rolled-out equities.
+    For a play, ``no_double`` is its cubeful equity, the cube as given.
+    """
+
+    no_double: Estimate
+    double_take: Estimate | None = None
+    double_pass: Estimate | None = None
+    take_less_no_double: Estimate | None = None
+    decision: CubeDecision | None = None
+
+    @property
+    def equity(self) -> Estimate:
+        """The equity of the right action: no double, or the double as it is answered."""
+        decision = self.decision
+        if decision is None or decision.action is not CubeAction.DOUBLE or self.double_take is None:
+            return self.no_double
+        if decision.response is CubeResponse.DROP and self.double_pass is not None:
+            return self.double_pass
+        if decision.response is CubeResponse.BEAVER and decision.double_beaver is not None:
+            kept = decision.double_beaver == 2 * self.double_take.mean  # the doubler did not drop it
+            error = 2 * self.double_take.standard_error if kept else 0.0
+            return Estimate(decision.double_beaver, error)
+        return self.double_take
 
 
 @dataclass(frozen=True)
 class PlayRollout:
-    """One play's rollout: its result, and its equity less the best play's, paired trial by trial."""
+    """One play's rollout: its result, and its equity less the best play's, paired trial by trial.
+
+    The equity is the cubeful one in a cubeful rollout (normalised in a
+    match), else the cubeless one.
+    """
 
     play: Play
     result: RolloutResult
@@ -147,7 +232,8 @@ class PlayRollout:
 
 
 Progress = Callable[[int, Estimate], None]
-"""Told after each chunk: the trials done so far and the running equity (of the best play so far)."""
+"""Told after each chunk: the trials done so far and the running figure that decides
+(:attr:`RolloutResult.deciding`, of the best play so far)."""
 
 
 def rollout_position(
@@ -155,23 +241,42 @@ def rollout_position(
     settings: RolloutSettings,
     evaluator: Evaluator,
     *,
-    workers: int = 1,
+    spread: Spread | None = None,
     chunk: int = CHUNK,
     target_se: float | None = None,
     progress: Progress | None = None,
 ) -> RolloutResult:
     """Roll out ``position`` before the roll, for the player on roll (see the module docstring).
 
-    ``workers`` processes play the chunks of ``chunk`` trials (a multiple
-    of :data:`BLOCK`); with ``target_se`` the rollout stops after the first
-    chunk at which the equity's standard error is below it (the chunks
+    ``spread`` says where the chunks of ``chunk`` trials (a multiple of
+    :data:`BLOCK`) are played (:class:`~tavola.distribute.Spread`: here by
+    default, in processes or on Ray); with ``target_se`` the rollout stops
+    after the first chunk at which the standard error of the figure that
+    decides (:attr:`RolloutResult.deciding`) is below it (the chunks
     counted are always the first ones, so the result does not depend on
-    ``workers``). A finished game's rollout is its exact result.
+    the spread). A finished game's rollout is its exact result.
+
+    Cubeful, the trials roll out no double and double/take on the same dice
+    (double/take where the player on roll may double):
+
+    >>> cubeful = RolloutSettings(trials=36, truncation=2, seed=1, cubeful=True)
+    >>> found = rollout_position(Position.start(), cubeful, Evaluator.untrained(hidden=8, seed=1))
+    >>> found.cubeful.double_pass, found.cubeful.decision is not None
+    (Estimate(mean=1.0, standard_error=0.0), True)
     """
     key = key_of(settings.seed)
     start = _checked(position, settings).to_array()[None]
-    moments = _run(_Job(start, 0, key, settings), evaluator, workers, chunk, target_se, progress)
-    return _result(moments, 0, key)
+    terms = settings.terms()
+    tracks: tuple[tuple[int, int], ...] = ()
+    if settings.cubeful:
+        assert terms is not None
+        owner = _owner(settings.cube, root=0)
+        tracks = ((settings.cube.value, owner),)
+        if _may_double(terms, settings.cube.value, owner):
+            tracks += ((2 * settings.cube.value, 1),)
+    job = _Job(start, 0, key, settings, terms, tracks, first_decision=False)
+    moments = _run(job, evaluator, spread or Spread(), chunk, target_se, progress)
+    return _result(job, moments, 0)
 
 
 def rollout_plays(
@@ -181,15 +286,16 @@ def rollout_plays(
     evaluator: Evaluator,
     n: int = 5,
     *,
-    workers: int = 1,
+    spread: Spread | None = None,
     chunk: int = CHUNK,
     target_se: float | None = None,
     progress: Progress | None = None,
 ) -> tuple[PlayRollout, ...]:
     """Roll out the best ``n`` plays of ``dice`` (by the bot at ``settings.plies``) on the same dice.
 
-    Returns them best first by their rolled-out equity, each with its
-    difference to the best (see :func:`rollout_position` for the rest).
+    Returns them best first by their rolled-out equity (cubeful in a
+    cubeful rollout, the cube as given), each with its difference to the
+    best (see :func:`rollout_position` for the rest).
 
     >>> from tavola.bot.evaluate import Evaluator
     >>> settings = RolloutSettings(trials=36, truncation=1, seed=3)
@@ -205,15 +311,19 @@ def rollout_plays(
     plays = _checked(position, settings).legal_plays(dice, settings.variant)
     best = judge_plays(judge, plays.results, settings.plies).order()[:n]
     starts = flip_array(plays.results[best])  # the opponent rolls first
-    moments = _run(_Job(starts, 1, key, settings), evaluator, workers, chunk, target_se, progress)
-    results = [_result(moments, index, key) for index in range(len(best))]
-    leader = max(range(len(best)), key=lambda index: (results[index].equity.mean, -index))
-    ranked = sorted(range(len(best)), key=lambda index: (-results[index].equity.mean, index))
+    terms = settings.terms()
+    tracks = ((settings.cube.value, _owner(settings.cube, root=1)),) if settings.cubeful else ()
+    job = _Job(starts, 1, key, settings, terms, tracks, first_decision=True)
+    moments = _run(job, evaluator, spread or Spread(), chunk, target_se, progress)
+    results = [_result(job, moments, index) for index in range(len(best))]
+    column = [job.layout.deciding(index) for index in range(len(best))]
+    leader = max(range(len(best)), key=lambda index: (results[index].deciding.mean, -index))
+    ranked = sorted(range(len(best)), key=lambda index: (-results[index].deciding.mean, index))
     return tuple(
         PlayRollout(
             plays[int(best[index])],
             results[index],
-            moments.difference(_equity_column(index), _equity_column(leader)),
+            job.normalised(moments.difference(column[index], column[leader]), difference=True),
         )
         for index in ranked
     )
@@ -254,40 +364,130 @@ def _checked(position: Position, settings: RolloutSettings) -> Position:
 # --- the trials -----------------------------------------------------------------------------------------
 
 
+def _owner(cube: Cube, root: int) -> int:
+    """The cube's owner as a player of the kernel (or CENTRED), from its owner seen by player ``root``."""
+    if cube.owner is None:
+        return CENTRED
+    return root if cube.owner == 0 else 1 - root
+
+
+def _may_double(terms: CubeTerms, value: int, owner: int) -> bool:
+    """Whether the player on roll (player 0) may double this cube now: the cube model's own rule."""
+    found = terms.decisions(
+        np.array([[0.5, 0.0, 0.0, 0.0, 0.0]]), np.array([value]), np.array([owner]), np.array([0]), 0,
+        np.ones(1),
+    )  # fmt: skip
+    return bool(found.response[0] >= 0)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where each figure of each start sits in a trial's row of values."""
+
+    starts: int
+    match: bool
+    tracks: int
+    cubeful_ranks: bool
+
+    @property
+    def width(self) -> int:
+        """Values per start: the five outcomes, the cubeless equity, [the cubeless MWC], the tracks."""
+        return OUTPUTS + 1 + int(self.match) + self.tracks
+
+    def equity(self, start: int) -> int:
+        return start * self.width + OUTPUTS
+
+    def mwc(self, start: int) -> int:
+        return start * self.width + OUTPUTS + 1
+
+    def track(self, start: int, track: int) -> int:
+        return start * self.width + OUTPUTS + 1 + int(self.match) + track
+
+    def deciding(self, start: int) -> int:
+        """The column that ranks the starts: the first track's when cubeful, else the cubeless equity."""
+        return self.track(start, 0) if self.cubeful_ranks else self.equity(start)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The columns whose paired differences are wanted: the starts' ranking figures, the two tracks."""
+        found = list(combinations([self.deciding(start) for start in range(self.starts)], 2))
+        if self.tracks == 2:
+            found.append((self.track(0, 0), self.track(0, 1)))
+        return found
+
+
 @dataclass(frozen=True)
 class _Job:
-    """What to roll out: positions seen from seat 0 (on roll), counted for player ``root``, and how."""
+    """What to roll out: positions seen from seat 0 (on roll), counted for player ``root``, and how.
+
+    ``tracks`` are the cubes each trial carries at the start, (value,
+    owner as a player or CENTRED); with ``first_decision`` the player on
+    roll at the start may turn the cube at once.
+    """
 
     starts: IntArray
     root: int
     key: int
     settings: RolloutSettings
+    terms: CubeTerms | None = None
+    tracks: tuple[tuple[int, int], ...] = ()
+    first_decision: bool = True
+
+    @property
+    def layout(self) -> _Layout:
+        match = self.settings.match is not None
+        return _Layout(len(self.starts), match, len(self.tracks), bool(self.tracks))
+
+    def normalised(self, estimate: Estimate, *, difference: bool = False) -> Estimate:
+        """A cubeful figure in a match's winning chances as an equity (a ``difference`` of two only
+        scaled); as it is elsewhere."""
+        if not self.tracks or self.terms is None or self.terms.match is None:
+            return estimate
+        scale = self._to_equity(1.0) - self._to_equity(0.0)
+        mean = scale * estimate.mean if difference else self._to_equity(estimate.mean)
+        return Estimate(mean, abs(scale) * estimate.standard_error)
+
+    def _to_equity(self, mwc: float) -> float:
+        assert self.terms is not None
+        assert self.terms.match is not None
+        assert self.terms.table is not None
+        away, score = self.terms.match.away, self.terms.match
+        return self.terms.table.to_equity(mwc, away[0], away[1], self.terms.value, score.crawford)
 
 
-def _equity_column(play_index: int) -> int:
-    return play_index * COLUMNS + OUTPUTS
+@dataclass(frozen=True)
+class _Shared:
+    """What every chunk of a rollout needs, sent once to each process."""
+
+    job: _Job
+    evaluator: Evaluator
 
 
-def _chunk_moments(job: _Job, evaluator: Evaluator, first: int, count: int) -> Moments:
+def _chunk(shared: _Shared, chunk: tuple[int, int]) -> Moments:
     """The moments of trials ``first .. first + count - 1`` of every start, block by block."""
-    judge = evaluator.for_variant(job.settings.variant)
+    job, (first, count) = shared.job, chunk
+    judge = shared.evaluator.for_variant(job.settings.variant)
     blocks = [
         _block(job, judge, begin, min(begin + BLOCK, first + count) - begin)
         for begin in range(first, first + count, BLOCK)
     ]
-    values = np.concatenate(blocks).reshape(count, len(job.starts) * COLUMNS)
-    pairs = combinations([_equity_column(index) for index in range(len(job.starts))], 2)
-    return Moments.of(values, pairs)
+    values = np.concatenate(blocks).reshape(count, len(job.starts) * job.layout.width)
+    return Moments.of(values, job.layout.pairs())
 
 
 def _block(job: _Job, evaluator: Evaluator, first: int, count: int) -> FloatArray:
-    """Each trial's five outcomes and equity for each start: an array (count, starts, 6)."""
-    settings, variant = job.settings, job.settings.variant
+    """Each trial's figures for each start (see :class:`_Layout`): an array (count, starts, width)."""
+    settings, variant, root = job.settings, job.settings.variant, job.root
     outcomes = np.empty((len(job.starts), count, OUTPUTS), dtype=np.float64)
+    cubeful = np.empty((len(job.starts), count, len(job.tracks)), dtype=np.float64)
     over = game_over(job.starts)
     if over.any():  # a finished game is its exact result, every trial
         exact = exact_probabilities(game_points(job.starts[over], variant.scoring), variant)
-        outcomes[over] = _seen_by(job.root, np.zeros(int(over.sum()), np.int8), exact)[:, None, :]
+        seen = _seen_by(root, np.zeros(int(over.sum()), np.int8), exact)
+        outcomes[over] = seen[:, None, :]
+        for track, (value, owner) in enumerate(job.tracks):
+            assert job.terms is not None
+            values = job.terms.outcome_values(np.full(len(seen), value), np.full(len(seen), owner))
+            cubeful[over, :, track] = outcome_value(seen, values)[:, None]
     live = np.flatnonzero(~over)
     if len(live):
         games = len(live) * count
@@ -295,6 +495,11 @@ def _block(job: _Job, evaluator: Evaluator, first: int, count: int) -> FloatArra
         dice = quasi_random_dice(job.key, first, count) if settings.quasi_random else None
         final = np.zeros((games, OUTPUTS), dtype=np.float64)
         luck = np.zeros((games, OUTPUTS), dtype=np.float64)
+        tracks = None
+        if job.tracks:
+            assert job.terms is not None
+            tracks = Tracks(job.terms, games, list(job.tracks), root, first_decision=job.first_decision)
+        halt = np.zeros(games, dtype=bool)
         for step in play(
             policy,
             games,
@@ -305,21 +510,43 @@ def _block(job: _Job, evaluator: Evaluator, first: int, count: int) -> FloatArra
             streams=np.tile(np.arange(first, first + count), len(live)),
             dice=None if dice is None else np.tile(dice, (len(live), 1, 1)),
             stop_after=settings.truncation,
+            halt=halt,
             parallel=games,
         ):
+            rolled = np.ones(len(step), dtype=bool)
+            if tracks is not None:  # the cube before the roll; a game every cube has left stops here
+                stopped, chances = tracks.before_roll(step, evaluator)
+                final[step.game[stopped]] = _seen_by(root, step.player[stopped], chances)
+                halt[step.game[stopped]] = True
+                rolled = ~stopped
+            roll_luck = np.zeros((len(step), OUTPUTS), dtype=np.float64)
             if settings.variance_reduction:
-                luck[step.game] += _luck(step, policy, evaluator, job.root)
-            ended = step.over
-            final[step.game[ended]] = _seen_by(
-                job.root, step.player[ended], exact_probabilities(step.points[ended], variant)
-            )
+                roll_luck = _luck(step, policy, evaluator, root)
+                luck[step.game[rolled]] += roll_luck[rolled]
+            ended = step.over & rolled
+            paid = _seen_by(root, step.player[ended], exact_probabilities(step.points[ended], variant))
+            final[step.game[ended]] = paid
+            cut = np.zeros(len(step), dtype=bool)
+            judged = np.empty((0, OUTPUTS), dtype=np.float32)
             if settings.truncation is not None:
-                cut = ~ended & (step.turn == settings.truncation - 1)
+                cut = rolled & ~step.over & (step.turn == settings.truncation - 1)
                 judged = evaluator.evaluate(flip_array(step.after[cut]))  # for the opponent, on roll next
-                final[step.game[cut]] = _seen_by(job.root, 1 - step.player[cut], judged)
+                final[step.game[cut]] = _seen_by(root, 1 - step.player[cut], judged)
+            if tracks is not None:
+                tracks.after_roll(step, rolled, roll_luck, ended, paid, cut, judged)
         outcomes[live] = (final - luck).reshape(len(live), count, OUTPUTS)
+        if tracks is not None:
+            cubeful[live] = tracks.results().reshape(len(live), count, len(job.tracks))
     equity = evaluator.equity(outcomes.reshape(-1, OUTPUTS)).astype(np.float64).reshape(outcomes.shape[:2])
-    return np.concatenate([outcomes, equity[:, :, None]], axis=2).transpose(1, 0, 2)
+    columns = [outcomes, equity[:, :, None]]
+    if settings.match is not None:
+        assert job.terms is not None
+        owner = _owner(settings.cube, root)
+        flat = outcomes.reshape(-1, OUTPUTS)
+        values = job.terms.outcome_values(np.full(len(flat), settings.cube.value), np.full(len(flat), owner))
+        columns.append(outcome_value(flat, values).reshape(outcomes.shape[:2])[:, :, None])
+    columns.append(cubeful)
+    return np.concatenate(columns, axis=2).transpose(1, 0, 2)
 
 
 def _luck(step: Step, policy: Policy, evaluator: Evaluator, root: int) -> FloatArray:
@@ -352,32 +579,18 @@ def _seen_by(root: int, player: npt.NDArray[np.int8], probabilities: npt.ArrayLi
     return seen
 
 
-# --- chunks, processes and results ----------------------------------------------------------------------
-
-_worker_evaluator: Evaluator | None = None
-
-
-def _start_worker(evaluator: Evaluator) -> None:
-    global _worker_evaluator
-    _worker_evaluator = evaluator
-
-
-def _worker_chunk(job: _Job, first: int, count: int) -> Moments:
-    assert _worker_evaluator is not None, "the worker was started without an evaluator"
-    return _chunk_moments(job, _worker_evaluator, first, count)
+# --- chunks and results -------------------------------------------------------------------------------
 
 
 def _run(
     job: _Job,
     evaluator: Evaluator,
-    workers: int,
+    spread: Spread,
     chunk: int,
     target_se: float | None,
     progress: Progress | None,
 ) -> Moments:
     """Play the job's trials chunk by chunk, merging the chunks in order; stop early at ``target_se``."""
-    if workers < 1:
-        raise RolloutError(_("a rollout runs in 1 process or more, not {value}").format(value=workers))
     if chunk < BLOCK or chunk % BLOCK:
         raise RolloutError(
             _("a chunk is a multiple of {block} trials, not {value}").format(block=BLOCK, value=chunk)
@@ -388,37 +601,94 @@ def _run(
         )
     trials = job.settings.trials
     chunks = [(first, min(chunk, trials - first)) for first in range(0, trials, chunk)]
-    done: list[Moments] = []
-
-    def enough(moments: Moments) -> bool:
-        done[:] = [merge([*done, moments])]
-        best = max(range(len(job.starts)), key=lambda index: done[0].estimate(_equity_column(index)).mean)
-        equity = done[0].estimate(_equity_column(best))
-        if progress is not None:
-            progress(done[0].count, equity)
-        return target_se is not None and equity.standard_error < target_se
-
-    if workers == 1:
-        for first, count in chunks:
-            if enough(_chunk_moments(job, evaluator, first, count)):
+    done: Moments | None = None
+    results = spread.map(_chunk, _Shared(job, evaluator), chunks)
+    try:
+        for moments in results:
+            done = moments if done is None else merge([done, moments])
+            leader = max(
+                (_result(job, done, index).deciding for index in range(len(job.starts))),
+                key=lambda estimate: estimate.mean,
+            )
+            if progress is not None:
+                progress(done.count, leader)
+            if target_se is not None and leader.standard_error < target_se:
                 break
-        return done[0]
-    context = multiprocessing.get_context("spawn")  # no fork of a process whose BLAS runs threads
-    with ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=(evaluator,)) as pool:
-        futures = [pool.submit(_worker_chunk, job, first, count) for first, count in chunks]
-        for future in futures:
-            if enough(future.result()):
-                break
-        for future in futures:
-            future.cancel()
-    return done[0]
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # the chunks not yet played are cancelled
+    assert done is not None
+    return done
 
 
-def _result(moments: Moments, play_index: int, key: int) -> RolloutResult:
-    base = play_index * COLUMNS
+def _result(job: _Job, moments: Moments, start: int) -> RolloutResult:
+    layout = job.layout
+    base = start * layout.width
+    match = job.settings.match is not None
+    cubeful = _cubeful(job, moments, start) if job.tracks else None
     return RolloutResult(
         tuple(moments.estimate(base + output) for output in range(OUTPUTS)),
-        moments.estimate(base + OUTPUTS),
+        moments.estimate(layout.equity(start)),
         moments.count,
-        key,
+        job.key,
+        moments.estimate(layout.mwc(start)) if match else None,
+        cubeful,
+        _normalised(job, cubeful) if cubeful is not None and match else None,
     )
+
+
+def _cubeful(job: _Job, moments: Moments, start: int) -> Cubeful:
+    """The cubeful figures of one start: a play's, or no double, double/take and double/pass."""
+    layout, terms = job.layout, job.terms
+    assert terms is not None
+    no_double = moments.estimate(layout.track(start, 0))
+    if len(job.tracks) < 2:
+        if job.first_decision:  # a play's cubeful equity
+            return Cubeful(no_double)
+        decision = decide(no_double.mean, np.nan, np.nan, terms.rules, match=terms.match is not None,
+                          may_double=False)  # fmt: skip
+        return Cubeful(no_double, decision=_decision(job, decision.row(0, match=terms.match is not None)))
+    double_take = moments.estimate(layout.track(start, 1))
+    value, owner = job.tracks[0]
+    dropped = float(terms.outcome_values(np.array([value]), np.array([owner]))[0, 0])
+    found = decide(no_double.mean, double_take.mean, dropped, terms.rules, match=terms.match is not None)
+    return Cubeful(
+        no_double,
+        double_take,
+        Estimate(dropped, 0.0),
+        moments.difference(layout.track(start, 1), layout.track(start, 0)),
+        _decision(job, found.row(0, match=terms.match is not None)),
+    )
+
+
+def _decision(job: _Job, decision: CubeDecision) -> CubeDecision:
+    """The decision, a redouble where the player on roll owns the cube."""
+    redouble = job.settings.cube.owner == 0
+    return CubeDecision(
+        decision.action, decision.response, decision.no_double, decision.double_take, decision.double_pass,
+        decision.double_beaver, redouble=redouble, match=decision.match,
+    )  # fmt: skip
+
+
+def _normalised(job: _Job, figures: Cubeful) -> Cubeful:
+    """A match's cubeful figures as equities (+1 a single win at the cube, -1 a single loss)."""
+
+    def each(estimate: Estimate | None) -> Estimate | None:
+        return None if estimate is None else job.normalised(estimate)
+
+    difference = figures.take_less_no_double
+    if difference is not None:
+        difference = job.normalised(difference, difference=True)
+    decision = figures.decision
+    if decision is not None:
+        decision = CubeDecision(
+            decision.action, decision.response, job.normalised(Estimate(decision.no_double, 0.0)).mean,
+            None if decision.double_take is None else job.normalised(Estimate(decision.double_take, 0)).mean,
+            None if decision.double_pass is None else job.normalised(Estimate(decision.double_pass, 0)).mean,
+            redouble=decision.redouble,
+        )  # fmt: skip
+    return Cubeful(
+        job.normalised(figures.no_double), each(figures.double_take), each(figures.double_pass), difference,
+        decision,
+    )  # fmt: skip

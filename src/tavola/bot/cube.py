@@ -43,6 +43,7 @@ Double, drop (no double +0.996, double/take +1.952, double/pass +1.000)
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -70,7 +71,23 @@ def position_efficiency(position: Position) -> float:
     return CONTACT_EFFICIENCY if in_contact(position.to_array()) else RACE_EFFICIENCY
 
 
+def efficiencies(boards: npt.ArrayLike) -> FloatArray:
+    """:func:`position_efficiency` of many positions at once (arrays seen from the player on roll).
+
+    >>> efficiencies([Position.start().to_array(), Position([2] + [0] * 22 + [-2]).to_array()]).tolist()
+    [0.8, 0.61]
+    """
+    from tavola.bot.evaluate import contact  # the evaluator's batched test of contact
+
+    rows = np.asarray(boards, dtype=np.int8).reshape(-1, np.shape(boards)[-1])
+    found: FloatArray = np.where(contact(rows), CONTACT_EFFICIENCY, RACE_EFFICIENCY)
+    return found
+
+
 Probabilities = Sequence[float] | npt.NDArray[np.floating]
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 class CubeAction(enum.Enum):
@@ -166,17 +183,60 @@ def _relative(cube: Cube, player: int) -> int | None:
     return None if cube.owner is None else int(cube.owner != player)
 
 
-def _janowski_live(p: float, win: float, lose: float, owner: int | None, jacoby: bool) -> float:
-    """The perfectly live cube's equity: straight lines between the take and cash points."""
+CENTRED = -1
+"""The owner code of a centred cube in the batched functions (0: the player on roll's, 1: the opponent's)."""
+
+
+def _janowski_live(
+    p: FloatArray, win: FloatArray, lose: FloatArray, owner: IntArray, jacoby: BoolArray
+) -> FloatArray:
+    """The perfectly live cube's equity: straight lines between the take and cash points (one per row)."""
     take = (lose - 0.5) / (win + lose + 0.5)
     cash = (lose + 1.0) / (win + lose + 0.5)
-    if owner != 0 and p < take:  # the opponent may double us out: we are too far behind
-        return -1.0 if jacoby and owner is None else -lose + (lose - 1.0) * p / take
-    if owner != 1 and p >= cash:  # we may cash: beyond it we play on for the gammons
-        return 1.0 if jacoby and owner is None else 1.0 + (win - 1.0) * (p - cash) / (1.0 - cash)
-    low, low_value = (0.0, -lose) if owner == 0 else (take, -1.0)
-    high, high_value = (1.0, win) if owner == 1 else (cash, 1.0)
-    return low_value + (high_value - low_value) * (p - low) / (high - low)
+    centred_jacoby = jacoby & (owner == CENTRED)
+    low, low_value = np.where(owner == 0, 0.0, take), np.where(owner == 0, -lose, -1.0)
+    high, high_value = np.where(owner == 1, 1.0, cash), np.where(owner == 1, win, 1.0)
+    between = low_value + (high_value - low_value) * (p - low) / (high - low)
+    doubled_out = np.where(centred_jacoby, -1.0, -lose + (lose - 1.0) * p / take)
+    cashing = np.where(centred_jacoby, 1.0, 1.0 + (win - 1.0) * (p - cash) / (1.0 - cash))
+    value = np.where((owner != 1) & (p >= cash), cashing, between)  # we may cash: play on for gammons
+    live: FloatArray = np.where((owner != 0) & (p < take), doubled_out, value)  # they may double us out
+    return live
+
+
+def money_equities(
+    probabilities: npt.ArrayLike,
+    owner: npt.ArrayLike = CENTRED,
+    *,
+    jacoby: npt.ArrayLike = False,
+    gammons: bool = True,
+    efficiency: npt.ArrayLike = CUBE_EFFICIENCY,
+) -> FloatArray:
+    """:func:`money_equity` of many positions at once: one row of five probabilities each.
+
+    ``owner`` (one code, or one per row) is :data:`CENTRED`, 0 (the player
+    on roll's) or 1 (the opponent's); ``jacoby`` and ``efficiency`` are one
+    value or one per row.
+
+    >>> money_equities([[0.6, 0, 0, 0, 0], [0.8, 0, 0, 0, 0]], [CENTRED, 0], efficiency=1.0).round(6).tolist()
+    [0.333333, 1.0]
+    """
+    table = np.asarray(probabilities, dtype=np.float64).reshape(-1, 5)
+    rows = len(table)
+    codes = np.broadcast_to(np.asarray(owner, dtype=np.int64), (rows,))
+    x = np.broadcast_to(np.asarray(efficiency, dtype=np.float64), (rows,))
+    p = table[:, 0]
+    gained = table[:, 1] + table[:, 2] if gammons else np.zeros(rows)
+    lost = table[:, 3] + table[:, 4] if gammons else np.zeros(rows)
+    centred_jacoby = np.broadcast_to(np.asarray(jacoby, dtype=bool), (rows,)) & (codes == CENTRED)
+    dead = 2 * p - 1 + np.where(centred_jacoby, 0.0, gained - lost)
+    with np.errstate(divide="ignore", invalid="ignore"):  # the rows at p = 0 or 1 take the dead cube
+        win = 1 + gained / p
+        lose = 1 + lost / (1 - p)
+        live = _janowski_live(p, win, lose, codes, centred_jacoby)
+    certain = (p <= 1e-9) | (p >= 1 - 1e-9)
+    equities: FloatArray = np.where(certain, dead, x * live + (1 - x) * dead)
+    return equities
 
 
 def money_equity(
@@ -198,17 +258,9 @@ def money_equity(
     >>> round(money_equity([0.8, 0.0, 0.0, 0.0, 0.0], owner=0, efficiency=1.0), 6)  # the cash point
     1.0
     """
-    p, win_gammon, win_backgammon, lose_gammon, lose_backgammon = _five(probabilities)
-    if not gammons:
-        win_gammon = win_backgammon = lose_gammon = lose_backgammon = 0.0
-    jacoby = jacoby and owner is None
-    dead = 2 * p - 1 + (0.0 if jacoby else win_gammon + win_backgammon - lose_gammon - lose_backgammon)
-    if p <= 1e-9 or p >= 1 - 1e-9:
-        return dead
-    win = 1 + (win_gammon + win_backgammon) / p
-    lose = 1 + (lose_gammon + lose_backgammon) / (1 - p)
-    live = _janowski_live(p, win, lose, owner, jacoby)
-    return efficiency * live + (1 - efficiency) * dead
+    chances = _five(probabilities)
+    code = CENTRED if owner is None else owner
+    return float(money_equities(chances, code, jacoby=jacoby, gammons=gammons, efficiency=efficiency)[0])
 
 
 def _why_no_double(cube: Cube, player: int, rules: Rules, may_double: bool) -> str | None:
@@ -221,10 +273,144 @@ def _why_no_double(cube: Cube, player: int, rules: Rules, may_double: bool) -> s
     return None
 
 
-def _choose(no_double: float, double_value: float, double_pass: float) -> CubeAction:
-    if double_value > no_double:
-        return CubeAction.DOUBLE
-    return CubeAction.TOO_GOOD if no_double >= double_pass else CubeAction.NO_DOUBLE
+ACTIONS = (CubeAction.NO_DOUBLE, CubeAction.DOUBLE, CubeAction.TOO_GOOD)
+"""The actions in the order of :attr:`CubeDecisions.action`'s codes."""
+RESPONSES = (CubeResponse.TAKE, CubeResponse.DROP, CubeResponse.BEAVER)
+"""The answers in the order of :attr:`CubeDecisions.response`'s codes (-1: no double to answer)."""
+_NO_DOUBLE, _DOUBLE, _TOO_GOOD = range(3)
+_TAKE, _DROP, _BEAVER = range(3)
+
+
+@dataclass(frozen=True)
+class CubeDecisions:
+    """The cube decisions of many positions, one entry per row (the batched :class:`CubeDecision`).
+
+    ``action`` and ``response`` are codes into :data:`ACTIONS` and
+    :data:`RESPONSES` (``response`` -1 where the player on roll may not
+    double); the equities are as in :class:`CubeDecision`, NaN where there
+    is none. :meth:`row` gives one row as a :class:`CubeDecision`.
+    """
+
+    action: IntArray
+    response: IntArray
+    no_double: FloatArray
+    double_take: FloatArray
+    double_pass: FloatArray
+    double_beaver: FloatArray
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+    @property
+    def doubles(self) -> BoolArray:
+        """Where the player on roll doubles (not where too good)."""
+        doubles: BoolArray = self.action == _DOUBLE
+        return doubles
+
+    def row(self, index: int, *, redouble: bool = False, match: bool = False) -> CubeDecision:
+        """Row ``index`` as a :class:`CubeDecision`."""
+        response = int(self.response[index])
+
+        def value(column: FloatArray) -> float | None:
+            number = float(column[index])
+            return None if np.isnan(number) else number
+
+        return CubeDecision(
+            ACTIONS[int(self.action[index])],
+            None if response < 0 else RESPONSES[response],
+            float(self.no_double[index]),
+            value(self.double_take),
+            value(self.double_pass),
+            value(self.double_beaver),
+            redouble=redouble,
+            match=match,
+        )
+
+
+def decide(
+    no_double: npt.ArrayLike,
+    double_take: npt.ArrayLike,
+    double_pass: npt.ArrayLike,
+    rules: Rules,
+    *,
+    match: bool = False,
+    may_double: npt.ArrayLike = True,
+) -> CubeDecisions:
+    """The action and the answer from the three equities of the player on roll, row by row.
+
+    The one rule of every cube decision, of the model's equities and of
+    rolled-out ones alike. The doubled player takes when the take is worth
+    at least a drop to them; for money they beaver (M3) when their take is
+    worth more than nothing, the doubler then dropping the beaver for two
+    units when that is worth less to them; where every take is a beaver
+    (M6) they beaver or drop. The player on roll doubles when the answer
+    leaves them more than not doubling, and is too good to double when not
+    doubling is worth at least a drop. Where ``may_double`` is False the
+    action is no double and the double's equities are NaN.
+
+    >>> print(decide(0.6, 1.2, 1.0, Rules()).row(0))
+    Double, drop (no double +0.600, double/take +1.200, double/pass +1.000)
+    """
+    nd = np.atleast_1d(np.asarray(no_double, dtype=np.float64))
+    rows = len(nd)
+    dt = np.broadcast_to(np.asarray(double_take, dtype=np.float64), (rows,))
+    dp = np.broadcast_to(np.asarray(double_pass, dtype=np.float64), (rows,))
+    allowed = np.broadcast_to(np.asarray(may_double, dtype=bool), (rows,))
+    beaver = np.full(rows, np.nan)
+    if match:
+        response = np.where(dt <= dp, _TAKE, _DROP)
+        answered = np.minimum(dt, dp)
+    else:
+        take = -dt  # the doubled player's equity after a take, per unit of the cube before the double
+        beavered = np.minimum(2 * take, 2.0)  # the doubler may drop the beaver for two units
+        answers = np.stack([take, -np.ones(rows), beavered], axis=1)
+        if rules.automatic_beavers:  # every take is a beaver (M6)
+            answers[:, _TAKE] = -np.inf
+        elif not rules.beavers:
+            answers[:, _BEAVER] = -np.inf
+        response = np.argmax(answers, axis=1)  # on a tie the first: a take, then a drop
+        answered = -answers[np.arange(rows), response]
+        if rules.beavers:
+            beaver = -beavered
+    action = np.where(answered > nd, _DOUBLE, np.where(nd >= dp, _TOO_GOOD, _NO_DOUBLE))
+    nowhere = np.full(rows, np.nan)
+    return CubeDecisions(
+        np.where(allowed, action, _NO_DOUBLE).astype(np.int64),
+        np.where(allowed, response, -1).astype(np.int64),
+        nd.copy(),
+        np.where(allowed, dt, nowhere),
+        np.where(allowed, dp, nowhere),
+        np.where(allowed, beaver, nowhere),
+    )
+
+
+def money_decisions(
+    probabilities: npt.ArrayLike,
+    owner: npt.ArrayLike,
+    rules: Rules,
+    *,
+    turned: npt.ArrayLike = False,
+    efficiency: npt.ArrayLike = CUBE_EFFICIENCY,
+    may_double: npt.ArrayLike = True,
+) -> CubeDecisions:
+    """:func:`money_decision` of many positions at once, equities per unit of each one's cube.
+
+    ``owner`` is each cube's owner code (:data:`CENTRED`, 0 the player on
+    roll, 1 the opponent), ``turned`` whether a double of it was taken (the
+    Jacoby rule counts until then, M5); a row may double where ``may_double``
+    and the cube is not the opponent's.
+
+    >>> found = money_decisions([[0.52, 0.15, 0.01, 0.13, 0.01], [0.99, 0, 0, 0, 0]], CENTRED, Rules())
+    >>> [ACTIONS[code].value for code in found.action], [RESPONSES[code].value for code in found.response]
+    (['no double', 'double'], ['take', 'drop'])
+    """
+    table = np.asarray(probabilities, dtype=np.float64).reshape(-1, 5)
+    codes = np.broadcast_to(np.asarray(owner, dtype=np.int64), (len(table),))
+    jacoby = rules.jacoby & ~np.broadcast_to(np.asarray(turned, dtype=bool), (len(table),))
+    no_double = money_equities(table, codes, jacoby=jacoby, gammons=rules.gammons, efficiency=efficiency)
+    double_take = 2 * money_equities(table, 1, gammons=rules.gammons, efficiency=efficiency)
+    allowed = np.asarray(may_double, dtype=bool) & (codes != 1) & rules.cube
+    return decide(no_double, double_take, 1.0, rules, may_double=allowed)
 
 
 def money_decision(
@@ -246,35 +432,16 @@ def money_decision(
     """
     cube, rules = cube or Cube(), rules or Rules()
     owner = _relative(cube, player)
-    jacoby = rules.jacoby and not cube.is_turned  # M5, as the game scores it
-    no_double = money_equity(
-        probabilities, owner, jacoby=jacoby, gammons=rules.gammons, efficiency=efficiency
+    code = CENTRED if owner is None else owner
+    found = money_decisions(
+        _five(probabilities), code, rules, turned=cube.is_turned, efficiency=efficiency, may_double=True
     )
     reason = _why_no_double(cube, player, rules, may_double)
     if reason is not None:
-        return CubeDecision(CubeAction.NO_DOUBLE, None, no_double, redouble=owner == 0, reason=reason)
-    double_take = 2 * money_equity(probabilities, 1, gammons=rules.gammons, efficiency=efficiency)
-    response, answered = _money_answer(-double_take, rules)
-    beaver = -min(-2 * double_take, 2.0) if rules.beavers else None
-    action = _choose(no_double, answered, 1.0)
-    return CubeDecision(action, response, no_double, double_take, 1.0, beaver, redouble=owner == 0)
-
-
-def _money_answer(take: float, rules: Rules) -> tuple[CubeResponse, float]:
-    """The doubled player's best answer, and the doubler's equity after it.
-
-    ``take`` is the doubled player's equity after a take, per unit of the cube
-    before the double. A beaver doubles it, but the doubler may drop the
-    beaver for two units.
-    """
-    beaver = min(2 * take, 2.0)
-    answers = {CubeResponse.TAKE: take, CubeResponse.DROP: -1.0}
-    if rules.automatic_beavers:  # every take is a beaver (M6)
-        answers = {CubeResponse.BEAVER: beaver, CubeResponse.DROP: -1.0}
-    elif rules.beavers:
-        answers[CubeResponse.BEAVER] = beaver
-    response = max(answers, key=lambda answer: answers[answer])  # on a tie the first: a take
-    return response, -answers[response]
+        return CubeDecision(
+            CubeAction.NO_DOUBLE, None, float(found.no_double[0]), redouble=owner == 0, reason=reason
+        )
+    return found.row(0, redouble=owner == 0)
 
 
 # --- match play ------------------------------------------------------------------------------
@@ -324,9 +491,64 @@ def match_cubeful(
     cube = cube or Cube()
     rules, table, stage = _match_setup(away, crawford, rules, table)
     game = _match_game(probabilities, away, stage, table, rules)
-    p = _five(probabilities)[0]
-    live = game.curve(cube.value, _relative(cube, player))(p)
-    return efficiency * live + (1 - efficiency) * game.dead(cube.value)(p)
+    return _cubeful(game, _five(probabilities)[0], cube.value, _relative(cube, player), efficiency)
+
+
+def _cubeful(game: CubefulGame, p: float, value: int, owner: int | None, efficiency: float) -> float:
+    """The model's cubeful match winning chance: ``x`` of the live cube's, the rest the dead cube's."""
+    return efficiency * game.curve(value, owner)(p) + (1 - efficiency) * game.dead(value)(p)
+
+
+def match_decisions(
+    probabilities: npt.ArrayLike,
+    away: tuple[int, int],
+    value: npt.ArrayLike,
+    owner: npt.ArrayLike,
+    *,
+    crawford: bool = False,
+    rules: Rules | None = None,
+    table: MatchEquityTable | None = None,
+    efficiency: npt.ArrayLike = CUBE_EFFICIENCY,
+    may_double: npt.ArrayLike = True,
+) -> CubeDecisions:
+    """:func:`match_decision` of many positions at one score, in match winning chances.
+
+    Each row has its cube's ``value`` and ``owner`` code (:data:`CENTRED`,
+    0 the player on roll, 1 the opponent); ``away`` is seen from the player
+    on roll of every row. The live cube's model depends on each position's
+    own gammon shares, so it is worked out row by row (the same row once);
+    the decision is :func:`decide`'s for all rows at once.
+
+    >>> found = match_decisions([[0.5, 0.14, 0.005, 0.14, 0.005]] * 2, (3, 1), [1, 1], [CENTRED, 1])
+    >>> print(found.row(0, match=True))
+    Double, take (no double 30.5%, double/take 32.0%, double/pass 49.1%)
+    >>> found.doubles.tolist()  # the second row's cube is the opponent's
+    [True, False]
+    """
+    rules, table, stage = _match_setup(away, crawford, rules, table)
+    chances = np.asarray(probabilities, dtype=np.float64).reshape(-1, 5)
+    rows = len(chances)
+    values = np.broadcast_to(np.asarray(value, dtype=np.int64), (rows,))
+    codes = np.broadcast_to(np.asarray(owner, dtype=np.int64), (rows,))
+    x = np.broadcast_to(np.asarray(efficiency, dtype=np.float64), (rows,))
+    allowed = np.asarray(may_double, dtype=bool) & (codes != 1) & (values < away[0])
+    allowed = allowed & rules.cube & (stage is not Stage.CRAWFORD)
+    no_double, double_take, double_pass = np.empty(rows), np.full(rows, np.nan), np.full(rows, np.nan)
+    seen: dict[tuple[bytes, int, int, float, bool], tuple[float, float, float]] = {}
+    for row in range(rows):
+        cube_value, code, share = int(values[row]), int(codes[row]), float(x[row])
+        doubling = bool(allowed[row])
+        key = (chances[row].tobytes(), cube_value, code, share, doubling)
+        if key not in seen:
+            game = _match_game(chances[row], away, stage, table, rules)
+            p, held = float(chances[row, 0]), None if code == CENTRED else code
+            figures = (_cubeful(game, p, cube_value, held, share), math.nan, math.nan)
+            if doubling:
+                dropped = table.after(away[0], away[1], cube_value, stage is Stage.CRAWFORD)
+                figures = (figures[0], _cubeful(game, p, 2 * cube_value, 1, share), dropped)
+            seen[key] = figures
+        no_double[row], double_take[row], double_pass[row] = seen[key]
+    return decide(no_double, double_take, double_pass, rules, match=True, may_double=allowed)
 
 
 def _why_no_match_double(cube: Cube, away: tuple[int, int], stage: Stage) -> str | None:
@@ -364,26 +586,19 @@ def match_decision(
     cube = cube or Cube()
     rules, table, stage = _match_setup(away, crawford, rules, table)
     owner = _relative(cube, player)
-    game = _match_game(probabilities, away, stage, table, rules)
-    p = _five(probabilities)[0]
-
-    def cubeful(value: int, holder: int | None) -> float:
-        return efficiency * game.curve(value, holder)(p) + (1 - efficiency) * game.dead(value)(p)
-
-    no_double = cubeful(cube.value, owner)
+    code = CENTRED if owner is None else owner
+    found = match_decisions(
+        _five(probabilities), away, cube.value, code, crawford=crawford, rules=rules, table=table,
+        efficiency=efficiency,
+    )  # fmt: skip
     reason = _why_no_double(cube, player, rules, True) or _why_no_match_double(cube, away, stage)
     reason = reason or _why_no_double(cube, player, rules, may_double)
     if reason is not None:
+        no_double = float(found.no_double[0])
         return CubeDecision(
             CubeAction.NO_DOUBLE, None, no_double, redouble=owner == 0, match=True, reason=reason
         )
-    double_take = cubeful(2 * cube.value, 1)
-    double_pass = table.after(away[0], away[1], cube.value, stage is Stage.CRAWFORD)
-    response = CubeResponse.TAKE if double_take <= double_pass else CubeResponse.DROP
-    action = _choose(no_double, min(double_take, double_pass), double_pass)
-    return CubeDecision(
-        action, response, no_double, double_take, double_pass, redouble=owner == 0, match=True
-    )
+    return found.row(0, redouble=owner == 0, match=True)
 
 
 # --- a game in progress ----------------------------------------------------------------------

@@ -6,7 +6,15 @@ roll, for the player on roll; with DICE (or an XGID's own dice) the best
 ``--plays`` plays are rolled out side by side on the same dice, for the
 player who moves. Each figure is shown with its standard error and 95%
 interval (see :mod:`tavola.analysis.rollout`); ``--json`` prints one JSON
-object instead.
+object instead, with the settings and the seed.
+
+Rollouts are cubeful wherever the variant has the doubling cube: the cube,
+its owner, the match score and the money rules come from the ID (an
+XGID's; centred at 1 for money otherwise), and before the roll the figures
+are no double, double/take and double/pass with the right action.
+``--cubeless`` rolls out without the cube. ``--workers N`` plays in N
+processes, ``--ray ADDRESS`` (or ``auto``) on a Ray cluster; the figures
+are the same, bit for bit.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from tavola.variants import VARIANTS
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from tavola.analysis.rollout import PlayRollout, RolloutResult
+    from tavola.analysis.rollout import Cubeful, PlayRollout, RolloutResult, RolloutSettings
     from tavola.analysis.stats import Estimate
 
 
@@ -54,11 +62,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("--seed", help=_("seed the dice, for a reproducible rollout"))
     parser.add_argument("--workers", default="1", help=_("how many processes play (default 1)"))
+    parser.add_argument(
+        "--ray", metavar="ADDRESS", help=_("play on the Ray cluster at ADDRESS, or 'auto' (needs Ray)")
+    )
+    parser.add_argument("--cubeless", action="store_true", help=_("roll out without the doubling cube"))
     parser.add_argument("--plays", default="5", help=_("how many of the best plays to roll out (default 5)"))
     parser.add_argument(
         "--target-se",
         metavar="X",
-        help=_("stop once the equity's standard error is below X"),
+        help=_("stop once the deciding equity's standard error is below X"),
     )
     parser.add_argument(
         "--variant",
@@ -107,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
     from tavola.bot.evaluate import Evaluator
     from tavola.cli._setup import read_setup
     from tavola.dice import Dice
+    from tavola.distribute import Spread
     from tavola.errors import TavolaError
     from tavola.schema import json_text
     from tavola.variants import find_variant
@@ -123,8 +136,12 @@ def run(args: argparse.Namespace) -> int:
             quasi_random=not args.no_quasi_random,
             seed=None if args.seed is None else _whole("--seed", args.seed, 0),
             variant=variant,
+            cubeful=variant.cube and setup.rules.cube and not args.cubeless,
+            cube=setup.cube,
+            match=setup.match,
+            rules=setup.rules,
         )
-        workers = _whole("--workers", args.workers)
+        spread = Spread(_whole("--workers", args.workers), args.ray)
         count = _whole("--plays", args.plays)
         target = None if args.target_se is None else _positive("--target-se", args.target_se)
         evaluator = Evaluator.default()
@@ -145,12 +162,16 @@ def run(args: argparse.Namespace) -> int:
                 shown = _("equity {equity}").format(equity=_show(equity))
                 bar.update(task, completed=done, equity=shown)
 
-            options: dict[str, Any] = {"workers": workers, "target_se": target, "progress": progress}
+            options: dict[str, Any] = {"spread": spread, "target_se": target, "progress": progress}
             if dice is None:
-                report = _position_report(rollout_position(setup.position, settings, evaluator, **options))
+                result = rollout_position(setup.position, settings, evaluator, **options)
+                report = _position_report(result)
+                seed = result.seed
             else:
                 found = rollout_plays(setup.position, dice, settings, evaluator, count, **options)
                 report = _plays_report(found)
+                seed = found[0].result.seed
+            report["settings"] = _settings_report(settings, seed, spread)
     except TavolaError as error:
         print(f"tavola rollout: {error}", file=sys.stderr)
         return 2
@@ -171,12 +192,64 @@ def _estimate(estimate: Estimate) -> dict[str, Any]:
 
 
 def _result_report(result: RolloutResult) -> dict[str, Any]:
-    return {
+    report = {
         "equity": _estimate(result.equity),
         **{name: _estimate(value) for name, value in zip(_OUTCOMES, result.probabilities, strict=True)},
         "trials": result.trials,
         "seed": result.seed,
     }
+    if result.mwc is not None:
+        report["mwc"] = _estimate(result.mwc)
+    if result.cubeful is not None:
+        report["cubeful"] = _cubeful_report(result.cubeful)
+    if result.normalised is not None:
+        report["cubeful_normalised"] = _cubeful_report(result.normalised)
+    return report
+
+
+def _cubeful_report(figures: Cubeful) -> dict[str, Any]:
+    """The cubeful figures: each with its error and interval, and the right action where there is one."""
+    named = {
+        "no_double": figures.no_double,
+        "double_take": figures.double_take,
+        "double_pass": figures.double_pass,
+        "take_less_no_double": figures.take_less_no_double,
+    }
+    report: dict[str, Any] = {name: _estimate(value) for name, value in named.items() if value is not None}
+    report["equity"] = _estimate(figures.equity)
+    decision = figures.decision
+    if decision is not None:
+        report["action"] = decision.action.value
+        report["response"] = None if decision.response is None else decision.response.value
+        report["decision"] = decision.title
+        if decision.double_beaver is not None:
+            report["double_beaver"] = decision.double_beaver
+    return report
+
+
+def _settings_report(settings: RolloutSettings, seed: int, spread: Any) -> dict[str, Any]:
+    """How the rollout was made: enough to make it again."""
+    match = settings.match
+    return {
+        "trials": settings.trials,
+        "truncation": settings.truncation,
+        "plies": settings.plies,
+        "variance_reduction": settings.variance_reduction,
+        "quasi_random": settings.quasi_random,
+        "seed": seed,
+        "variant": settings.variant.name,
+        "cubeful": settings.cubeful,
+        "cube": {"value": settings.cube.value, "owner": {None: "centred", 0: "player", 1: "opponent"}[
+            settings.cube.owner
+        ]},
+        "match": None if match is None else {
+            "length": match.length, "score": list(match.score), "away": list(match.away),
+            "crawford": match.crawford,
+        },
+        "rules": {"jacoby": settings.rules.jacoby, "beavers": settings.rules.beavers},
+        "workers": spread.workers,
+        "ray": spread.ray,
+    }  # fmt: skip
 
 
 def _position_report(result: RolloutResult) -> dict[str, Any]:
@@ -230,30 +303,72 @@ def _table(report: dict[str, Any]) -> Table:
         table.add_column("")
         table.add_column(_("Estimate"), justify="right")
         table.add_column(_("95% interval"), justify="right")
+        cubeful = figures.get("cubeful")
+        percent = "mwc" in figures  # a match's cubeful figures are match winning chances
+        if cubeful is not None:
+            for label, name in ((_("no double"), "no_double"), (_("double/take"), "double_take")):
+                if name in cubeful:
+                    table.add_row(label, shown(cubeful[name], percent), _interval(cubeful[name], percent))
+            if "double_pass" in cubeful:
+                table.add_row(_("double/pass"), shown(cubeful["double_pass"], percent), "")
+            table.caption = _cube_caption(report["position"])
         table.add_row(_("Equity"), shown(figures["equity"]), _interval(figures["equity"]))
+        if percent:
+            table.add_row(
+                _("Match winning chance"), shown(figures["mwc"], True), _interval(figures["mwc"], True)
+            )
         for label, name in zip(labels, _OUTCOMES, strict=True):
             table.add_row(label, shown(figures[name], True), _interval(figures[name], True))
         return table
     plays = report["plays"]
+    cubeful = "cubeful" in plays[0]
+    percent = "mwc" in plays[0]
     table = Table(
         title=_("Rollout of the best plays, {trials} trials").format(trials=plays[0]["trials"]),
         title_justify="left",
     )
     table.add_column("#", justify="right")
     table.add_column(_("Play"))
+    if cubeful:
+        table.add_column(_("Cubeful"), justify="right")
     table.add_column(_("Equity"), justify="right")
     table.add_column(_("95% interval"), justify="right")
     table.add_column(_("Loss"), justify="right")
     for label in (_("Win"), _("Gammon"), _("Lose gammon")):
         table.add_column(label, justify="right")
     for rank, entry in enumerate(plays, start=1):
+        ranking = entry["cubeful"]["no_double"] if cubeful else entry["equity"]
         table.add_row(
             str(rank),
             entry["play"] or _("(no move)"),
+            *([shown(ranking, percent, compact=True)] if cubeful else []),
             shown(entry["equity"], compact=True),
-            _interval(entry["equity"]),
+            _interval(ranking, percent and cubeful),
             "" if rank == 1 else shown(entry["difference"], compact=True),
             *(shown(entry[name], True, compact=True) for name in ("win", "win_gammon", "lose_gammon")),
         )
     table.caption = _("Backgammons, and every figure in full: --json")
     return table
+
+
+def _cube_caption(figures: dict[str, Any]) -> str:
+    """The right cube action from the rolled-out equities, in words (as the hint gives it)."""
+    from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse
+    from tavola.console.view import cube_hint
+
+    cubeful = figures["cubeful"]
+
+    def mean(name: str) -> float | None:
+        return cubeful[name]["mean"] if name in cubeful else None
+
+    response = cubeful.get("response")
+    decision = CubeDecision(
+        CubeAction(cubeful["action"]),
+        None if response is None else CubeResponse(response),
+        cubeful["no_double"]["mean"],
+        mean("double_take"),
+        mean("double_pass"),
+        cubeful.get("double_beaver"),
+        match="mwc" in figures,
+    )
+    return cube_hint(decision)
