@@ -11,7 +11,7 @@ for a play, the player on roll's probabilities for the cube.
 >>> game = Game(position=Position.start(), player_on_roll=0)
 >>> decision, close = doubling_decision(game, [0.5, 0.1, 0.0, 0.1, 0.0], None, doubled=True, where=(1, 1))
 >>> decision.played, decision.best, decision.cube_error, close
-('double, take', 'no double', <CubeError.WRONG_DOUBLE: 'wrong double'>, True)
+('double, take', 'no double', <CubeError.WRONG_DOUBLE: 'wrong double'>, False)
 """
 
 from __future__ import annotations
