@@ -50,7 +50,6 @@ SHOWN_ALTERNATIVES = 5
 """How many of the best choices a decision lists (the one played is added where it is not among them)."""
 
 SKILL_NAMES = {
-    Skill.NONE: N_("fine"),
     Skill.DOUBTFUL: N_("doubtful"),
     Skill.BAD: N_("bad"),
     Skill.VERY_BAD: N_("very bad"),
@@ -58,7 +57,6 @@ SKILL_NAMES = {
 LUCK_NAMES = {
     LuckClass.VERY_LUCKY: N_("very lucky"),
     LuckClass.LUCKY: N_("lucky"),
-    LuckClass.NONE: N_("ordinary"),
     LuckClass.UNLUCKY: N_("unlucky"),
     LuckClass.VERY_UNLUCKY: N_("very unlucky"),
 }
@@ -101,6 +99,7 @@ def report_html(analysis: Analysis) -> str:
     """The whole report as one HTML document (UTF-8 text), in the language in use."""
     names = tuple(player.name for player in analysis.players)
     title = _("Analysis: {first} against {second}").format(first=names[0], second=names[1])
+    made = _("Made with Tavola from {source}.").format(source=analysis.source)
     body = [
         _header(analysis),
         _figures_section(analysis),
@@ -108,8 +107,7 @@ def report_html(analysis: Analysis) -> str:
         _games_section(analysis),
         _errors_section(analysis),
         _decisions_section(analysis),
-        f"<footer><p>{escape(_('Made with Tavola from {source}.').format(source=analysis.source))}</p>"
-        "</footer>",
+        f"<footer><p>{escape(made)}</p></footer>",
     ]
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(language())}">\n<head>\n<meta charset="utf-8">\n'
@@ -138,11 +136,12 @@ def _header(analysis: Analysis) -> str:
         ("errors", _("Errors")),
     ]
     nav = "".join(f'<li><a href="#{anchor}">{escape(text)}</a></li>' for anchor, text in links)
+    contents = _("Contents")
     return (
         f"<header>\n<h1>{heading}</h1>\n"
         f'<p class="subtitle">{escape(about)}</p>\n'
         f'<p class="result">{escape(_result_line(analysis))}</p>\n'
-        f'<nav aria-label="{escape(_("Contents"))}"><ul>{nav}</ul></nav>\n</header>'
+        f'<nav aria-label="{escape(contents)}"><ul>{nav}</ul></nav>\n</header>'
     )
 
 
@@ -242,9 +241,10 @@ def _figures_section(analysis: Analysis) -> str:
             for label, (first, second) in lines
         ]
         rows.append("</tbody>")
+    title = _("Figures")
     return (
         f'<section class="figures" id="figures" aria-labelledby="figures-heading">\n'
-        f'<h2 id="figures-heading">{escape(_("Figures"))}</h2>\n<table class="figures">\n'
+        f'<h2 id="figures-heading">{escape(title)}</h2>\n<table class="figures">\n'
         f"<thead><tr><td></td>{header}</tr></thead>\n" + "\n".join(rows) + "\n</table>\n</section>"
     )
 
@@ -301,11 +301,9 @@ def _chart_section(analysis: Analysis) -> str:
         ),
         anchor=lambda decision: _anchor(analysis, decision),
     )
+    whose = [_("errors of {name}").format(name=figures.name) for figures in analysis.players]
     legend = [
-        *(
-            f"<span>{_mark_sample(player)} {escape(_('errors of {name}').format(name=figures.name))}</span>"
-            for player, figures in enumerate(analysis.players)
-        ),
+        *(f"<span>{_mark_sample(player)} {escape(text)}</span>" for player, text in enumerate(whose)),
         *(
             f'<span><span class="skill {_css(skill)}">{escape(_(SKILL_NAMES[skill]))}</span></span>'
             for skill in ERROR_CLASSES
@@ -345,9 +343,10 @@ def _games_section(analysis: Analysis) -> str:
     headers = _column_headers(
         ((_("game"), True), (_("winner"), False), (_("points"), True), (_("score after"), True))
     )
+    title = _("Games")
     return (
         '<section id="games" aria-labelledby="games-heading">\n'
-        f'<h2 id="games-heading">{escape(_("Games"))}</h2>\n'
+        f'<h2 id="games-heading">{escape(title)}</h2>\n'
         f'<table class="games">\n<thead><tr>{headers}</tr></thead>\n<tbody>\n'
         + "\n".join(rows)
         + "\n</tbody>\n</table>\n</section>"
@@ -359,7 +358,8 @@ def _games_section(analysis: Analysis) -> str:
 
 def _errors_section(analysis: Analysis) -> str:
     errors = analysis.errors()
-    heading = f'<h2 id="errors-heading">{escape(_("Errors"))}</h2>'
+    title = _("Errors")
+    heading = f'<h2 id="errors-heading">{escape(title)}</h2>'
     if not errors:
         text = escape(_("No decision was doubtful or worse."))
         return f'<section id="errors" aria-labelledby="errors-heading">\n{heading}\n<p>{text}</p>\n</section>'
@@ -490,7 +490,8 @@ def _alternatives_table(analysis: Analysis, decision: Decision) -> str:
 def _alternative_row(rank: int, alt: Alternative, best: Alternative, decision: Decision, match: bool) -> str:
     played = alt.text == decision.played
     classes = [name for name, is_it in (("best", rank == 1), ("played", played)) if is_it]
-    tag = f' <span class="played-tag">({escape(_("played"))})</span>' if played else ""
+    said = _("played")
+    tag = f' <span class="played-tag">({escape(said)})</span>' if played else ""
     loss = f"{alt.equity - best.equity:+.3f}" if rank > 1 else ""
     cells = [
         f'<td class="number">{rank}</td>',

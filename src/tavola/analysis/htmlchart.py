@@ -74,7 +74,7 @@ def equity_chart(
         start += len(game.trace)
     parts += _marks(games, decisions, firsts, step, y_of, describe, anchor)
     return (
-        f'<svg class="chart" viewBox="0 0 {WIDTH:g} {HEIGHT:g}" role="img" '
+        f'<svg class="chart" viewBox="0 0 {WIDTH:g} {HEIGHT:g}" role="group" '
         f'preserveAspectRatio="xMidYMid meet">\n' + "\n".join(parts) + "\n</svg>"
     )
 
