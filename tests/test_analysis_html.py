@@ -19,6 +19,7 @@ import pytest
 
 from builders import position
 from tavola import Dice, Position
+from tavola.analysis.analyze import analyze_file
 from tavola.analysis.html import report_html
 from tavola.analysis.model import (
     Alternative,
@@ -37,6 +38,7 @@ from tavola.cube import Cube
 from tavola.i18n import use_language
 
 CHROMIUM = Path("/usr/bin/chromium")
+MATCH = Path(__file__).parent / "data" / "gnubg-5-point-match.mat"
 
 
 # Analyses built by hand.
@@ -72,7 +74,7 @@ def figures(name: str, **changes: object) -> PlayerFigures:
         "move_error": 0.16, "cube_error": 0.15, "error_rate_memg": 10.7, "pr": 8.2,
         "move_errors": {Skill.DOUBTFUL: 1, Skill.BAD: 1}, "cube_errors_by_skill": {Skill.VERY_BAD: 1},
         "cube_errors": {CubeError.WRONG_TAKE: 1}, "luck": 0.62, "luck_per_move": 0.0207, "very_lucky": 1,
-        "lucky": 2, "unlucky": 0, "very_unlucky": 1, "result": 0.5, "luck_adjusted_result": 0.21,
+        "lucky": 2, "unlucky": 0, "very_unlucky": 1, "result": 1.0, "luck_adjusted_result": 0.71,
         "rating": Rating.ADVANCED,
     }  # fmt: skip
     values.update(changes)
@@ -94,7 +96,7 @@ def sample_analysis(names: tuple[str, str] = ("Alice", "Bob"), length: int = 5) 
         GameSummary(1, (0, 0), 0, 2, (0.5, 0.52, 0.48, 0.61)),
         GameSummary(2, (2, 0), 1, 1, (0.66, 0.64)),
     )
-    players = (figures(names[0]), figures(names[1], result=-0.5, rating=Rating.WORLD_CLASS))
+    players = (figures(names[0]), figures(names[1], result=0.0, rating=Rating.WORLD_CLASS))
     return Analysis("sample.mat", length, "standard", "2-ply cubeful", players, games, decisions)
 
 
@@ -149,6 +151,16 @@ def sample_page() -> str:
     return report_html(sample_analysis())
 
 
+@pytest.fixture(scope="module")
+def match_analysis() -> Analysis:
+    """GNU Backgammon's 5-point match against a person, analysed at 0-ply."""
+    return analyze_file(MATCH, level="0-ply")
+
+
+def boards_of(page: Page) -> list[dict[str, str | None]]:
+    return [attrs for attrs in page.all("svg") if attrs.get("viewbox") == "0 0 17.2 15"]
+
+
 def test_the_report_is_one_well_formed_html_document(sample_page: str) -> None:
     page = Page(sample_page)
     assert sample_page.startswith("<!DOCTYPE html>")
@@ -181,7 +193,7 @@ def test_every_error_has_its_board_with_the_dice_and_the_cube(sample_page: str) 
     sections = page.all("section")
     decisions = [s for s in sections if "decision" in (s.get("class") or "").split()]
     assert len(decisions) == len(errors)
-    boards = [attrs for attrs in page.all("svg") if attrs.get("viewbox") == "0 0 17.2 15"]
+    boards = boards_of(page)
     assert len(boards) == len(errors)
     for board in boards:  # each board is named by its caption
         label = board["aria-labelledby"]
@@ -213,15 +225,17 @@ def test_the_header_names_the_match_the_level_and_the_result(sample_page: str) -
     assert "10.7" in text
     assert "world class" in text
     assert "advanced" in text
-    assert "+50.0%" in text
-    assert "-50.0%" in text
+    assert "100.0%" in text  # the chances of winning the match: Alice won it
+    assert "0.0%" in text
+    assert "71.0%" in text  # less her luck
 
 
 def test_a_money_session_reports_points_and_equity() -> None:
     page = Page(report_html(sample_analysis(length=0)))
     assert "Money session · Alice +1, Bob -1" in page.text
-    assert "Equity through the session" in page.text
-    assert "+0.50" in page.text
+    assert "Equity of Alice" in page.text
+    assert "+1.00" in page.text
+    assert "+0.71" in page.text
 
 
 def test_the_chart_draws_each_game_and_marks_each_error(sample_page: str) -> None:
@@ -266,7 +280,7 @@ def test_a_record_without_errors_says_so() -> None:
     )  # fmt: skip
     page = Page(report_html(clean))
     assert "No decision was doubtful or worse." in page.text
-    assert not [a for a in page.all("svg") if a.get("viewbox") == "0 0 17.2 15"]
+    assert not boards_of(page)
 
 
 def test_a_played_choice_far_down_the_list_is_shown_with_its_rank() -> None:
@@ -282,6 +296,21 @@ def test_a_played_choice_far_down_the_list_is_shown_with_its_rank() -> None:
     assert decision.luck_class is LuckClass.NONE
 
 
+def test_an_analysed_match_shows_every_error_with_its_board(match_analysis: Analysis) -> None:
+    text = report_html(match_analysis)
+    page = Page(text)
+    errors = match_analysis.errors()
+    assert len(errors) >= 10
+    assert page.mismatched == []
+    assert len(boards_of(page)) == len(errors)
+    assert len(page.all("g", **{"class": "mark"})) == len(errors)
+    assert len(page.all("polyline")) == len(match_analysis.games)
+    assert "Match to 5 · gnubg 3, root 5 · root wins the match 5-3." in page.text
+    for decision in errors:
+        assert page.all("section", id=f"decision-{match_analysis.decisions.index(decision) + 1}")
+    assert len(text.encode()) < 400_000
+
+
 # In a browser.
 
 
@@ -293,12 +322,14 @@ def _artefact(path: Path) -> None:
         shutil.copy(path, Path(folder) / path.name)
 
 
-def test_a_browser_renders_every_board_without_errors(tmp_path: Path) -> None:
+@pytest.mark.parametrize("record", ["sample", "match"])
+def test_a_browser_renders_every_board_without_errors(record: str, tmp_path: Path) -> None:
     if not CHROMIUM.exists():
         pytest.skip("no chromium at /usr/bin/chromium")
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    report = tmp_path / "analysis.html"
-    report.write_text(report_html(sample_analysis()), encoding="utf-8")
+    analysis = sample_analysis() if record == "sample" else analyze_file(MATCH, level="0-ply")
+    report = tmp_path / f"analysis-{record}.html"
+    report.write_text(report_html(analysis), encoding="utf-8")
     problems: list[str] = []
     with sync_api.sync_playwright() as playwright:
         try:
@@ -315,7 +346,7 @@ def test_a_browser_renders_every_board_without_errors(tmp_path: Path) -> None:
                     if not request.url.startswith("file:") else None)  # fmt: skip
             page.goto(report.as_uri())
             boards = page.locator("section.decision figure svg")
-            assert boards.count() == 4
+            assert boards.count() == len(analysis.errors())
             for index in range(boards.count()):
                 board = boards.nth(index)
                 board.scroll_into_view_if_needed()
@@ -324,15 +355,16 @@ def test_a_browser_renders_every_board_without_errors(tmp_path: Path) -> None:
                 assert box is not None
                 assert box["width"] > 200
                 assert box["height"] > 150
-            assert page.locator("svg.chart polyline").count() == 2
+            assert page.locator("svg.chart polyline").count() == len(analysis.games)
             assert page.locator("svg.chart").bounding_box()["width"] > 500  # type: ignore[index]
-            shot = tmp_path / "analysis-report.png"
+            shot = tmp_path / f"analysis-report-{record}.png"
             page.screenshot(path=str(shot), full_page=True)
         finally:
             browser.close()
     assert problems == []
     assert shot.stat().st_size > 10_000
     _artefact(shot)
+    _artefact(report)
 
 
 def test_chromium_on_the_command_line_takes_a_screenshot(tmp_path: Path) -> None:

@@ -81,17 +81,22 @@ RATING_NAMES = {
 }
 CUBE_ACTION_NAMES = {
     "no double": N_("no double"),
-    "double": N_("double"),
     "double, take": N_("double, take"),
     "double, pass": N_("double, pass"),
     "double, beaver": N_("double, beaver"),
+    "double, raccoon": N_("double, raccoon"),
     "take": N_("take"),
     "pass": N_("pass"),
-    "drop": N_("drop"),
     "beaver": N_("beaver"),
+    "raccoon": N_("raccoon"),
+    "resign": N_("resign"),
+    "play on": N_("play on"),
+    "accept": N_("accept"),
+    "decline": N_("decline"),
 }
-"""The cube actions an analysis names (:class:`~tavola.analysis.model.Alternative`), for translation;
-a play's notation is shown as it is."""
+"""The cube and resignation choices an analysis names (:class:`~tavola.analysis.model.Alternative`), for
+translation; a play's notation is shown as it is."""
+RESIGNATION_CHOICES = frozenset({"resign", "play on", "accept", "decline"})
 ERROR_CLASSES = (Skill.DOUBTFUL, Skill.BAD, Skill.VERY_BAD)
 
 
@@ -273,23 +278,23 @@ def _cube_kind_rows(players: Sequence[PlayerFigures]) -> list[tuple[str, tuple[s
 
 
 def _result(value: float, match: bool) -> str:
-    """Points won (money) or match winning chances won (a match, in percent)."""
-    return f"{value * 100:+.1f}%" if match else f"{value:+.2f}"
+    """Points won (money) or the chance of winning the match (in percent; 100% for its winner)."""
+    return f"{value * 100:.1f}%" if match else f"{value:+.2f}"
 
 
 # The chart and the games.
 
 
 def _chart_heading(analysis: Analysis) -> str:
-    return _("Winning chances through the match") if analysis.length else _("Equity through the session")
+    """What the chart shows: player 0's match winning chances, or equity in a money session."""
+    name = analysis.players[0].name
+    if analysis.length:
+        return _("Match winning chances of {name}").format(name=name)
+    return _("Equity of {name}").format(name=name)
 
 
 def _chart_section(analysis: Analysis) -> str:
-    name = analysis.players[0].name
-    if analysis.length:
-        title = _("Match winning chances of {name}, game by game, errors marked").format(name=name)
-    else:
-        title = _("Equity of {name}, game by game, errors marked").format(name=name)
+    title = _chart_heading(analysis)
     chart = equity_chart(
         analysis.games,
         analysis.decisions,
@@ -311,7 +316,7 @@ def _chart_section(analysis: Analysis) -> str:
     ]
     return (
         f'<section class="chart-section" id="chart" aria-labelledby="chart-heading">\n'
-        f'<h2 id="chart-heading">{escape(_chart_heading(analysis))}</h2>\n{chart}\n'
+        f'<h2 id="chart-heading">{escape(title)}</h2>\n{chart}\n'
         f'<p class="legend">{"".join(legend)}</p>\n</section>'
     )
 
@@ -363,24 +368,25 @@ def _errors_section(analysis: Analysis) -> str:
     if not errors:
         text = escape(_("No decision was doubtful or worse."))
         return f'<section id="errors" aria-labelledby="errors-heading">\n{heading}\n<p>{text}</p>\n</section>'
-    columns = (
-        (_("game"), True),
-        (_("move"), True),
-        (_("Player"), False),
-        (_("played"), False),
+    match = any(d.mwc_loss is not None for d in errors)
+    columns = [(_("game"), True), (_("move"), True), (_("Player"), False), (_("played"), False)]
+    columns += [
         (_("best"), False),
         (_("Loss"), True),
+        *([(_("MWC"), True)] if match else []),
         (_("class"), False),
-    )
-    headers = _column_headers(columns)
-    rows = [
-        f'<tr><td class="number">{d.game}</td>'
-        f'<td class="number"><a href="#{_anchor(analysis, d)}">{d.move}</a></td>'
-        f"<td>{escape(analysis.players[d.player].name)}</td><td>{escape(_choice(d.played))}</td>"
-        f'<td>{escape(_choice(d.best))}</td><td class="number">{_loss(d)}</td>'
-        f"<td>{_skill_badge(d.skill)}</td></tr>"
-        for d in errors
     ]
+    rows = []
+    for d in errors:
+        mwc = f'<td class="number">{_percent(d.mwc_loss, 2)}</td>' if match else ""
+        rows.append(
+            f'<tr><td class="number">{d.game}</td>'
+            f'<td class="number"><a href="#{_anchor(analysis, d)}">{d.move}</a></td>'
+            f"<td>{escape(analysis.players[d.player].name)}</td><td>{escape(_choice(d.played))}</td>"
+            f'<td>{escape(_choice(d.best))}</td><td class="number">{d.equity_loss:.3f}</td>{mwc}'
+            f"<td>{_skill_badge(d.skill)}</td></tr>"
+        )
+    headers = _column_headers(columns)
     return (
         f'<section id="errors" aria-labelledby="errors-heading">\n{heading}\n'
         f'<table class="errors">\n<thead><tr>{headers}</tr></thead>\n<tbody>\n'
@@ -432,6 +438,8 @@ def _board_caption(analysis: Analysis, decision: Decision, name: str) -> str:
     """What the board shows, in words (also the board's accessible name), with the score and the ID."""
     if decision.dice is not None:
         what = _("{name} to play {dice}").format(name=name, dice=decision.dice)
+    elif any(choice.text in RESIGNATION_CHOICES for choice in decision.alternatives):
+        what = _("{name} to decide on a resignation").format(name=name)
     else:
         what = _("{name} to decide on the cube").format(name=name)
     lines = [escape(what)]
@@ -500,7 +508,7 @@ def _alternative_row(rank: int, alt: Alternative, best: Alternative, decision: D
         f'<td class="number">{loss}</td>',
     ]
     if match:
-        cells.append(f'<td class="number">{"" if alt.mwc is None else f"{alt.mwc * 100:.1f}%"}</td>')
+        cells.append(f'<td class="number">{_percent(alt.mwc, 1)}</td>')
     attribute = f' class="{" ".join(classes)}"' if classes else ""
     return f"<tr{attribute}>{''.join(cells)}</tr>"
 
@@ -536,8 +544,14 @@ def _choice(text: str) -> str:
 def _loss(decision: Decision) -> str:
     loss = f"{decision.equity_loss:.3f}"
     if decision.mwc_loss is not None:
-        loss += " " + escape(_("({mwc} match winning chances)").format(mwc=f"{decision.mwc_loss * 100:.2f}%"))
+        in_mwc = _("({mwc} match winning chances)").format(mwc=_percent(decision.mwc_loss, 2))
+        loss += " " + escape(in_mwc)
     return loss
+
+
+def _percent(chances: float | None, digits: int) -> str:
+    """Chances as a percentage with ``digits`` decimals ("" for none)."""
+    return "" if chances is None else f"{chances * 100:.{digits}f}%"
 
 
 def _skill_badge(skill: Skill) -> str:
