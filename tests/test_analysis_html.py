@@ -215,6 +215,7 @@ def test_the_play_made_and_the_better_ones_are_listed_with_their_loss(sample_pag
     assert "-0.080" in page.text  # its equity against the best in the table
     assert "very unlucky (-0.650)" in page.text
     assert "wrong take" in page.text
+    assert "Choice" in page.text  # the take's choices are not plays
 
 
 def test_the_header_names_the_match_the_level_and_the_result(sample_page: str) -> None:

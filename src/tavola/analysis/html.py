@@ -483,7 +483,8 @@ def _alternatives_table(analysis: Analysis, decision: Decision) -> str:
         return ""
     best = decision.alternatives[0]
     match = bool(analysis.length) and any(alt.mwc is not None for alt in decision.alternatives)
-    columns = [("#", True), (_("Play"), False), (_("Equity"), True), (_("Loss"), True)]
+    choice = _("Play") if decision.kind == "move" else _("Choice")
+    columns = [("#", True), (choice, False), (_("Equity"), True), (_("Loss"), True)]
     if match:
         columns.append((_("MWC"), True))
     headers = _column_headers(columns)
