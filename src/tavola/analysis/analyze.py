@@ -53,26 +53,18 @@ from tavola.actions import (
     Take,
 )
 from tavola.analysis.checkers import JudgedSpot, PlaySpot, judge_spots
-from tavola.analysis.cubes import (
-    answer_choices,
-    answer_error,
-    doubling_choices,
-    doubling_error,
-    redouble_name,
+from tavola.analysis.decisions import (
+    TINY,
+    Luck,
+    Resignation,
+    answer_decision,
+    doubling_decision,
+    move_decision,
 )
 from tavola.analysis.figures import player_figures
 from tavola.analysis.levels import DEFAULT_LEVEL, AnalysisLevel, analysis_level
 from tavola.analysis.luck import LuckSpot, roll_luck
-from tavola.analysis.model import (
-    CLOSE_CUBE,
-    Alternative,
-    Analysis,
-    CubeError,
-    Decision,
-    GameSummary,
-    luck_of,
-    skill_of,
-)
+from tavola.analysis.model import Analysis, Decision, GameSummary
 from tavola.analysis.replay import Moment, replay
 from tavola.analysis.stakes import Stakes
 from tavola.bot.cube import game_decision
@@ -81,21 +73,17 @@ from tavola.bot.met import table_for
 from tavola.bot.search import SharedSearch
 from tavola.dice import Dice
 from tavola.errors import RecordError
-from tavola.game import Ending, Phase
+from tavola.game import Phase
 from tavola.match import Match, MoneySession
 from tavola.position import Position
 from tavola.records import load
 from tavola.records._common import scores_before
-from tavola.scoring import score_win
 
 __all__ = ["DEFAULT_LEVEL", "analyze_file", "analyze_series", "read_series"]
 
 Series = Match | MoneySession
 Progress = Callable[[int, int], None]
 """Told (steps done, steps in all) as an analysis goes on."""
-
-_TINY = 1e-9
-"""Losses below this are rounding, not errors."""
 
 
 def read_series(path: str | os.PathLike[str]) -> Series:
@@ -220,7 +208,7 @@ class _Work:
             if isinstance(action, Played):
                 assert game.turn is not None
                 self._spot(moment, PlaySpot(game.turn.legal, stakes_of(moment, entry.player), action.play))
-            elif isinstance(action, OpeningRoll) and action.dice[0] != action.dice[1]:
+            elif isinstance(action, OpeningRoll) and _opening(action):
                 roller = 0 if action.dice[0] > action.dice[1] else 1
                 self._roll(moment, roller, game.position_for(roller), action.dice)
             elif isinstance(action, Roll):
@@ -274,176 +262,66 @@ class _Decisions:
     spot: int = 0
     board: int = 0
     roll: int = 0
-    luck: tuple[float, float] | None = None
-    resigned: tuple[float, float, Stakes] | None = None  # resigning and playing on, for the resigner
+    luck: Luck | None = None
+    resigned: Resignation | None = None
 
     def take(self, moment: Moment) -> None:
         game, entry = moment.game, moment.entry
         action = entry.action
+        where = (moment.number, moment.move)
+        plies = self.work.level.plies
         probabilities = None
         if _cube_moment(moment):
             probabilities = self.work.probabilities[self.board]
             self.board += 1
         if isinstance(action, Played):
-            self._move(moment, self._judged())
+            self._add(
+                moment, move_decision(where, entry.player, action.play, game, self._judged(), self.luck)
+            )
+            self.luck = None
         elif isinstance(action, Roll) or (
             isinstance(action, OpeningRoll) and action.dice[0] != action.dice[1]
         ):
-            self.luck = self.work.luck[self.roll]
+            self.luck = Luck(*self.work.luck[self.roll])
             self.roll += 1
-        if probabilities is None:
-            pass
-        elif isinstance(action, Roll | Double):
-            self._doubling(moment, probabilities)
-        elif isinstance(action, Take | Drop | Beaver):
-            self._answer(moment, probabilities)
-        elif isinstance(action, Resign):
-            self._resign(moment, game_decision(game, probabilities, moment.away_for(entry.player)).equity)
-        if isinstance(action, Resign) and game.phase is Phase.MOVE:
-            self._resign(moment, self._judged().best_value)
-        elif isinstance(action, AcceptResignation | DeclineResignation):
-            self._answer_resignation(moment)
+        if probabilities is not None and isinstance(action, Roll | Double):
+            away = moment.away_for(entry.player)
+            found = doubling_decision(
+                game, probabilities, away, doubled=isinstance(action, Double), where=where, plies=plies
+            )
+            if found is not None and (found[1] or isinstance(action, Double) or found[0].equity_loss > TINY):
+                self._add(moment, found[0])
+        elif probabilities is not None and isinstance(action, Take | Drop | Beaver):
+            away = moment.away_for(game.player_on_roll)
+            answer = answer_decision(game, probabilities, away, action, where=where, plies=plies)
+            if answer is not None:
+                self._add(moment, answer)
+        elif isinstance(action, Resign) and game.phase in (Phase.ROLL, Phase.MOVE):
+            stakes = stakes_of(moment, entry.player)
+            if probabilities is not None:
+                playing_on = game_decision(game, probabilities, stakes.away).equity
+            else:
+                playing_on = self._judged().best_value
+            self.resigned = Resignation.of(game, stakes, action.kind, playing_on)
+            self._add(moment, self.resigned.offered(where, game, plies))
+        elif isinstance(action, AcceptResignation | DeclineResignation) and self.resigned is not None:
+            accepted = isinstance(action, AcceptResignation)
+            self._add(moment, self.resigned.answered(where, game, accepted, plies))
+            self.resigned = None
 
     def _judged(self) -> JudgedSpot:
         judged = self.work.judged[self.spot]
         self.spot += 1
         return judged
 
-    def _add(self, moment: Moment, decision: Decision, stakes: Stakes, best_value: float) -> None:
+    def _add(self, moment: Moment, decision: Decision) -> None:
         """Add ``decision``; the trace gets player 0's value before it (from the best choice's value)."""
         self.decisions.append(decision)
-        value = best_value if stakes.is_match else stakes.normalised(best_value)
+        best = decision.alternatives[0]
+        value = best.equity if best.mwc is None else best.mwc
         if decision.player == 1:
-            value = stakes.seen_by_opponent(value)
+            value = 1.0 - value if best.mwc is not None else -value
         self.traces.setdefault(moment.number, []).append(value)
-
-    def _move(self, moment: Moment, judged: JudgedSpot) -> None:
-        entry = moment.entry
-        assert isinstance(entry.action, Played)
-        assert judged.played is not None
-        play = entry.action.play
-        stakes = stakes_of(moment, entry.player)
-        forced = len(moment.game.turn.legal) <= 1 if moment.game.turn else True
-        loss = max(0.0, judged.best.equity - judged.played.equity)
-        luck = self.luck
-        self.luck = None
-        decision = Decision(
-            game=moment.number,
-            move=moment.move,
-            player=entry.player,
-            kind="move",
-            position=play.before,
-            dice=play.dice,
-            cube=moment.game.cube,
-            played=judged.played.text,
-            best=judged.best.text,
-            equity_loss=loss,
-            mwc_loss=_mwc_loss(judged.best, judged.played),
-            skill=skill_of(loss),
-            alternatives=judged.alternatives,
-            luck=None if luck is None else luck[0],
-            luck_class=luck_of(luck[0]) if luck is not None else luck_of(0.0),
-            forced=forced,
-            luck_result=None if luck is None else luck[1],
-            obvious=judged.obvious or forced,
-        )
-        self._add(moment, decision, stakes, judged.best_value)
-
-    def _cube(
-        self,
-        moment: Moment,
-        player: int,
-        choices: list[tuple[str, float]],
-        played: str,
-        error: CubeError | None,
-    ) -> None:
-        """Add the cube decision of ``player`` among ``choices`` (texts, values in the series' terms)."""
-        game = moment.game
-        stakes = stakes_of(moment, player)
-        alternatives = tuple(
-            Alternative(text, stakes.normalised(value), stakes.mwc(value), self.work.level.plies)
-            for text, value in choices
-        )
-        best = alternatives[0]
-        mine = next(alternative for alternative in alternatives if alternative.text == played)
-        loss = max(0.0, best.equity - mine.equity)
-        decision = Decision(
-            game=moment.number,
-            move=moment.move,
-            player=player,
-            kind="cube",
-            position=game.position_for(player),
-            dice=None,
-            cube=game.cube,
-            played=played,
-            best=best.text,
-            equity_loss=loss,
-            mwc_loss=_mwc_loss(best, mine),
-            skill=skill_of(loss),
-            alternatives=alternatives,
-            cube_error=error if loss > _TINY else None,
-        )
-        self._add(moment, decision, stakes, choices[0][1])
-
-    def _doubling(self, moment: Moment, probabilities: np.ndarray) -> None:
-        game, player = moment.game, moment.entry.player
-        decision = game_decision(game, probabilities, moment.away_for(player))
-        if decision.reason is not None or decision.double_take is None:
-            return
-        choices = doubling_choices(decision, game.rules)
-        doubled = next(text for text, _ in choices[:2] if text != "no double")
-        played = doubled if isinstance(moment.entry.action, Double) else "no double"
-        stakes = stakes_of(moment, player)
-        values = dict(choices)
-        close = stakes.normalised(values[doubled]) >= stakes.normalised(values["no double"]) - CLOSE_CUBE
-        if played == "no double" and not close:
-            return
-        self._cube(moment, player, choices, played, doubling_error(played, choices[0][0]))
-
-    def _answer(self, moment: Moment, probabilities: np.ndarray) -> None:
-        game, entry = moment.game, moment.entry
-        assert game.offer is not None
-        decision = game_decision(game, probabilities, moment.away_for(game.player_on_roll))
-        if decision.double_take is None:
-            return  # a double the cube model has no take for (a dead cube in a match): nothing to judge
-        redoubles = (game.offer[0] // game.cube.value).bit_length() - 2
-        choices = answer_choices(decision, game.rules, redoubles)
-        action = entry.action
-        played = (
-            "take"
-            if isinstance(action, Take)
-            else "pass"
-            if isinstance(action, Drop)
-            else redouble_name(redoubles)
-        )
-        ordered = sorted(choices, key=lambda choice: -choice[1])
-        self._cube(moment, entry.player, ordered, played, answer_error(played, ordered[0][0]))
-
-    def _resign(self, moment: Moment, playing_on: float) -> None:
-        """The resignation offered at ``moment``, against ``playing_on``: the resigner's value of the game."""
-        game, entry = moment.game, moment.entry
-        assert isinstance(entry.action, Resign)
-        stakes = stakes_of(moment, entry.player)
-        points = score_win(
-            1 - entry.player, entry.action.kind, game.cube, game.rules, Ending.RESIGNATION
-        ).points
-        if stakes.away is None:
-            resigning = -points / game.cube.value
-        else:
-            resigning = stakes.table.after(*stakes.away, -points, game.crawford)
-        self.resigned = (resigning, playing_on, stakes)
-        choices = sorted([("resign", resigning), ("play on", playing_on)], key=lambda choice: -choice[1])
-        self._cube(moment, entry.player, choices, "resign", CubeError.WRONG_RESIGNATION)
-
-    def _answer_resignation(self, moment: Moment) -> None:
-        if self.resigned is None:
-            return
-        resigning, playing_on, stakes = self.resigned
-        accept, decline = stakes.seen_by_opponent(resigning), stakes.seen_by_opponent(playing_on)
-        choices = sorted([("accept", accept), ("decline", decline)], key=lambda choice: -choice[1])
-        played = "accept" if isinstance(moment.entry.action, AcceptResignation) else "decline"
-        self._cube(moment, moment.entry.player, choices, played, CubeError.WRONG_RESIGNATION)
-        self.resigned = None
 
     def summaries(self) -> list[GameSummary]:
         series = self.work.series
@@ -462,6 +340,11 @@ class _Decisions:
         return out
 
 
+def _opening(action: object) -> bool:
+    """Whether ``action`` is an opening roll that starts the game (not a tie)."""
+    return isinstance(action, OpeningRoll) and action.dice[0] != action.dice[1]
+
+
 def _cube_moment(moment: Moment) -> bool:
     """Whether the cube is judged at ``moment`` (so the position before the roll is evaluated): a double
     or a roll where the player on roll may double, an answer to a double, a resignation before the roll."""
@@ -471,9 +354,3 @@ def _cube_moment(moment: Moment) -> bool:
     if isinstance(action, Take | Drop | Beaver):
         return game.phase is Phase.DOUBLED
     return isinstance(action, Resign) and game.phase is Phase.ROLL
-
-
-def _mwc_loss(best: Alternative, played: Alternative) -> float | None:
-    if best.mwc is None or played.mwc is None:
-        return None
-    return max(0.0, best.mwc - played.mwc)
