@@ -305,11 +305,22 @@ def test_an_analysed_match_shows_every_error_with_its_board(match_analysis: Anal
     assert page.mismatched == []
     assert len(boards_of(page)) == len(errors)
     assert len(page.all("g", **{"class": "mark"})) == len(errors)
-    assert len(page.all("polyline")) == len(match_analysis.games)
+    assert len(page.all("polyline")) == sum(1 for game in match_analysis.games if game.trace)
     assert "Match to 5 · gnubg 3, root 5 · root wins the match 5-3." in page.text
     for decision in errors:
         assert page.all("section", id=f"decision-{match_analysis.decisions.index(decision) + 1}")
     assert len(text.encode()) < 400_000
+
+
+def test_an_analysed_money_session_with_beavers_and_a_resignation() -> None:
+    analysis = analyze_file(MATCH.with_name("gnubg-money-beavers.mat"), level="0-ply")
+    page = Page(report_html(analysis))
+    assert page.mismatched == []
+    assert len(boards_of(page)) == len(analysis.errors())
+    assert "Money session · Ann +18, Ben -18" in page.text
+    assert "raccoon" in page.text
+    assert "Ben to decide on a resignation" in page.text
+    assert "play on" in page.text
 
 
 # In a browser.
@@ -356,7 +367,9 @@ def test_a_browser_renders_every_board_without_errors(record: str, tmp_path: Pat
                 assert box is not None
                 assert box["width"] > 200
                 assert box["height"] > 150
-            assert page.locator("svg.chart polyline").count() == len(analysis.games)
+            assert page.locator("svg.chart polyline").count() == sum(
+                1 for game in analysis.games if game.trace
+            )
             assert page.locator("svg.chart").bounding_box()["width"] > 500  # type: ignore[index]
             shot = tmp_path / f"analysis-report-{record}.png"
             page.screenshot(path=str(shot), full_page=True)

@@ -10,6 +10,9 @@ diamonds; the colour is the error's class.
 >>> chart = equity_chart(games, (), match=True, title="Alice's winning chances")
 >>> chart.count("<polyline"), chart.count('class="game-line"')
 (2, 1)
+>>> begun = GameSummary(3, (1, 2), None, 0, ())
+>>> equity_chart((*games, begun), (), match=True, title="").count('class="game-number"')
+2
 """
 
 from __future__ import annotations
@@ -60,17 +63,18 @@ def equity_chart(
     firsts: dict[int, int] = {}
     for game in games:
         firsts[game.number] = start
+        if not game.trace:  # a game with no decision (one just begun) takes no room
+            continue
         x0 = LEFT + start * step
         if start:
             parts.append(
                 f'<line class="game-line" x1="{x0 - step / 2:.1f}" y1="{TOP}" '
                 f'x2="{x0 - step / 2:.1f}" y2="{HEIGHT - BOTTOM}"/>'
             )
-        label_x = x0 + max(len(game.trace) - 1, 0) * step / 2
+        label_x = x0 + (len(game.trace) - 1) * step / 2
         parts.append(f'<text class="game-number" x="{label_x:.1f}" y="{TOP - 7}">{game.number}</text>')
-        if game.trace:
-            line = " ".join(f"{x0 + i * step:.1f},{y_of(v):.1f}" for i, v in enumerate(game.trace))
-            parts.append(f'<polyline class="trace" points="{line}"/>')
+        line = " ".join(f"{x0 + i * step:.1f},{y_of(v):.1f}" for i, v in enumerate(game.trace))
+        parts.append(f'<polyline class="trace" points="{line}"/>')
         start += len(game.trace)
     parts += _marks(games, decisions, firsts, step, y_of, describe, anchor)
     return (
