@@ -10,11 +10,15 @@ Match to 5 · Ann 0, Bo 0
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console, Group, RenderableType
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from tavola.analysis.model import Decision, Skill
+from tavola.analysis.model import Decision, Rating, Skill
 from tavola.bot.cube import CubeDecision
 from tavola.bot.player import Choice
 from tavola.console.commands import help_examples
@@ -289,3 +293,31 @@ def _example_take() -> Decision:
         alternatives=(Alternative("pass", -1.0), Alternative("take", -1.24)),
         cube_error=CubeError.WRONG_TAKE,
     )
+
+
+RATING_NAMES = {
+    Rating.SUPERNATURAL: N_("supernatural"),
+    Rating.WORLD_CLASS: N_("world class"),
+    Rating.EXPERT: N_("expert"),
+    Rating.ADVANCED: N_("advanced"),
+    Rating.INTERMEDIATE: N_("intermediate"),
+    Rating.CASUAL: N_("casual player"),
+    Rating.BEGINNER: N_("beginner"),
+    Rating.AWFUL: N_("awful"),
+}
+"""A player's rating in words."""
+
+
+@contextmanager
+def progress_bar(console: Console, title: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar under ``title`` while the block runs; the block calls what it gets with how much is
+    done and how much there is."""
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True
+    ) as bar:
+        task = bar.add_task(title, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
