@@ -58,6 +58,7 @@ from tavola.console.view import (
     hint_table,
     pip_line,
     play_lines,
+    progress_bar,
     score_line,
     tutor_warning,
 )
@@ -589,12 +590,16 @@ class ConsoleGame:
         """Between games: go on (Enter), stop, or save the series first."""
         while True:
             if isinstance(self.session.series, Match):
-                prompt = _("Enter: the next game; save FILE: export the match; quit: stop > ")
+                prompt = _("Enter: the next game; analyze; save FILE: export the match; quit: stop > ")
             else:
-                prompt = _("Enter: another game; save FILE: export the session; quit: stop > ")
+                prompt = _("Enter: another game; analyze; save FILE: export the session; quit: stop > ")
             command = read_command(self.read(prompt))
             if command.name == "save":
                 self._export(command.argument)
+            elif command.name == "analyze":
+                self._analyze(command.argument)
+            elif command.name == "tutor":
+                self._switch_tutor(command.argument)
             elif command.name == "quit":
                 return False
             elif command.name in ("enter", "take", "roll"):
@@ -603,11 +608,15 @@ class ConsoleGame:
     def _last_words(self) -> None:
         """After the match: saving it is still possible."""
         while True:
-            command = read_command(self.read(_("The match is over. save FILE: export it; Enter: leave > ")))
+            command = read_command(
+                self.read(_("The match is over. analyze; save FILE: export it; Enter: leave > "))
+            )
             if command.name in ("enter", "quit"):
                 return
             if command.name == "save":
                 self._export(command.argument)
+            elif command.name == "analyze":
+                self._analyze(command.argument)
             else:
                 self._complain(_("Type save FILE to export the match, or Enter to leave."))
 
@@ -657,6 +666,29 @@ class ConsoleGame:
         )
         for line in play_lines(plays, self.console.width):
             self.console.print(line, highlight=False, soft_wrap=True)
+
+    def _analyze(self, level: str) -> None:
+        """The games played so far analysed (at ``level``, the analysis's strongest if empty) and shown as
+        ``tavola analyze`` shows them."""
+        from tavola.analysis.analyze import LEVELS, analyze_series
+        from tavola.cli.analyze import analysis_summary
+
+        if level and level not in LEVELS:
+            self._complain(
+                _("Analyse at {levels}, not {level}.").format(levels=", ".join(LEVELS), level=level)
+            )
+            return
+        seated = next(iter(self.bots.values()), None)
+        names = (self._name(0), self._name(1))
+        with progress_bar(self.console, _("Analysing...")) as progress:
+            analysis = analyze_series(
+                self.session.series,
+                **({"level": level} if level else {}),
+                evaluator=seated.evaluator if seated else None,
+                names=names,
+                progress=progress,
+            )
+        self.console.print(analysis_summary(analysis))
 
     def _export(self, argument: str) -> None:
         if not argument:
