@@ -222,3 +222,35 @@ def test_the_threshold_decides_what_is_warned() -> None:
     judged = len(judge.judged)
     assert off.check_move(game, blunder) is None
     assert len(judge.judged) == judged
+
+
+# --- with the analysis engine's own judgements -------------------------------------------------------
+
+
+def engine_game(steps: list[tuple[str, str]], tutor: Tutor) -> tuple[Game, str]:
+    """A hot-seat money game from Ann's opening 6-1, with ``tutor``."""
+    manual = ManualDice()
+    manual.enter_opening(6, 1)
+    series = MoneySession(dice=manual, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")))
+    output = io.StringIO()
+    console = Console(file=output, width=120, highlight=False, markup=False)
+    ConsoleGame(session, console, Script(steps), tutor=tutor).run()
+    return series.games[0], output.getvalue()
+
+
+@pytest.mark.parametrize("level", ["0-ply", "1-ply"])
+def test_the_engines_tutor_warns_on_a_known_blunder_and_not_on_the_best_play(level: str) -> None:
+    tutor = Tutor(level, "bad")
+    game, text = engine_game(
+        [
+            (r"Ann \(6-1\): your move", "8/2 6/5"),  # two blots in the home board instead of the 7 point
+            (r"Do it anyway", "no"),
+            (r"Ann \(6-1\): your move", "13/7 8/7"),
+        ],
+        tutor,
+    )
+    assert re.search(r"Tutor: 8/2 6/5 loses 0\.\d{3} \((bad|very bad)\); better: 13/7 8/7\.", text), text
+    assert text.count("Tutor:") == 1  # the best play goes through without a word
+    assert "Ann plays 13/7 8/7" in text
+    assert game.player_on_roll == 1

@@ -135,9 +135,10 @@ def analyze_chouette_file(
     """The chouette record in ``path`` (see :mod:`tavola.chouette.record`) analysed."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except ValueError as error:
+    except json.JSONDecodeError as error:
+        message = _("{path}: not valid JSON: line {line}: {error}")
         raise RecordError(
-            _("{path}: not a chouette record ({error})").format(path=path, error=error)
+            message.format(path=path, line=error.lineno, error=error.msg), error.lineno
         ) from None
     try:
         return _analyze(data, str(path), level, evaluator, progress)
@@ -198,7 +199,7 @@ def _analyze(
 
 
 def _default_level() -> str:
-    from tavola.analysis.analyze import DEFAULT_LEVEL
+    from tavola.analysis.levels import DEFAULT_LEVEL
 
     return DEFAULT_LEVEL
 

@@ -670,7 +670,8 @@ class ConsoleGame:
     def _analyze(self, level: str) -> None:
         """The games played so far analysed (at ``level``, the analysis's strongest if empty) and shown as
         ``tavola analyze`` shows them."""
-        from tavola.analysis.analyze import LEVELS, analyze_series
+        from tavola.analysis.analyze import analyze_series
+        from tavola.analysis.levels import LEVELS
         from tavola.cli.analyze import analysis_summary
 
         if level and level not in LEVELS:
