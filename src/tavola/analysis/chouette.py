@@ -199,9 +199,10 @@ def _analyze(
 
 
 def _default_level() -> str:
-    from tavola.analysis.levels import DEFAULT_LEVEL
+    from tavola.analysis.levels import DEFAULT_LEVEL  # type: ignore[import-not-found, unused-ignore]
 
-    return DEFAULT_LEVEL
+    level: str = DEFAULT_LEVEL
+    return level
 
 
 def _seen(game: ChouetteGame, rolls: int) -> _Seen:
@@ -270,7 +271,7 @@ class _Judge:
         cube = bet.cube if bet is not None else Cube(1)
         key = ("move", play.before, play.dice, play.after, cube)
         if key not in self._judged:
-            from tavola.analysis.judge import judge_move
+            from tavola.analysis.judge import judge_move  # type: ignore[import-not-found, unused-ignore]
 
             game = self._game(play.before, side, cube, ManualDice([play.dice]))
             game.roll()
@@ -289,7 +290,7 @@ class _Judge:
             return None  # an answer to a beaver, which the two-player game leaves to the doubler
         key = ("cube", seen.position, doubler, bet.cube, type(action))
         if key not in self._judged:
-            from tavola.analysis.judge import judge_cube
+            from tavola.analysis.judge import judge_cube  # type: ignore[import-not-found, unused-ignore]
 
             game = self._game(seen.position, doubler, bet.cube, ManualDice())
             try:

@@ -90,15 +90,17 @@ def worse_or_as_bad(skill: Skill, threshold: Skill) -> bool:
 
 
 def _engine_move_judge() -> MoveJudge:
-    from tavola.analysis.judge import judge_move
+    from tavola.analysis.judge import judge_move  # type: ignore[import-not-found, unused-ignore]
 
-    return judge_move
+    judge: MoveJudge = judge_move
+    return judge
 
 
 def _engine_cube_judge() -> CubeJudge:
-    from tavola.analysis.judge import judge_cube
+    from tavola.analysis.judge import judge_cube  # type: ignore[import-not-found, unused-ignore]
 
-    return judge_cube
+    judge: CubeJudge = judge_cube
+    return judge
 
 
 @dataclass
