@@ -6,7 +6,10 @@ forced rolls, forced plays and passes, and announces every action as an
 event, which is rendered here; a person's seat is asked for a command or a
 move, passed to the table as an action. After every action the table calls
 the session's autosave, so an interrupted game goes on with
-``tavola play --resume``. Every text goes through :mod:`tavola.i18n`.
+``tavola play --resume``. With a :class:`~tavola.console.tutor.Tutor`, a
+person's play or cube action is judged before it goes to the table, and
+made only once confirmed when the tutor warns; after a game, ``analyze``
+shows the games' analysis. Every text goes through :mod:`tavola.i18n`.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ the number, or the action in words (``Cid double``, ``Cid double Ann Ben``,
 (``24/18 13/10``, one checker at a time with ``undo``, Enter to commit).
 Everything that happens is rendered from the table's events; after every
 action the table saves the session, so ``tavola chouette --resume`` goes on
-after a crash.
+after a crash. Between games, ``analyze`` shows the games analysed cube by
+cube (:mod:`tavola.analysis.chouette`).
 """
 
 from __future__ import annotations
