@@ -255,3 +255,19 @@ def test_the_engines_tutor_warns_on_a_known_blunder_and_not_on_the_best_play(lev
     assert text.count("Tutor:") == 1  # the best play goes through without a word
     assert "Ann plays 13/7 8/7" in text
     assert game.player_on_roll == 1
+
+
+def test_what_the_tutor_cannot_judge_is_made_without_its_word() -> None:
+    def cannot(*_args: object, **_settings: object) -> Decision:
+        raise TavolaError("no judgement here")
+
+    manual = ManualDice()
+    manual.enter_opening(6, 1)
+    series = MoneySession(dice=manual, players=("Ann", "Bo"))
+    session = PlaySession(series, (Seat("Ann"), Seat("Bo")))
+    output = io.StringIO()
+    tutor = Tutor(judge_move=cannot, judge_cube=cannot)
+    script = Script([(r"Ann \(6-1\): your move", BLUNDER)])
+    ConsoleGame(session, Console(file=output, width=120), script, tutor=tutor).run()
+    assert "The tutor cannot judge this: no judgement here" in output.getvalue()
+    assert series.games[0].player_on_roll == 1

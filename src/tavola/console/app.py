@@ -411,8 +411,11 @@ class ConsoleGame:
         """Whether to make ``play``: the tutor finds nothing to warn about, or the person confirms."""
         if self.tutor is None or not self.tutor.on:
             return True
-        with self.console.status(_("The tutor is thinking...")):
-            decision = self.tutor.check_move(game, play, self.table.away(player))
+        try:
+            with self.console.status(_("The tutor is thinking...")):
+                decision = self.tutor.check_move(game, play, self.table.away(player))
+        except TavolaError as error:
+            return self._unjudged(error)
         return self._confirmed(decision)
 
     def _tutor_allows_cube(self, game: Game, player: int, action: Action | None) -> bool:
@@ -424,9 +427,17 @@ class ConsoleGame:
             return True
         if action is None and not game.may_double(player):
             return True
-        with self.console.status(_("The tutor is thinking...")):
-            decision = self.tutor.check_cube(game, action, self.table.away(player))
+        try:
+            with self.console.status(_("The tutor is thinking...")):
+                decision = self.tutor.check_cube(game, action, self.table.away(player))
+        except TavolaError as error:
+            return self._unjudged(error)
         return self._confirmed(decision)
+
+    def _unjudged(self, error: TavolaError) -> bool:
+        """What the tutor cannot judge is made without its word (the person decides alone)."""
+        self.console.print(Text(_("The tutor cannot judge this: {reason}").format(reason=error), style="dim"))
+        return True
 
     def _confirmed(self, decision: Decision | None) -> bool:
         """No warning, or the warning shown and the person still wants to go on."""
