@@ -39,13 +39,11 @@ from typing import TYPE_CHECKING
 
 from tavola.actions import Action, Double, Drop, OpeningRoll, Played, Roll, Take
 from tavola.actions import Beaver as GameBeaver
+from tavola.analysis.figures import player_figures
+from tavola.analysis.levels import DEFAULT_LEVEL
 from tavola.analysis.model import (
-    CubeError,
     Decision,
     PlayerFigures,
-    Skill,
-    luck_of,
-    rating_of,
 )
 from tavola.chouette import Beaver as ChouetteBeaver
 from tavola.chouette import Bet, Chouette, ChouetteGame, ChouetteSettings, Phase, Side
@@ -174,7 +172,7 @@ def _analyze(
     rolls = 0
     for done, (session, logged) in enumerate(replay(data)):
         if judge is None:
-            judge = _Judge(session.settings, level or _default_level(), evaluator)
+            judge = _Judge(session.settings, level or DEFAULT_LEVEL, evaluator)
         if logged and seen is not None:
             made += judge.step(seen, logged[0])
         if logged and isinstance(logged[0].action, StartGame):
@@ -192,17 +190,10 @@ def _analyze(
     decisions = tuple(dataclasses.replace(decision, player=order.index(name)) for name, decision in made)
     totals = session.ledger.totals
     figures = tuple(
-        _figures(name, [d for d in decisions if d.player == index], float(totals.get(name, 0)))
+        player_figures(name, index, decisions, result=float(totals.get(name, 0)))
         for index, name in enumerate(order)
     )
     return ChouetteAnalysis(source, judge.level, order, len(session.games), decisions, figures)
-
-
-def _default_level() -> str:
-    from tavola.analysis.levels import DEFAULT_LEVEL  # type: ignore[import-not-found, unused-ignore]
-
-    level: str = DEFAULT_LEVEL
-    return level
 
 
 def _seen(game: ChouetteGame, rolls: int) -> _Seen:
@@ -319,52 +310,3 @@ def _bet(bets: Iterable[Bet], player: str, opponent: str) -> Bet | None:
         if bet.is_live and not bet.extra and {bet.box_side, bet.team_side} == {player, opponent}:
             return bet
     return None
-
-
-def _figures(name: str, decisions: list[Decision], result: float) -> PlayerFigures:
-    """A player's figures over their decisions (see ``docs/analysis.md``); luck only from checker rolls."""
-    moves = [d for d in decisions if d.kind == "move"]
-    cubes = [d for d in decisions if d.kind == "cube"]
-    unforced = [d for d in moves if not d.forced]
-    counted_cubes = [d for d in cubes if not d.forced or d.equity_loss > 0]
-    move_error = sum(d.equity_loss for d in unforced)
-    cube_error = sum(d.equity_loss for d in counted_cubes)
-    total = move_error + cube_error
-    counted = len(unforced) + len(counted_cubes)
-    rate = total / counted if counted else 0.0
-    luck = [d.luck for d in moves if d.luck is not None]
-    classes = [luck_of(value) for value in luck]
-    cube_errors: dict[CubeError, int] = {}
-    for d in counted_cubes:
-        if d.cube_error is not None and d.equity_loss > 0:
-            cube_errors[d.cube_error] = cube_errors.get(d.cube_error, 0) + 1
-    return PlayerFigures(
-        name=name,
-        moves=len(moves),
-        unforced_moves=len(unforced),
-        cube_decisions=len(counted_cubes),
-        total_error=total,
-        move_error=move_error,
-        cube_error=cube_error,
-        error_rate_memg=1000 * rate,
-        pr=500 * rate,
-        move_errors=_by_skill(unforced),
-        cube_errors_by_skill=_by_skill(counted_cubes),
-        cube_errors=cube_errors,
-        luck=sum(luck),
-        luck_per_move=sum(luck) / len(luck) if luck else 0.0,
-        very_lucky=sum(c.value == "very lucky" for c in classes),
-        lucky=sum(c.value == "lucky" for c in classes),
-        unlucky=sum(c.value == "unlucky" for c in classes),
-        very_unlucky=sum(c.value == "very unlucky" for c in classes),
-        result=result,
-        luck_adjusted_result=result - sum(luck),
-        rating=rating_of(rate),
-    )
-
-
-def _by_skill(decisions: Iterable[Decision]) -> dict[Skill, int]:
-    counts = dict.fromkeys(Skill, 0)
-    for d in decisions:
-        counts[d.skill] += 1
-    return counts

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from tavola.actions import Action
+from tavola.analysis.levels import LEVELS
 from tavola.analysis.model import Decision, Skill
 from tavola.errors import TavolaError
 from tavola.game import Game
@@ -45,8 +46,8 @@ __all__ = [
     "worse_or_as_bad",
 ]
 
-TUTOR_LEVELS = ("0-ply", "1-ply", "2-ply")
-"""The depths the tutor may judge at (the analysis engine's level names)."""
+TUTOR_LEVELS = tuple(LEVELS)
+"""The depths the tutor may judge at: the analysis's levels."""
 TUTOR_LEVEL = "1-ply"
 """The tutor's depth unless told: quick enough to judge each play as it is made."""
 TUTOR_THRESHOLDS: dict[str, Skill] = {
