@@ -25,6 +25,7 @@ MATCH_WON = {
     "it": r"(Ann|Tavola) vince il match (1-0|0-1)",
     "es": r"(Ann|Tavola) gana el partido (1-0|0-1)",
 }
+DATA = Path(__file__).parent / "data"
 YOUR_MOVE = {"en": "): your move > ", "it": "): tocca a te > ", "es": "): te toca > "}
 
 
@@ -322,3 +323,34 @@ def test_level_names_are_shown_in_the_language_in_use_and_accepted_in_any() -> N
             translated = level_title("world-class")
             for typed in ("world-class", "World-Class", translated):
                 assert build_parser().parse_args(["play", "--level", typed]).level == "world-class"
+
+
+def test_the_tutor_in_a_terminal_warns_and_a_finished_match_is_analysed(tmp_path: Path) -> None:
+    pytest.importorskip("tavola.analysis.judge", reason="the analysis engine's judge is not here")
+    pytest.importorskip("tavola.cli.analyze", reason="the analysis's terminal view is not here")
+    terminal = Terminal(
+        tmp_path, "--opponent", "human", "--name", "Ann", "--opponent-name", "Bo", "--dice", "manual",
+        "--tutor", "--tutor-level", "0-ply",
+    )  # fmt: skip
+    assert "Opening roll" in terminal.next_prompt()
+    terminal.send("6 1")
+    assert "Ann (6-1): your move" in terminal.next_prompt()
+    terminal.send("8/2 6/5")
+    warned = terminal.next_prompt()
+    assert "Tutor: 8/2 6/5 loses" in warned
+    assert "Do it anyway?" in warned
+    terminal.send("no")
+    assert "Ann (6-1): your move" in terminal.next_prompt()
+    terminal.send("13/7 8/7")
+    assert "Bo: roll (Enter) or double" in terminal.next_prompt()
+    terminal.send("quit")
+    assert terminal.finish() == 0
+
+    finished = Terminal(tmp_path, "--load", str(DATA / "gnubg-5-point-match.mat"), "--name", "Ann")
+    assert "The match is over" in finished.next_prompt()
+    finished.send("analyze 0-ply")
+    shown = finished.next_prompt()
+    assert "The match is over" in shown
+    assert re.search(r"\d+\.\d", shown)  # the figures
+    finished.send("")
+    assert finished.finish() == 0

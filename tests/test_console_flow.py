@@ -243,7 +243,7 @@ def test_a_typo_after_the_match_asks_again(tmp_path: pytest.TempPathFactory) -> 
     text = run(session, script)
     assert "Ann wins the match" in text
     assert "Type save FILE to export the match, or Enter to leave." in text
-    assert script.prompts[1:] == ["The match is over. save FILE: export it; Enter: leave > "] * 2
+    assert script.prompts[1:] == ["The match is over. analyze; save FILE: export it; Enter: leave > "] * 2
 
 
 def boards(text: str) -> list[tuple[str, str]]:

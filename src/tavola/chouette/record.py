@@ -59,7 +59,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -102,7 +102,7 @@ from tavola.rules import Rules
 from tavola.schema import RulesShape, Says, Shape, read_shape
 from tavola.variants import find_variant
 
-__all__ = ["FORMAT", "VERSION", "from_json", "load", "save", "to_json"]
+__all__ = ["FORMAT", "VERSION", "from_json", "load", "replay", "save", "to_json"]
 
 FORMAT = "tavola-chouette"
 VERSION = 1
@@ -236,17 +236,44 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Chouette:
 
     Raises :class:`~tavola.errors.RecordError` naming the field at fault.
     """
+    steps = replay(data, dice=dice)
+    session, _logged = next(steps)
+    for _step in steps:  # the session replays every step
+        pass
+    return session
+
+
+def replay(
+    data: object, *, dice: DiceSource | None = None
+) -> Iterator[tuple[Chouette, tuple[LogEntry, ...]]]:
+    """Replay a record through the rules step by step: the session first as it starts, then after each
+    action with the entries that action logged (the action's own first, then what followed by itself).
+
+    Between two steps the session stands as it stood before the next action,
+    so whoever judges the actions reads what the player saw. The seating,
+    ledger and totals are checked once the last step is replayed; every
+    error is a :class:`~tavola.errors.RecordError` naming the field.
+
+    >>> from tavola.dicesource import RandomDice
+    >>> table = Chouette(dice=RandomDice(seed=5), players=["Ann", "Ben", "Cid"])
+    >>> table.start_game().roll("Cid")
+    Dice(6, 3)
+    >>> [[entry.player for entry in logged] for _session, logged in replay(to_json(table))]
+    [[], ['Ann'], ['Ben'], ['Cid'], [None], [None], ['Cid']]
+    """
     check_format(data, FORMAT, VERSION)
     record: _ChouetteRecord = read_shape(_ChouetteRecord, data, RecordError, RECORD)
     assert isinstance(data, dict)  # as its shape says
     recorded: list[dict[str, Any]] = data["log"]  # each entry as written, to compare with the replay's
     manual = ManualDice()
     session = Chouette(_settings(record.settings), ReplayDice(manual, dice))
+    yield session, ()
     index = 0
     while index < len(record.log):
+        before = len(session.log)
         index += _replay(session, manual, record.log, recorded, index)
+        yield session, session.log[before:]
     _check_result(session, data)
-    return session
 
 
 # --- the shape of a record ---------------------------------------------------------------------

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from tavola.bot.player import Bot
     from tavola.console.session import PlaySession, View
+    from tavola.console.tutor import Tutor
     from tavola.dicesource import DiceSource, ManualDice
     from tavola.match import Match, MoneySession
     from tavola.table.seats import Seat
@@ -109,6 +110,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="MINE,THEIRS",
         help=_("checker colours, such as white,red or yellow,blue"),
     )
+    add_tutor_options(parser)
     files = parser.add_argument_group(_("saving"))
     files.add_argument("--resume", action="store_true", help=_("go on with the game autosaved last"))
     files.add_argument("--load", metavar="FILE", help=_("go on with a saved match (.mat or .json)"))
@@ -119,6 +121,40 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=_("where the game is saved after every action (default: {path})").format(path=autosave_path()),
     )
     parser.set_defaults(run=run)
+
+
+def add_tutor_options(parser: argparse.ArgumentParser) -> None:
+    """``--tutor``, ``--tutor-level`` and ``--tutor-threshold``."""
+    from tavola.console.tutor import TUTOR_LEVEL, TUTOR_LEVELS, TUTOR_THRESHOLDS
+
+    tutor = parser.add_argument_group(_("tutor"))
+    tutor.add_argument(
+        "--tutor",
+        action="store_true",
+        help=_("warn before a play or cube action of yours that loses much, and ask to confirm it"),
+    )
+    tutor.add_argument(
+        "--tutor-level",
+        choices=TUTOR_LEVELS,
+        default=TUTOR_LEVEL,
+        help=_("how deep the tutor looks (default: {level})").format(level=TUTOR_LEVEL),
+    )
+    tutor.add_argument(
+        "--tutor-threshold",
+        choices=list(TUTOR_THRESHOLDS),
+        default="bad",
+        help=_("the least error the tutor warns about (default: bad, a loss of 0.06 or more)"),
+    )
+
+
+def tutor_of(args: argparse.Namespace, bots: dict[int, Bot]) -> Tutor | None:
+    """The tutor the options ask for, judging with the bots' network; None without ``--tutor``."""
+    from tavola.console.tutor import Tutor
+
+    if not args.tutor:
+        return None
+    seated = next(iter(bots.values()), None)
+    return Tutor(args.tutor_level, args.tutor_threshold, evaluator=seated.evaluator if seated else None)
 
 
 def autosave_path() -> Path:
@@ -144,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with contextlib.suppress(ImportError):  # line editing and history for input(), where there is readline
         import readline  # noqa: F401
-    return ConsoleGame(session, console, console.input, autosave=autosave, bots=bots).run()
+    tutor = tutor_of(args, bots)
+    return ConsoleGame(session, console, console.input, autosave=autosave, bots=bots, tutor=tutor).run()
 
 
 def _session(args: argparse.Namespace, autosave: Path, console: Console) -> PlaySession:

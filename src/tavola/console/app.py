@@ -6,7 +6,10 @@ forced rolls, forced plays and passes, and announces every action as an
 event, which is rendered here; a person's seat is asked for a command or a
 move, passed to the table as an action. After every action the table calls
 the session's autosave, so an interrupted game goes on with
-``tavola play --resume``. Every text goes through :mod:`tavola.i18n`.
+``tavola play --resume``. With a :class:`~tavola.console.tutor.Tutor`, a
+person's play or cube action is judged before it goes to the table, and
+made only once confirmed when the tutor warns; after a game, ``analyze``
+shows the games' analysis. Every text goes through :mod:`tavola.i18n`.
 """
 
 from __future__ import annotations
@@ -33,13 +36,24 @@ from tavola.actions import (
     Take,
     Undo,
 )
+from tavola.analysis.model import Decision
 from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
 from tavola.bot.search import level_title
-from tavola.console.commands import ANSWERS, HELP, RESIGN_KINDS, Command, read_command
+from tavola.console.commands import (
+    ANSWERS,
+    HELP,
+    RESIGN_KINDS,
+    SWITCH_WORDS,
+    YES_WORDS,
+    Command,
+    read_command,
+)
 from tavola.console.engine_ready import prepare_engine, warm_up
 from tavola.console.session import PlaySession
+from tavola.console.tutor import Tutor
 from tavola.console.view import (
+    SKILL_NAMES,
     beaver_hint,
     board,
     cube_hint,
@@ -47,7 +61,9 @@ from tavola.console.view import (
     hint_table,
     pip_line,
     play_lines,
+    progress_bar,
     score_line,
+    tutor_warning,
 )
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
@@ -98,8 +114,10 @@ class ConsoleGame:
         *,
         autosave: Path | None = None,
         bots: dict[int, Bot] | None = None,
+        tutor: Tutor | None = None,
     ) -> None:
         self.session = session
+        self.tutor = tutor
         self.console = console
         self.read = read
         self.autosave = autosave
@@ -270,6 +288,10 @@ class ConsoleGame:
             self._list_moves(game)
         elif name == "save":
             self._export(argument)
+        elif name == "tutor":
+            self._switch_tutor(argument)
+        elif name == "analyze":
+            self.console.print(_("The analysis comes once the game is over: type analyze after it."))
         elif name == "resign":
             kind = RESIGN_KINDS.get(argument.lower() or "single")
             if kind is None:
@@ -277,9 +299,9 @@ class ConsoleGame:
                 return
             self.table.act(player, Resign(WinKind(kind)))
         elif phase is Phase.ROLL:
-            self._answer_roll_phase(player, name)
+            self._answer_roll_phase(game, player, name)
         elif phase is Phase.DOUBLED:
-            self._answer_double(player, name)
+            self._answer_double(game, player, name)
         elif phase is Phase.RESIGNATION:
             self._answer_resignation(player, name)
         elif phase is Phase.CHOOSE_DOUBLE:
@@ -287,22 +309,25 @@ class ConsoleGame:
         elif phase is Phase.MOVE:
             self._move(game, player, command)
 
-    def _answer_roll_phase(self, player: int, name: str) -> None:
+    def _answer_roll_phase(self, game: Game, player: int, name: str) -> None:
         if name in ("enter", "roll"):
-            self.table.act(player, Roll())
+            if self._tutor_allows_cube(game, player, None):
+                self.table.act(player, Roll())
         elif name == "double":
-            self.table.act(player, Double())
+            if self._tutor_allows_cube(game, player, Double()):
+                self.table.act(player, Double())
         elif name in ANSWERS:
             self.console.print(_("No double or resignation is waiting for an answer."))
         else:
             self.console.print(_("Roll (Enter) or double; type help for more."))
 
-    def _answer_double(self, player: int, name: str) -> None:
+    def _answer_double(self, game: Game, player: int, name: str) -> None:
         actions: dict[str, Action] = {"take": Take(), "drop": Drop(), "beaver": Beaver()}
         if name not in actions:
             self.console.print(_("Answer the double: take, drop or beaver."))
             return
-        self.table.act(player, actions[name])
+        if self._tutor_allows_cube(game, player, actions[name]):
+            self.table.act(player, actions[name])
 
     def _answer_resignation(self, player: int, name: str) -> None:
         actions: dict[str, Action] = {"take": AcceptResignation(), "drop": DeclineResignation()}
@@ -323,7 +348,8 @@ class ConsoleGame:
         assert turn is not None
         if command.name in ("enter", "commit"):
             if turn.is_complete and turn.moves:
-                self.table.act(player, Commit())
+                if self._tutor_allows_play(game, player, turn.play):
+                    self.table.act(player, Commit())
             else:
                 self.console.print(_("Type your move, such as 24/18 13/10 (help lists the commands)."))
             return
@@ -357,7 +383,72 @@ class ConsoleGame:
             except TavolaError:
                 raise error from None
             return
-        self.table.act(player, Played(play))
+        if self._tutor_allows_play(game, player, play):
+            self.table.act(player, Played(play))
+
+    # --- the tutor ----------------------------------------------------------------------------
+
+    def _switch_tutor(self, argument: str) -> None:
+        """``tutor on`` or ``tutor off``; ``tutor`` alone says whether it is on."""
+        word = argument.strip().lower()
+        if word:
+            if word not in SWITCH_WORDS:
+                self.console.print(_("Type tutor on or tutor off."))
+                return
+            if self.tutor is None:
+                self.tutor = Tutor(evaluator=self._advisor().evaluator)
+            self.tutor.on = SWITCH_WORDS[word]
+        if self.tutor is not None and self.tutor.on:
+            self.console.print(
+                _("The tutor is on: it warns before a {skill} play or cube action, or a worse one.").format(
+                    skill=_(SKILL_NAMES[self.tutor.warns_from])
+                )
+            )
+        else:
+            self.console.print(_("The tutor is off."))
+
+    def _tutor_allows_play(self, game: Game, player: int, play: Play) -> bool:
+        """Whether to make ``play``: the tutor finds nothing to warn about, or the person confirms."""
+        if self.tutor is None or not self.tutor.on:
+            return True
+        try:
+            with self.console.status(_("The tutor is thinking...")):
+                decision = self.tutor.check_move(game, play, self.table.away(player))
+        except TavolaError as error:
+            return self._unjudged(error)
+        return self._confirmed(decision)
+
+    def _tutor_allows_cube(self, game: Game, player: int, action: Action | None) -> bool:
+        """Whether to make a cube ``action`` (None: rolling without doubling), as for a play.
+
+        Rolling is judged only where the person may double.
+        """
+        if self.tutor is None or not self.tutor.on:
+            return True
+        if action is None and not game.may_double(player):
+            return True
+        try:
+            with self.console.status(_("The tutor is thinking...")):
+                decision = self.tutor.check_cube(game, action, self.table.away(player))
+        except TavolaError as error:
+            return self._unjudged(error)
+        return self._confirmed(decision)
+
+    def _unjudged(self, error: TavolaError) -> bool:
+        """What the tutor cannot judge is made without its word (the person decides alone)."""
+        self.console.print(Text(_("The tutor cannot judge this: {reason}").format(reason=error), style="dim"))
+        return True
+
+    def _confirmed(self, decision: Decision | None) -> bool:
+        """No warning, or the warning shown and the person still wants to go on."""
+        if decision is None:
+            return True
+        self.console.print(tutor_warning(decision))
+        answer = self.read(_("Do it anyway? yes: go on; no or Enter: think again > ")).strip().lower()
+        if answer in YES_WORDS or read_command(answer).name == "take":
+            return True
+        self.console.print(_("Think again: nothing was done."))
+        return False
 
     def _before_roll(self, player: int, opening: bool) -> None:
         """Typed dice are asked for before the table rolls them."""
@@ -513,12 +604,16 @@ class ConsoleGame:
         """Between games: go on (Enter), stop, or save the series first."""
         while True:
             if isinstance(self.session.series, Match):
-                prompt = _("Enter: the next game; save FILE: export the match; quit: stop > ")
+                prompt = _("Enter: the next game; analyze; save FILE: export the match; quit: stop > ")
             else:
-                prompt = _("Enter: another game; save FILE: export the session; quit: stop > ")
+                prompt = _("Enter: another game; analyze; save FILE: export the session; quit: stop > ")
             command = read_command(self.read(prompt))
             if command.name == "save":
                 self._export(command.argument)
+            elif command.name == "analyze":
+                self._analyze(command.argument)
+            elif command.name == "tutor":
+                self._switch_tutor(command.argument)
             elif command.name == "quit":
                 return False
             elif command.name in ("enter", "take", "roll"):
@@ -527,11 +622,15 @@ class ConsoleGame:
     def _last_words(self) -> None:
         """After the match: saving it is still possible."""
         while True:
-            command = read_command(self.read(_("The match is over. save FILE: export it; Enter: leave > ")))
+            command = read_command(
+                self.read(_("The match is over. analyze; save FILE: export it; Enter: leave > "))
+            )
             if command.name in ("enter", "quit"):
                 return
             if command.name == "save":
                 self._export(command.argument)
+            elif command.name == "analyze":
+                self._analyze(command.argument)
             else:
                 self._complain(_("Type save FILE to export the match, or Enter to leave."))
 
@@ -581,6 +680,30 @@ class ConsoleGame:
         )
         for line in play_lines(plays, self.console.width):
             self.console.print(line, highlight=False, soft_wrap=True)
+
+    def _analyze(self, level: str) -> None:
+        """The games played so far analysed (at ``level``, the analysis's strongest if empty) and shown as
+        ``tavola analyze`` shows them."""
+        from tavola.analysis.analyze import analyze_series
+        from tavola.analysis.levels import LEVELS
+        from tavola.cli.analyze import analysis_summary  # type: ignore[import-not-found, unused-ignore]
+
+        if level and level not in LEVELS:
+            self._complain(
+                _("Analyse at {levels}, not {level}.").format(levels=", ".join(LEVELS), level=level)
+            )
+            return
+        seated = next(iter(self.bots.values()), None)
+        names = (self._name(0), self._name(1))
+        with progress_bar(self.console, _("Analysing...")) as progress:
+            analysis = analyze_series(
+                self.session.series,
+                **({"level": level} if level else {}),
+                evaluator=seated.evaluator if seated else None,
+                names=names,
+                progress=progress,
+            )
+        self.console.print(analysis_summary(analysis))
 
     def _export(self, argument: str) -> None:
         if not argument:

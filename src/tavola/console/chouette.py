@@ -11,19 +11,22 @@ the number, or the action in words (``Cid double``, ``Cid double Ann Ben``,
 (``24/18 13/10``, one checker at a time with ``undo``, Enter to commit).
 Everything that happens is rendered from the table's events; after every
 action the table saves the session, so ``tavola chouette --resume`` goes on
-after a crash.
+after a crash. Between games, ``analyze`` shows the games analysed cube by
+cube (:mod:`tavola.analysis.chouette`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from tavola.actions import Commit, MoveCheckers, OpeningRoll, Played, Roll, Undo
+from tavola.analysis.model import Skill
 from tavola.bot.player import Bot
 from tavola.chouette import (
     AcceptPartnership,
@@ -44,7 +47,15 @@ from tavola.chouette import (
 from tavola.chouette.actions import ChouetteAction, Join, Leave
 from tavola.console.commands import MOVE_HELP, read_command
 from tavola.console.engine_ready import prepare_engine, warm_up
-from tavola.console.view import help_table, hint_table, play_lines
+from tavola.console.view import (
+    RATING_NAMES,
+    SKILL_NAMES,
+    choice_text,
+    help_table,
+    hint_table,
+    play_lines,
+    progress_bar,
+)
 from tavola.errors import TavolaError
 from tavola.i18n import _, ngettext
 from tavola.render.text import rich_board
@@ -59,6 +70,9 @@ from tavola.table.events import (
     OrderDrawn,
     PlayMade,
 )
+
+if TYPE_CHECKING:
+    from tavola.analysis.chouette import ChouetteAnalysis
 
 Reader = Callable[[str], str]
 
@@ -109,6 +123,23 @@ class ChouetteConsole:
             self.console.print(_("Saved. Type `tavola chouette --resume` to go on."))
         return 0
 
+    def _analyze(self, level: str) -> None:
+        """The games played so far analysed, cube by cube, with every player's figures."""
+        from tavola.analysis.chouette import analyze_chouette
+
+        if not self.chouette.games:
+            self.console.print(_("No game has been played yet."))
+            return
+        seated = next(iter(self.table.bots.values()), None)
+        with progress_bar(self.console, _("Analysing...")) as progress:
+            analysis = analyze_chouette(
+                self.chouette,
+                level=level or None,
+                evaluator=seated.evaluator if seated else None,
+                progress=progress,
+            )
+        self.console.print(chouette_analysis_view(analysis))
+
     def _advisor(self) -> Bot:
         """The bot that gives hints: the strongest level, sharing the evaluator of any bot seat."""
         if self._hint_bot is None:
@@ -130,7 +161,7 @@ class ChouetteConsole:
         """Players join and leave; Enter starts the next game, quit stops."""
         while True:
             if self.chouette.can_start():
-                prompt = _("Enter: next game; join NAME, leave NAME, ledger, quit > ")
+                prompt = _("Enter: next game; join NAME, leave NAME, ledger, analyze, quit > ")
             else:
                 prompt = _("A chouette needs 3 to 8 players; join NAME, leave NAME, quit > ")
             line = self.read(prompt).strip()
@@ -149,6 +180,8 @@ class ChouetteConsole:
                     self.table.leave(found[0] if found is not None and not found[1] else typed_name(name))
                 elif verb.lower() in ("ledger", "conti", "cuentas"):
                     self.console.print(self._ledger_table())
+                elif command.name == "analyze":
+                    self._analyze(command.argument)
             except TavolaError as error:
                 self._complain(self.table.refusal(error))
 
@@ -432,6 +465,58 @@ class ChouetteConsole:
         for name, points in self.chouette.ledger.totals.items():
             table.add_row(name, f"{points:+d}", f"{self.chouette.ledger.money(name):+g}")
         return table
+
+
+def chouette_analysis_view(analysis: ChouetteAnalysis) -> RenderableType:
+    """A chouette's analysis: each player's figures, then every decision of theirs that was bad or worse."""
+    games = ngettext("{count} game", "{count} games", analysis.games).format(count=analysis.games)
+    table = Table(
+        title=_("Analysis of the chouette ({games}, {level})").format(games=games, level=analysis.level),
+        title_justify="left",
+    )
+    table.add_column(_("Player"))
+    table.add_column(_("Moves"), justify="right")
+    table.add_column(_("Cube decisions"), justify="right")
+    table.add_column(_("Errors (bad)"), justify="right")
+    table.add_column(_("Error rate (mEMG)"), justify="right")
+    table.add_column(_("PR"), justify="right")
+    table.add_column(_("Rating"))
+    table.add_column(_("Points"), justify="right")
+    for figures in analysis.players:
+        bad = sum(
+            counts.get(skill, 0)
+            for counts in (figures.move_errors, figures.cube_errors_by_skill)
+            for skill in (Skill.BAD, Skill.VERY_BAD)
+        )
+        table.add_row(
+            figures.name,
+            str(figures.unforced_moves),
+            str(figures.cube_decisions),
+            str(bad),
+            f"{figures.error_rate_memg:.1f}",
+            f"{figures.pr:.1f}",
+            _(RATING_NAMES[figures.rating]),
+            f"{figures.result:+g}",
+        )
+    lines: list[RenderableType] = [table]
+    said = _("Game {game}, turn {turn}: {name} {played} loses {loss:.3f} ({skill}); better: {best}.")
+    for decision in analysis.decisions:
+        if decision.skill not in (Skill.BAD, Skill.VERY_BAD):
+            continue
+        lines.append(
+            Text(
+                said.format(
+                    game=decision.game,
+                    turn=decision.move,
+                    name=analysis.names[decision.player],
+                    played=choice_text(decision, decision.played),
+                    loss=decision.equity_loss,
+                    skill=_(SKILL_NAMES[decision.skill]),
+                    best=choice_text(decision, decision.best),
+                )
+            )
+        )
+    return Group(*lines)
 
 
 _SHOWN = (

@@ -49,6 +49,8 @@ WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "es": ("abandono", "abandonar", "rendirse"),
     },
     "save": {"en": ("save",), "it": ("salva",), "es": ("guardar",)},
+    "tutor": {"en": ("tutor",), "it": ("tutore",), "es": ("tutor",)},
+    "analyze": {"en": ("analyze", "analyse"), "it": ("analizza", "analisi"), "es": ("analizar", "analiza")},
     "quit": {"en": ("quit", "exit", "q"), "it": ("esci",), "es": ("salir",)},
 }
 """Each command and the words that name it in each language; every word works in every language."""
@@ -81,6 +83,8 @@ HELP: tuple[tuple[str, str], ...] = (
     ("{board}", N_("draw the board again")),
     ("{score}", N_("the score")),
     ("{save} FILE.mat | FILE.json", N_("export the match (gnubg reads .mat)")),
+    ("{tutor} on|off", N_("warn before a play or cube action that loses much, or stop warning")),
+    ("{analyze} [0-ply|1-ply|2-ply]", N_("after a game: each decision judged, and each player's figures")),
     ("{quit}", N_("stop; the game is saved and `tavola play --resume` goes on")),
 )
 """What ``help`` lists: an example of each command (``{name}``: its word in the language in use) and
@@ -103,6 +107,16 @@ def help_examples(entries: tuple[tuple[str, str], ...] = HELP) -> list[tuple[str
     }
     shown["enter"] = _("Enter")
     return [(example.format(**shown), _(meaning)) for example, meaning in entries]
+
+
+SWITCH_WORDS: dict[str, bool] = {
+    **dict.fromkeys(("on", "yes", "y", "si", "sì", "sí", "attivo", "acceso", "activo"), True),
+    **dict.fromkeys(("off", "no", "n", "spento", "apagado"), False),
+}
+"""The words that turn something on or off (``tutor on``, ``tutore spento``), in every language."""
+
+YES_WORDS = frozenset(word for word, on in SWITCH_WORDS.items() if on) | {"ok", "vale"}
+"""The words that say yes to a question such as the tutor's "do it anyway?"."""
 
 
 _BY_WORD = {

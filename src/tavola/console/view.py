@@ -10,16 +10,21 @@ Match to 5 · Ann 0, Bo 0
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console, Group, RenderableType
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from tavola.analysis.model import Decision, Rating, Skill
 from tavola.bot.cube import CubeDecision
 from tavola.bot.player import Choice
 from tavola.console.commands import help_examples
 from tavola.console.session import PlaySession
 from tavola.game import Game
-from tavola.i18n import _, ngettext
+from tavola.i18n import N_, _, ngettext
 from tavola.match import Match, MoneySession, match_id_text
 from tavola.render._view import CubeOwner
 from tavola.render.text import rich_board
@@ -214,3 +219,105 @@ def beaver_hint(decision: CubeDecision, value: int) -> str:
 
 def _number(decision: CubeDecision, value: float) -> str:
     return f"{100 * value:.1f}%" if decision.match else f"{value:+.3f}"
+
+
+SKILL_NAMES = {
+    Skill.NONE: N_("fine"),
+    Skill.DOUBTFUL: N_("doubtful"),
+    Skill.BAD: N_("bad"),
+    Skill.VERY_BAD: N_("very bad"),
+}
+"""How bad a decision was, in words (the analysis keeps English values as its keys)."""
+
+CUBE_CHOICES = {
+    "no double": N_("no double"),
+    "double": N_("double"),
+    "double, take": N_("double, take"),
+    "double, pass": N_("double, pass"),
+    "double, beaver": N_("double, beaver"),
+    "take": N_("take"),
+    "pass": N_("pass"),
+    "drop": N_("drop"),
+    "beaver": N_("beaver"),
+}
+"""The analysis's texts of cube choices, in words of the language in use."""
+
+
+def choice_text(decision: Decision, text: str) -> str:
+    """A choice of ``decision`` in words: a play as written, a cube choice translated.
+
+    >>> choice_text(_example_take(), "double, pass"), choice_text(_example_take(), "no double")
+    ('double, pass', 'no double')
+    """
+    if decision.kind == "move":
+        return text or _("(no move)")
+    return _(CUBE_CHOICES[text]) if text in CUBE_CHOICES else text
+
+
+def tutor_warning(decision: Decision) -> Text:
+    """The tutor's warning: what the choice about to be made loses, how bad that is, and the better one.
+
+    >>> print(tutor_warning(_example_take()))
+    Tutor: take loses 0.240 (very bad); better: pass.
+    """
+    text = _("Tutor: {played} loses {loss:.3f} ({skill}); better: {best}.").format(
+        played=choice_text(decision, decision.played),
+        loss=decision.equity_loss,
+        skill=_(SKILL_NAMES[decision.skill]),
+        best=choice_text(decision, decision.best),
+    )
+    if decision.mwc_loss is not None:
+        text += " " + _("In match winning chances: {loss:.1f}%.").format(loss=100 * decision.mwc_loss)
+    return Text(text, style="yellow")
+
+
+def _example_take() -> Decision:
+    """A doubled player's wrong take, for the examples above."""
+    from tavola.analysis.model import Alternative, CubeError
+    from tavola.cube import Cube
+    from tavola.position import Position
+
+    return Decision(
+        game=1,
+        move=9,
+        player=1,
+        kind="cube",
+        position=Position.start(),
+        dice=None,
+        cube=Cube(1),
+        played="take",
+        best="pass",
+        equity_loss=0.24,
+        mwc_loss=None,
+        skill=Skill.VERY_BAD,
+        alternatives=(Alternative("pass", -1.0), Alternative("take", -1.24)),
+        cube_error=CubeError.WRONG_TAKE,
+    )
+
+
+RATING_NAMES = {
+    Rating.SUPERNATURAL: N_("supernatural"),
+    Rating.WORLD_CLASS: N_("world class"),
+    Rating.EXPERT: N_("expert"),
+    Rating.ADVANCED: N_("advanced"),
+    Rating.INTERMEDIATE: N_("intermediate"),
+    Rating.CASUAL: N_("casual player"),
+    Rating.BEGINNER: N_("beginner"),
+    Rating.AWFUL: N_("awful"),
+}
+"""A player's rating in words."""
+
+
+@contextmanager
+def progress_bar(console: Console, title: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar under ``title`` while the block runs; the block calls what it gets with how much is
+    done and how much there is."""
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console, transient=True
+    ) as bar:
+        task = bar.add_task(title, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
