@@ -1,0 +1,288 @@
+"""Match analysis against GNU Backgammon's: its speed, and how far the two agree on the reference matches.
+
+Run: python benchmarks/analysis.py [--speed-only | --agreement-only] [--file NAME]
+
+(a) Speed: one 7-point reference match (``benchmarks/data/``, made by
+gnubg: see ``benchmarks/gnubg_analysis.py``) analysed by Tavola at its
+default level (:func:`tavola.analysis.analyze.analyze_file`) and by gnubg's
+``analyse match`` at 2-ply, in the same run, on one core (the process, and
+gnubg started from it, pinned to one CPU; BLAS one thread). gnubg's time is
+that of its script less the same script without ``analyse match`` (its
+start-up and the import); Tavola's first analysis of a small file, before
+the timing, compiles and loads what it needs. Printed: seconds, the checker
+plays of the match, each program's decisions and milliseconds a decision.
+
+(b) Agreement: for each reference file, each player's error rate (mEMG a
+decision) by Tavola and by gnubg (stored in
+``benchmarks/data/gnubg-analysis.json``), how many of gnubg's very bad
+decisions Tavola marks at least bad, and how many of Tavola's very bad ones
+gnubg marks at least bad; decisions are matched by (game, move, player,
+kind).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")  # before NumPy loads its BLAS: one thread
+
+import argparse  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from gnubg_analysis import (  # noqa: E402
+    DATA,
+    REFERENCE_FILES,
+    GnubgAnalysis,
+    GnubgError,
+    analysis_settings,
+    gnubg_available,
+    read_reference,
+    run_gnubg,
+)
+
+SPEED_FILE = "gnubg-7-point-1.mat"
+WARM_UP = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg-money-beavers.mat"
+AT_LEAST_BAD = ("bad", "very bad")
+Key = tuple[int, int, int, str]
+
+
+def tavola_analyzer() -> Callable[..., Any] | None:
+    """Tavola's ``analyze_file``, or None where this Tavola has no match analysis yet."""
+    try:
+        from tavola.analysis.analyze import analyze_file
+    except ImportError:
+        return None
+    return analyze_file  # type: ignore[no-any-return]
+
+
+# --- (a) speed ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One program's analysis of one file: seconds, and the decisions it judged."""
+
+    seconds: float
+    decisions: int
+
+    @property
+    def ms_per_decision(self) -> float:
+        return 1000.0 * self.seconds / self.decisions if self.decisions else float("nan")
+
+
+def gnubg_timing(path: Path, reference: GnubgAnalysis, *, plies: int = 2, repeats: int = 3) -> Timing:
+    """gnubg's ``analyse match`` of ``path`` at ``plies``, less its start-up (the best of ``repeats``)."""
+    script = [f'import mat "{path.resolve()}"', *analysis_settings(plies)]
+    startup = min(_seconds(lambda: run_gnubg(script)) for _ in range(repeats))
+    analysing = _seconds(lambda: run_gnubg([*script, "analyse match"]))
+    decisions = sum(figures.moves + figures.all_cube_decisions for figures in reference.players)
+    return Timing(analysing - startup, decisions)
+
+
+def tavola_timing(path: Path, analyze_file: Callable[..., Any]) -> tuple[Timing, Any]:
+    """Tavola's analysis of ``path`` at its default level (after a warm-up on a small file), and the
+    analysis."""
+    analyze_file(WARM_UP)
+    began = time.perf_counter()
+    analysis = analyze_file(path)
+    return Timing(time.perf_counter() - began, len(analysis.decisions)), analysis
+
+
+def _seconds(action: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    action()
+    return time.perf_counter() - began
+
+
+def speed_table(file: str, plays: int, timings: dict[str, Timing]) -> Table:
+    table = Table(title=f"Analysis speed: {file} ({plays} checker plays), one core")
+    for column in ("analysis", "seconds", "decisions", "ms / decision"):
+        table.add_column(column, justify="left" if column == "analysis" else "right")
+    for name, timing in timings.items():
+        table.add_row(name, f"{timing.seconds:.2f}", str(timing.decisions), f"{timing.ms_per_decision:.1f}")
+    return table
+
+
+# --- (b) agreement --------------------------------------------------------------------------------
+
+
+def tavola_marks(analysis: Any) -> dict[Key, str]:
+    """Tavola's class of each decision, by (game, move, player, kind)."""
+    return {(d.game, d.move, d.player, d.kind): d.skill.value for d in analysis.decisions}
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One player's figures by both programs on one file."""
+
+    file: str
+    player: str
+    gnubg_rate: float
+    tavola_rate: float
+    gnubg_very_bad: int
+    tavola_at_least_bad: int
+    tavola_very_bad: int
+    gnubg_at_least_bad: int
+
+
+def agreement(reference: GnubgAnalysis, analysis: Any) -> list[Agreement]:
+    """Each player's error rates and the very bad decisions each program marks that the other marks at
+    least bad."""
+    ours = tavola_marks(analysis)
+    theirs = {decision.key: decision.skill for decision in reference.decisions}
+    rows = []
+    for player, figures in enumerate(reference.players):
+        their_very_bad = [d.key for d in reference.marked("very bad") if d.player == player]
+        our_very_bad = [key for key, skill in ours.items() if key[2] == player and skill == "very bad"]
+        rows.append(
+            Agreement(
+                file=reference.file,
+                player=figures.name,
+                gnubg_rate=figures.error_rate_memg,
+                tavola_rate=float(analysis.players[player].error_rate_memg),
+                gnubg_very_bad=len(their_very_bad),
+                tavola_at_least_bad=sum(ours.get(key) in AT_LEAST_BAD for key in their_very_bad),
+                tavola_very_bad=len(our_very_bad),
+                gnubg_at_least_bad=sum(theirs.get(key) in AT_LEAST_BAD for key in our_very_bad),
+            )
+        )
+    return rows
+
+
+def agreement_table(rows: Sequence[Agreement], level: str) -> Table:
+    table = Table(title=f"Agreement with gnubg 2-ply (Tavola: {level})")
+    columns = (
+        "file",
+        "player",
+        "gnubg mEMG",
+        "Tavola mEMG",
+        "gnubg very bad",
+        "Tavola ≥ bad on them",
+        "Tavola very bad",
+        "gnubg ≥ bad on them",
+    )
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("file", "player") else "right")
+    for row in rows:
+        table.add_row(
+            row.file,
+            row.player,
+            f"{row.gnubg_rate:.1f}",
+            f"{row.tavola_rate:.1f}",
+            str(row.gnubg_very_bad),
+            _share(row.tavola_at_least_bad, row.gnubg_very_bad),
+            str(row.tavola_very_bad),
+            _share(row.gnubg_at_least_bad, row.tavola_very_bad),
+        )
+    total = _totals(rows)
+    table.add_row(
+        "all",
+        "",
+        "",
+        "",
+        str(total.gnubg_very_bad),
+        _share(total.tavola_at_least_bad, total.gnubg_very_bad),
+        str(total.tavola_very_bad),
+        _share(total.gnubg_at_least_bad, total.tavola_very_bad),
+        style="bold",
+    )
+    return table
+
+
+def _totals(rows: Sequence[Agreement]) -> Agreement:
+    return Agreement(
+        "all",
+        "",
+        0.0,
+        0.0,
+        sum(row.gnubg_very_bad for row in rows),
+        sum(row.tavola_at_least_bad for row in rows),
+        sum(row.tavola_very_bad for row in rows),
+        sum(row.gnubg_at_least_bad for row in rows),
+    )
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part} ({100.0 * part / whole:.0f}%)" if whole else "0"
+
+
+def gnubg_table(references: dict[str, GnubgAnalysis]) -> Table:
+    """gnubg's own figures for each reference file (when Tavola's analysis is not there to compare)."""
+    table = Table(title="gnubg 2-ply on the reference files")
+    for column in (
+        "file",
+        "games",
+        "player",
+        "mEMG",
+        "moves mEMG",
+        "cube mEMG",
+        "very bad",
+        "bad",
+        "doubtful",
+    ):
+        table.add_column(column, justify="left" if column in ("file", "player") else "right")
+    for file, reference in references.items():
+        for player, figures in enumerate(reference.players):
+            marks = [d.skill for d in reference.decisions if d.player == player]
+            table.add_row(
+                file,
+                str(reference.games),
+                figures.name,
+                f"{figures.error_rate_memg:.1f}",
+                f"{figures.move_error_rate_memg:.1f}",
+                f"{figures.cube_error_rate_memg:.1f}",
+                *(str(marks.count(skill)) for skill in ("very bad", "bad", "doubtful")),
+            )
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--speed-only", action="store_true", help="time the analyses, skip the agreement")
+    parser.add_argument("--agreement-only", action="store_true", help="compare the analyses, skip the timing")
+    parser.add_argument("--file", default=SPEED_FILE, help=f"the match to time (default {SPEED_FILE})")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # gnubg, started from here, inherits it
+    console = Console()
+    references = read_reference()
+    analyze_file = tavola_analyzer()
+    if analyze_file is None:
+        console.print("Tavola's match analysis (tavola.analysis.analyze) is not in this tree: gnubg only.")
+    analyses: dict[str, Any] = {}
+    if not args.agreement_only:
+        path = DATA / args.file
+        timings: dict[str, Timing] = {}
+        if analyze_file is not None:
+            timings["Tavola (default level)"], analyses[args.file] = tavola_timing(path, analyze_file)
+        if gnubg_available():
+            timings["gnubg analyse match, 2-ply"] = gnubg_timing(path, references[args.file])
+        plays = sum(figures.moves for figures in references[args.file].players)
+        console.print(speed_table(args.file, plays, timings))
+    if args.speed_only:
+        return
+    if analyze_file is None:
+        console.print(gnubg_table(references))
+        return
+    rows: list[Agreement] = []
+    level = ""
+    for file in REFERENCE_FILES:
+        analysis = analyses.get(file) or analyze_file(DATA / file)
+        level = analysis.level
+        rows += agreement(references[file], analysis)
+    console.print(agreement_table(rows, level))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except GnubgError as error:
+        raise SystemExit(f"gnubg: {error}") from None
