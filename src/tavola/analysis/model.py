@@ -32,6 +32,9 @@ LUCKY, VERY_LUCKY = 0.3, 0.6
 CLOSE_CUBE = 0.16
 """A cube decision not taken counts as *close* (and is judged) when the double's best answer is worth at
 least this much less than no double, normalised: beyond it the double is so wrong nobody thinks of it."""
+OBVIOUS = 0.2
+"""A checker play is *obvious* when every play but the best loses at least this much, normalised: such plays
+count as decisions in the error rate but not in the PR's non-obvious decisions."""
 
 
 class Skill(enum.Enum):
@@ -155,9 +158,12 @@ class Decision:
     played), ``mwc_loss`` its match-winning-chance form in a match;
     ``alternatives`` are the choices judged, best first, the played one among
     them. A move's ``luck`` is the luck of its roll (normalised, for the
-    player who rolled; None for a cube decision). ``forced`` marks a move with
-    one legal play (or none) and a cube decision nobody had to think about:
-    such decisions are listed but not counted in the error rates.
+    player who rolled; None for a cube decision), ``luck_result`` the same
+    luck in the terms of the result: points at the cube's value (money) or
+    match winning chances. ``forced`` marks a move with one legal play (or
+    none) and a cube decision nobody had to think about: such decisions are
+    listed but not counted in the error rates. ``obvious`` marks a decision
+    left out of the PR's count (:data:`OBVIOUS`).
     """
 
     game: int
@@ -177,6 +183,8 @@ class Decision:
     luck_class: LuckClass = LuckClass.NONE
     cube_error: CubeError | None = None
     forced: bool = False
+    luck_result: float | None = None
+    obvious: bool = False
 
 
 @dataclass(frozen=True)

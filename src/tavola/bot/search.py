@@ -278,6 +278,7 @@ class _Search:
         noise: npt.NDArray[np.float64] | None = None,
         *,
         reply: bool = False,
+        keep: Indices | None = None,
     ) -> tuple[FloatArray, npt.NDArray[np.float64], npt.NDArray[np.int8]]:
         """Judge the plays of several groups (each a position and roll), narrowing as the search deepens.
 
@@ -285,7 +286,8 @@ class _Search:
         ``g``, seen from its mover. Returns, for every play, the mover's
         probabilities and equity at the deepest ply it reached, and that ply;
         ``noise``, when given, is added to the equities (and so to the
-        choices of the filter).
+        choices of the filter). The rows in ``keep`` are judged at every
+        depth besides those the filter passes, without taking their places.
         """
         count = len(results)
         group = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
@@ -294,13 +296,15 @@ class _Search:
         equities = np.empty(count, dtype=np.float64)
         reached = np.zeros(count, dtype=np.int8)
         rows = np.arange(count)
+        kept = np.zeros(0, dtype=np.int64) if keep is None else np.asarray(keep, dtype=np.int64)
         for depth in range(plies + 1):
-            found = flip_probabilities(self.evaluate(opponent_view[rows], depth))
-            probabilities[rows] = found
-            equities[rows] = self.evaluator.equity(found)
+            judged = np.union1d(rows, kept) if len(kept) else rows
+            found = flip_probabilities(self.evaluate(opponent_view[judged], depth))
+            probabilities[judged] = found
+            equities[judged] = self.evaluator.equity(found)
             if noise is not None:
-                equities[rows] += noise[rows]
-            reached[rows] = depth
+                equities[judged] += noise[judged]
+            reached[judged] = depth
             if depth < plies:
                 stage = self.filter.stage(depth, reply=reply)
                 rows = rows[keep_in_groups(group[rows], equities[rows], stage.limit, stage.threshold)]
@@ -466,6 +470,44 @@ def judge_plays(
     rows = np.ascontiguousarray(results, dtype=np.int8)
     probabilities, equities, reached = _Search(evaluator, filter).plays(np.array([0, len(rows)]), rows, plies)
     return JudgedPlays(probabilities, equities, reached)
+
+
+class SharedSearch:
+    """One search for many judgements: each position is evaluated once at each depth across all of them.
+
+    For analysing a whole match: the plays of every decision are judged in
+    big batches (:meth:`plays`), and positions met again (the position after
+    a play is the next turn's position before the roll) are found in the
+    search's tables (:meth:`evaluate`).
+
+    >>> from tavola import Position
+    >>> search = SharedSearch(Evaluator.untrained(hidden=8, seed=1))
+    >>> plays = Position.start().legal_plays(Dice(3, 1))
+    >>> judged = search.plays(np.array([0, len(plays)]), plays.results, 1, keep=np.array([15]))
+    >>> int(judged.plies[15]), search.evaluate(Position.start().to_array()[None], 1).shape
+    (1, (1, 5))
+    """
+
+    def __init__(self, evaluator: Evaluator, filter: MoveFilter = DEFAULT_FILTER) -> None:
+        self._search = _Search(evaluator, filter)
+
+    def evaluate(self, boards: IntArray, plies: int) -> FloatArray:
+        """(N, 5) probabilities at ``plies`` for each position's player on roll (as :func:`evaluate_ply`)."""
+        _check_plies(plies)
+        return self._search.evaluate(np.ascontiguousarray(boards, dtype=np.int8), plies)
+
+    def plays(
+        self, offsets: Indices, results: IntArray, plies: int, *, keep: Indices | None = None
+    ) -> JudgedPlays:
+        """The plays of many groups judged at once: group ``g`` is rows ``offsets[g]:offsets[g + 1]`` of
+        ``results`` (:func:`~tavola.movegen.generate_batch`'s), each group filtered on its own; the rows in
+        ``keep`` (such as the plays made, to be judged in full) reach ``plies`` whatever the filter says."""
+        _check_plies(plies)
+        rows = np.ascontiguousarray(results, dtype=np.int8)
+        probabilities, equities, reached = self._search.plays(
+            np.asarray(offsets, dtype=np.int64), rows, plies, keep=keep
+        )
+        return JudgedPlays(probabilities, equities, reached)
 
 
 def rank_plays(

@@ -1,0 +1,217 @@
+"""Decisions made from the judgements: a checker play, a double or not, an answer, a resignation.
+
+Both the whole-match analysis (:mod:`tavola.analysis.analyze`) and the
+single judgements for live use (:mod:`tavola.analysis.judge`) make their
+:class:`~tavola.analysis.model.Decision` values here, from the numbers the
+batched searches found: a :class:`~tavola.analysis.checkers.JudgedSpot`
+for a play, the player on roll's probabilities for the cube.
+
+>>> from tavola.game import Game
+>>> from tavola.position import Position
+>>> game = Game(position=Position.start(), player_on_roll=0)
+>>> decision, close = doubling_decision(game, [0.5, 0.1, 0.0, 0.1, 0.0], None, doubled=True, where=(1, 1))
+>>> decision.played, decision.best, decision.cube_error, close
+('double, take', 'no double', <CubeError.WRONG_DOUBLE: 'wrong double'>, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from tavola.actions import Action, Beaver, Drop, Take
+from tavola.analysis.checkers import JudgedSpot
+from tavola.analysis.cubes import (
+    answer_choices,
+    answer_error,
+    doubling_choices,
+    doubling_error,
+    redouble_name,
+)
+from tavola.analysis.model import CLOSE_CUBE, Alternative, CubeError, Decision, luck_of, skill_of
+from tavola.analysis.stakes import Stakes
+from tavola.bot.cube import game_decision
+from tavola.game import Ending, Game
+from tavola.play import Play
+from tavola.position import WinKind
+from tavola.scoring import score_win
+
+TINY = 1e-9
+"""Losses below this are rounding, not errors."""
+
+Probabilities = npt.NDArray[np.float32] | list[float]
+Where = tuple[int, int]
+"""A decision's game and move numbers, from 1."""
+
+
+def stakes_in(game: Game, player: int, away: tuple[int, int] | None) -> Stakes:
+    """The stakes of ``player``'s decision in ``game``; ``away`` is the score from ``player``'s side."""
+    return Stakes(player, game.cube, game.rules, game.variant, away, game.crawford)
+
+
+def mwc_loss(best: Alternative, played: Alternative) -> float | None:
+    """The loss in match winning chances (None for money)."""
+    if best.mwc is None or played.mwc is None:
+        return None
+    return max(0.0, best.mwc - played.mwc)
+
+
+@dataclass(frozen=True)
+class Luck:
+    """A roll's luck: normalised, and in the terms of the result (points at the cube, or match chances)."""
+
+    normalised: float
+    in_result: float
+
+
+def move_decision(
+    where: Where, player: int, play: Play, game: Game, judged: JudgedSpot, luck: Luck | None = None
+) -> Decision:
+    """The checker play ``play`` of ``player`` (before it is made in ``game``), as ``judged``."""
+    assert judged.played is not None
+    turn = game.turn
+    forced = turn is None or len(turn.legal) <= 1
+    loss = max(0.0, judged.best.equity - judged.played.equity)
+    return Decision(
+        game=where[0],
+        move=where[1],
+        player=player,
+        kind="move",
+        position=play.before,
+        dice=play.dice,
+        cube=game.cube,
+        played=judged.played.text,
+        best=judged.best.text,
+        equity_loss=loss,
+        mwc_loss=mwc_loss(judged.best, judged.played),
+        skill=skill_of(loss),
+        alternatives=judged.alternatives,
+        luck=None if luck is None else luck.normalised,
+        luck_class=luck_of(0.0 if luck is None else luck.normalised),
+        forced=forced,
+        luck_result=None if luck is None else luck.in_result,
+        obvious=judged.obvious or forced,
+    )
+
+
+def cube_decision(
+    where: Where,
+    game: Game,
+    stakes: Stakes,
+    choices: list[tuple[str, float]],
+    played: str,
+    error: CubeError,
+    plies: int = 0,
+) -> Decision:
+    """The cube decision of ``stakes.player`` among ``choices`` (best first; values in the series' terms)."""
+    alternatives = tuple(
+        Alternative(text, stakes.normalised(value), stakes.mwc(value), plies) for text, value in choices
+    )
+    best = alternatives[0]
+    mine = next(alternative for alternative in alternatives if alternative.text == played)
+    loss = max(0.0, best.equity - mine.equity)
+    return Decision(
+        game=where[0],
+        move=where[1],
+        player=stakes.player,
+        kind="cube",
+        position=game.position_for(stakes.player),
+        dice=None,
+        cube=game.cube,
+        played=played,
+        best=best.text,
+        equity_loss=loss,
+        mwc_loss=mwc_loss(best, mine),
+        skill=skill_of(loss),
+        alternatives=alternatives,
+        cube_error=error if loss > TINY else None,
+    )
+
+
+def doubling_decision(
+    game: Game,
+    probabilities: Probabilities,
+    away: tuple[int, int] | None,
+    *,
+    doubled: bool,
+    where: Where,
+    plies: int = 0,
+) -> tuple[Decision, bool] | None:
+    """The player on roll's double (``doubled``) or no double in ``game`` (before the roll), and whether it
+    was close (:data:`~tavola.analysis.model.CLOSE_CUBE`); None where the cube cannot turn."""
+    player = game.player_on_roll
+    decision = game_decision(game, probabilities, away)
+    if decision.reason is not None or decision.double_take is None:
+        return None
+    choices = doubling_choices(decision, game.rules)
+    double = next(text for text, _ in choices[:2] if text != "no double")
+    played = double if doubled else "no double"
+    stakes = stakes_in(game, player, away)
+    values = dict(choices)
+    close = stakes.normalised(values[double]) >= stakes.normalised(values["no double"]) - CLOSE_CUBE
+    error = doubling_error(played, choices[0][0])
+    return cube_decision(where, game, stakes, choices, played, error, plies), close
+
+
+def answer_decision(
+    game: Game,
+    probabilities: Probabilities,
+    away: tuple[int, int] | None,
+    action: Action,
+    *,
+    where: Where,
+    plies: int = 0,
+) -> Decision | None:
+    """The answer ``action`` (a take, a pass, a beaver or raccoon) to the double waiting in ``game``;
+    ``probabilities`` and ``away`` are the player on roll's (the doubler's). None where the cube model has
+    no take to judge (a double with a dead cube in a match)."""
+    assert game.offer is not None
+    decision = game_decision(game, probabilities, away)
+    if decision.double_take is None:
+        return None
+    redoubles = (game.offer[0] // game.cube.value).bit_length() - 2
+    choices = sorted(answer_choices(decision, game.rules, redoubles), key=lambda choice: -choice[1])
+    if isinstance(action, Take):
+        played = "take"
+    elif isinstance(action, Drop):
+        played = "pass"
+    elif isinstance(action, Beaver):
+        played = redouble_name(redoubles)
+    else:
+        raise ValueError(f"an answer to a double is a take, a pass or a beaver, not {action!r}")
+    answering = game.offer[1]
+    stakes = stakes_in(game, answering, None if away is None else (away[1], away[0]))
+    return cube_decision(where, game, stakes, choices, played, answer_error(played, choices[0][0]), plies)
+
+
+@dataclass(frozen=True)
+class Resignation:
+    """A resignation offered, valued for the resigner: resigning, and playing on."""
+
+    stakes: Stakes
+    resigning: float
+    playing_on: float
+
+    @classmethod
+    def of(cls, game: Game, stakes: Stakes, kind: int, playing_on: float) -> Resignation:
+        """The resignation of ``kind`` (a :class:`~tavola.position.WinKind`) by ``stakes.player``."""
+        won = score_win(1 - stakes.player, WinKind(kind), game.cube, game.rules, Ending.RESIGNATION).points
+        if stakes.away is None:
+            return cls(stakes, -won / game.cube.value, playing_on)
+        return cls(stakes, stakes.table.after(*stakes.away, -won, game.crawford), playing_on)
+
+    def offered(self, where: Where, game: Game, plies: int = 0) -> Decision:
+        """The resigner's decision."""
+        choices = sorted([("resign", self.resigning), ("play on", self.playing_on)], key=lambda c: -c[1])
+        return cube_decision(where, game, self.stakes, choices, "resign", CubeError.WRONG_RESIGNATION, plies)
+
+    def answered(self, where: Where, game: Game, accepted: bool, plies: int = 0) -> Decision:
+        """The answer's decision."""
+        stakes = self.stakes
+        accept, decline = stakes.seen_by_opponent(self.resigning), stakes.seen_by_opponent(self.playing_on)
+        choices = sorted([("accept", accept), ("decline", decline)], key=lambda choice: -choice[1])
+        played = "accept" if accepted else "decline"
+        error = CubeError.WRONG_RESIGNATION
+        return cube_decision(where, game, stakes.other_side(), choices, played, error, plies)

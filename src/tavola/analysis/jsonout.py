@@ -1,0 +1,100 @@
+"""An analysis as one JSON-ready object: the players' figures, the games, every decision.
+
+Enum values are their English names (stable keys: ``"very bad"``,
+``"wrong take"``); positions are written as Tavola IDs with their GNU
+Backgammon position IDs, dice as ``[high, low]``, the cube as its value and
+owner.
+
+>>> from tavola.analysis.model import Analysis, PlayerFigures
+>>> from tavola.analysis.figures import player_figures
+>>> players = (player_figures("Ann", 0, [], result=0.0), player_figures("Ben", 1, [], result=0.0))
+>>> data = analysis_json(Analysis("a.mat", 5, "standard", "2-ply cubeful", players, (), ()))
+>>> data["players"][0]["name"], data["players"][0]["error_rate_memg"], data["decisions"]
+('Ann', 0.0, [])
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from tavola.analysis.model import Alternative, Analysis, Decision, GameSummary, PlayerFigures
+from tavola.errors import TavolaError
+
+FORMAT = "tavola-analysis"
+VERSION = 1
+
+
+def analysis_json(analysis: Analysis) -> dict[str, Any]:
+    """``analysis`` as plain dicts, lists, strings and numbers."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "source": analysis.source,
+        "length": analysis.length,
+        "variant": analysis.variant,
+        "level": analysis.level,
+        "players": [_player(player) for player in analysis.players],
+        "games": [_game(game) for game in analysis.games],
+        "decisions": [_decision(decision) for decision in analysis.decisions],
+    }
+
+
+def _plain(value: object) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {_plain(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _player(player: PlayerFigures) -> dict[str, Any]:
+    return {name: _plain(value) for name, value in vars(player).items()}
+
+
+def _game(game: GameSummary) -> dict[str, Any]:
+    return {name: _plain(value) for name, value in vars(game).items()}
+
+
+def _alternative(alternative: Alternative) -> dict[str, Any]:
+    return {
+        "text": alternative.text,
+        "equity": alternative.equity,
+        "mwc": alternative.mwc,
+        "plies": alternative.plies,
+    }
+
+
+def _position_id(decision: Decision) -> str | None:
+    """GNU Backgammon's position ID, where it holds the position (15 checkers a side)."""
+    try:
+        return decision.position.position_id()
+    except TavolaError:
+        return None
+
+
+def _decision(decision: Decision) -> dict[str, Any]:
+    return {
+        "game": decision.game,
+        "move": decision.move,
+        "player": decision.player,
+        "kind": decision.kind,
+        "played": decision.played,
+        "best": decision.best,
+        "equity_loss": decision.equity_loss,
+        "mwc_loss": decision.mwc_loss,
+        "skill": decision.skill.value,
+        "cube_error": None if decision.cube_error is None else decision.cube_error.value,
+        "forced": decision.forced,
+        "obvious": decision.obvious,
+        "luck": decision.luck,
+        "luck_class": decision.luck_class.value,
+        "luck_result": decision.luck_result,
+        "position": decision.position.tavola_id(),
+        "position_id": _position_id(decision),
+        "dice": None if decision.dice is None else [decision.dice.high, decision.dice.low],
+        "cube": {"value": decision.cube.value, "owner": decision.cube.owner},
+        "alternatives": [_alternative(alternative) for alternative in decision.alternatives],
+    }
