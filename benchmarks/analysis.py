@@ -32,7 +32,6 @@ import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
 
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
@@ -47,6 +46,8 @@ from gnubg_analysis import (  # noqa: E402
     read_reference,
     run_gnubg,
 )
+from tavola.analysis.analyze import analyze_file  # noqa: E402
+from tavola.analysis.model import Analysis  # noqa: E402
 
 SPEED_FILE = "gnubg-7-point-1.mat"
 WARM_UP = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg-money-beavers.mat"
@@ -54,24 +55,16 @@ AT_LEAST_BAD = ("bad", "very bad")
 Key = tuple[int, int, int, str]
 
 
-def tavola_analyzer() -> Callable[..., Any] | None:
-    """Tavola's ``analyze_file``, or None where this Tavola has no match analysis yet."""
-    try:
-        from tavola.analysis.analyze import analyze_file
-    except ImportError:
-        return None
-    return analyze_file  # type: ignore[no-any-return]
-
-
 # --- (a) speed ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Timing:
-    """One program's analysis of one file: seconds, and the decisions it judged."""
+    """One program's analysis of one file: seconds, the decisions it judged, and the start-up left out."""
 
     seconds: float
     decisions: int
+    startup: float = 0.0
 
     @property
     def ms_per_decision(self) -> float:
@@ -84,10 +77,10 @@ def gnubg_timing(path: Path, reference: GnubgAnalysis, *, plies: int = 2, repeat
     startup = min(_seconds(lambda: run_gnubg(script)) for _ in range(repeats))
     analysing = _seconds(lambda: run_gnubg([*script, "analyse match"]))
     decisions = sum(figures.moves + figures.all_cube_decisions for figures in reference.players)
-    return Timing(analysing - startup, decisions)
+    return Timing(analysing - startup, decisions, startup)
 
 
-def tavola_timing(path: Path, analyze_file: Callable[..., Any]) -> tuple[Timing, Any]:
+def tavola_timing(path: Path) -> tuple[Timing, Analysis]:
     """Tavola's analysis of ``path`` at its default level (after a warm-up on a small file), and the
     analysis."""
     analyze_file(WARM_UP)
@@ -103,7 +96,10 @@ def _seconds(action: Callable[[], object]) -> float:
 
 
 def speed_table(file: str, plays: int, timings: dict[str, Timing]) -> Table:
-    table = Table(title=f"Analysis speed: {file} ({plays} checker plays), one core")
+    startup = "; ".join(
+        f"{name}: start-up {t.startup:.2f} s not counted" for name, t in timings.items() if t.startup
+    )
+    table = Table(title=f"Analysis speed: {file} ({plays} checker plays), one core", caption=startup or None)
     for column in ("analysis", "seconds", "decisions", "ms / decision"):
         table.add_column(column, justify="left" if column == "analysis" else "right")
     for name, timing in timings.items():
@@ -114,7 +110,7 @@ def speed_table(file: str, plays: int, timings: dict[str, Timing]) -> Table:
 # --- (b) agreement --------------------------------------------------------------------------------
 
 
-def tavola_marks(analysis: Any) -> dict[Key, str]:
+def tavola_marks(analysis: Analysis) -> dict[Key, str]:
     """Tavola's class of each decision, by (game, move, player, kind)."""
     return {(d.game, d.move, d.player, d.kind): d.skill.value for d in analysis.decisions}
 
@@ -133,7 +129,7 @@ class Agreement:
     gnubg_at_least_bad: int
 
 
-def agreement(reference: GnubgAnalysis, analysis: Any) -> list[Agreement]:
+def agreement(reference: GnubgAnalysis, analysis: Analysis) -> list[Agreement]:
     """Each player's error rates and the very bad decisions each program marks that the other marks at
     least bad."""
     ours = tavola_marks(analysis)
@@ -214,36 +210,6 @@ def _share(part: int, whole: int) -> str:
     return f"{part} ({100.0 * part / whole:.0f}%)" if whole else "0"
 
 
-def gnubg_table(references: dict[str, GnubgAnalysis]) -> Table:
-    """gnubg's own figures for each reference file (when Tavola's analysis is not there to compare)."""
-    table = Table(title="gnubg 2-ply on the reference files")
-    for column in (
-        "file",
-        "games",
-        "player",
-        "mEMG",
-        "moves mEMG",
-        "cube mEMG",
-        "very bad",
-        "bad",
-        "doubtful",
-    ):
-        table.add_column(column, justify="left" if column in ("file", "player") else "right")
-    for file, reference in references.items():
-        for player, figures in enumerate(reference.players):
-            marks = [d.skill for d in reference.decisions if d.player == player]
-            table.add_row(
-                file,
-                str(reference.games),
-                figures.name,
-                f"{figures.error_rate_memg:.1f}",
-                f"{figures.move_error_rate_memg:.1f}",
-                f"{figures.cube_error_rate_memg:.1f}",
-                *(str(marks.count(skill)) for skill in ("very bad", "bad", "doubtful")),
-            )
-    return table
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speed-only", action="store_true", help="time the analyses, skip the agreement")
@@ -252,25 +218,18 @@ def main() -> None:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # gnubg, started from here, inherits it
-    console = Console()
+    console = Console(width=160)
     references = read_reference()
-    analyze_file = tavola_analyzer()
-    if analyze_file is None:
-        console.print("Tavola's match analysis (tavola.analysis.analyze) is not in this tree: gnubg only.")
-    analyses: dict[str, Any] = {}
+    analyses: dict[str, Analysis] = {}
     if not args.agreement_only:
         path = DATA / args.file
         timings: dict[str, Timing] = {}
-        if analyze_file is not None:
-            timings["Tavola (default level)"], analyses[args.file] = tavola_timing(path, analyze_file)
+        timings["Tavola (default level)"], analyses[args.file] = tavola_timing(path)
         if gnubg_available():
-            timings["gnubg analyse match, 2-ply"] = gnubg_timing(path, references[args.file])
+            timings["gnubg (analyse match, 2-ply)"] = gnubg_timing(path, references[args.file])
         plays = sum(figures.moves for figures in references[args.file].players)
         console.print(speed_table(args.file, plays, timings))
     if args.speed_only:
-        return
-    if analyze_file is None:
-        console.print(gnubg_table(references))
         return
     rows: list[Agreement] = []
     level = ""
