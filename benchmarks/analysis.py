@@ -39,20 +39,21 @@ from rich.table import Table  # noqa: E402
 from gnubg_analysis import (  # noqa: E402
     DATA,
     REFERENCE_FILES,
+    Agreement,
     GnubgAnalysis,
     GnubgError,
+    agreement,
     analysis_settings,
     gnubg_available,
     read_reference,
     run_gnubg,
+    totals,
 )
 from tavola.analysis.analyze import analyze_file  # noqa: E402
 from tavola.analysis.model import Analysis  # noqa: E402
 
 SPEED_FILE = "gnubg-7-point-1.mat"
 WARM_UP = Path(__file__).resolve().parent.parent / "tests" / "data" / "gnubg-money-beavers.mat"
-AT_LEAST_BAD = ("bad", "very bad")
-Key = tuple[int, int, int, str]
 
 
 # --- (a) speed ------------------------------------------------------------------------------------
@@ -110,49 +111,6 @@ def speed_table(file: str, plays: int, timings: dict[str, Timing]) -> Table:
 # --- (b) agreement --------------------------------------------------------------------------------
 
 
-def tavola_marks(analysis: Analysis) -> dict[Key, str]:
-    """Tavola's class of each decision, by (game, move, player, kind)."""
-    return {(d.game, d.move, d.player, d.kind): d.skill.value for d in analysis.decisions}
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """One player's figures by both programs on one file."""
-
-    file: str
-    player: str
-    gnubg_rate: float
-    tavola_rate: float
-    gnubg_very_bad: int
-    tavola_at_least_bad: int
-    tavola_very_bad: int
-    gnubg_at_least_bad: int
-
-
-def agreement(reference: GnubgAnalysis, analysis: Analysis) -> list[Agreement]:
-    """Each player's error rates and the very bad decisions each program marks that the other marks at
-    least bad."""
-    ours = tavola_marks(analysis)
-    theirs = {decision.key: decision.skill for decision in reference.decisions}
-    rows = []
-    for player, figures in enumerate(reference.players):
-        their_very_bad = [d.key for d in reference.marked("very bad") if d.player == player]
-        our_very_bad = [key for key, skill in ours.items() if key[2] == player and skill == "very bad"]
-        rows.append(
-            Agreement(
-                file=reference.file,
-                player=figures.name,
-                gnubg_rate=figures.error_rate_memg,
-                tavola_rate=float(analysis.players[player].error_rate_memg),
-                gnubg_very_bad=len(their_very_bad),
-                tavola_at_least_bad=sum(ours.get(key) in AT_LEAST_BAD for key in their_very_bad),
-                tavola_very_bad=len(our_very_bad),
-                gnubg_at_least_bad=sum(theirs.get(key) in AT_LEAST_BAD for key in our_very_bad),
-            )
-        )
-    return rows
-
-
 def agreement_table(rows: Sequence[Agreement], level: str) -> Table:
     table = Table(title=f"Agreement with gnubg 2-ply (Tavola: {level})")
     columns = (
@@ -178,7 +136,7 @@ def agreement_table(rows: Sequence[Agreement], level: str) -> Table:
             str(row.tavola_very_bad),
             _share(row.gnubg_at_least_bad, row.tavola_very_bad),
         )
-    total = _totals(rows)
+    total = totals(rows)
     table.add_row(
         "all",
         "",
@@ -191,19 +149,6 @@ def agreement_table(rows: Sequence[Agreement], level: str) -> Table:
         style="bold",
     )
     return table
-
-
-def _totals(rows: Sequence[Agreement]) -> Agreement:
-    return Agreement(
-        "all",
-        "",
-        0.0,
-        0.0,
-        sum(row.gnubg_very_bad for row in rows),
-        sum(row.tavola_at_least_bad for row in rows),
-        sum(row.tavola_very_bad for row in rows),
-        sum(row.gnubg_at_least_bad for row in rows),
-    )
 
 
 def _share(part: int, whole: int) -> str:

@@ -27,6 +27,10 @@ statistics match``; a Python line (``>exec(...)``) then dumps
 The figures are checked against the statistics gnubg printed
 (:func:`parse_statistics`).
 
+:func:`agreement` sets Tavola's analysis of a file beside gnubg's: each
+player's error rate by both, and the very bad decisions of each that the
+other marks at least bad, decisions matched by (game, move, player, kind).
+
 Numbering: games count from 1; ``move`` is the turn in the game, from 1: a
 turn is a player's roll and play, with the cube action before it (a double,
 its answer and any beavers share the turn of the player who doubled). Player
@@ -47,6 +51,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tavola.analysis.model import Analysis
 
 GNUBG = Path("/usr/games/gnubg")
 DATA = Path(__file__).resolve().parent / "data"
@@ -581,6 +587,69 @@ def check_against_statistics(analysis: GnubgAnalysis, rows: dict[str, tuple[str,
                 raise GnubgError(
                     f"{analysis.file}: {figures.name}'s {what}: gnubg printed {shown}, read {read}"
                 )
+
+
+# --- agreement with Tavola's analysis -----------------------------------------------------------------
+
+AT_LEAST_BAD = ("bad", "very bad")
+Key = tuple[int, int, int, str]
+
+
+def tavola_marks(analysis: Analysis) -> dict[Key, str]:
+    """Tavola's class of each decision, by (game, move, player, kind)."""
+    return {(d.game, d.move, d.player, d.kind): d.skill.value for d in analysis.decisions}
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One player's figures by both programs on one file."""
+
+    file: str
+    player: str
+    gnubg_rate: float
+    tavola_rate: float
+    gnubg_very_bad: int
+    tavola_at_least_bad: int
+    tavola_very_bad: int
+    gnubg_at_least_bad: int
+
+
+def agreement(reference: GnubgAnalysis, analysis: Analysis) -> list[Agreement]:
+    """Each player's error rates and the very bad decisions each program marks that the other marks at
+    least bad."""
+    ours = tavola_marks(analysis)
+    theirs = {decision.key: decision.skill for decision in reference.decisions}
+    rows = []
+    for player, figures in enumerate(reference.players):
+        their_very_bad = [d.key for d in reference.marked("very bad") if d.player == player]
+        our_very_bad = [key for key, skill in ours.items() if key[2] == player and skill == "very bad"]
+        rows.append(
+            Agreement(
+                file=reference.file,
+                player=figures.name,
+                gnubg_rate=figures.error_rate_memg,
+                tavola_rate=float(analysis.players[player].error_rate_memg),
+                gnubg_very_bad=len(their_very_bad),
+                tavola_at_least_bad=sum(ours.get(key) in AT_LEAST_BAD for key in their_very_bad),
+                tavola_very_bad=len(our_very_bad),
+                gnubg_at_least_bad=sum(theirs.get(key) in AT_LEAST_BAD for key in our_very_bad),
+            )
+        )
+    return rows
+
+
+def totals(rows: Sequence[Agreement]) -> Agreement:
+    """The very bad decisions of ``rows`` added up (the error rates left at 0)."""
+    return Agreement(
+        "all",
+        "",
+        0.0,
+        0.0,
+        sum(row.gnubg_very_bad for row in rows),
+        sum(row.tavola_at_least_bad for row in rows),
+        sum(row.tavola_very_bad for row in rows),
+        sum(row.gnubg_at_least_bad for row in rows),
+    )
 
 
 # --- the stored reference ---------------------------------------------------------------------------

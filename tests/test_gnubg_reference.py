@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tavola.actions import Double, Played
+from tavola.analysis.analyze import analyze_file
 from tavola.match import Match, MoneySession
 from tavola.records import read_mat
 
@@ -27,10 +28,12 @@ from gnubg_analysis import (  # noqa: E402
     REFERENCES,
     SKILLS,
     GnubgAnalysis,
+    agreement,
     analyse_with_gnubg,
     parse_statistics,
     read_reference,
     round_trip,
+    totals,
 )
 
 TESTS_DATA = Path(__file__).resolve().parent / "data"
@@ -184,3 +187,16 @@ def test_gnubg_reads_back_what_tavola_writes(tmp_path: Path) -> None:
 def test_references_name_distinct_seeds_and_files() -> None:
     assert len({reference.seed for reference in REFERENCES}) == len(REFERENCES)
     assert len(set(REFERENCE_FILES)) == len(REFERENCE_FILES)
+
+
+@pytest.mark.parametrize("name", ["gnubg-7-point-3.mat", "gnubg-money-1.mat"])
+def test_tavola_finds_what_gnubg_finds(name: str, reference: dict[str, GnubgAnalysis]) -> None:
+    """Tavola at 1-ply against gnubg at 2-ply: each player's error rate within 10 mEMG, and most of
+    gnubg's very bad decisions marked at least bad (the full comparison at 2-ply: benchmarks/analysis.py)."""
+    rows = agreement(reference[name], analyze_file(TESTS_DATA / name, level="1-ply"))
+    for row in rows:
+        assert row.tavola_rate == pytest.approx(row.gnubg_rate, abs=10.0)
+    total = totals(rows)
+    assert total.gnubg_very_bad >= 10
+    assert total.tavola_at_least_bad >= 0.8 * total.gnubg_very_bad
+    assert total.gnubg_at_least_bad >= 0.75 * total.tavola_very_bad
