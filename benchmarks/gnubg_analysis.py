@@ -1,0 +1,758 @@
+"""GNU Backgammon's reference matches and its own analysis of them, for the analysis benchmark.
+
+Run: python benchmarks/gnubg_analysis.py [--matches] [--analysis]
+
+``--matches`` has GNU Backgammon (``/usr/games/gnubg``) play the reference
+matches of :data:`REFERENCES` against itself, with weakened, noisy players
+and seeded dice, and writes them to ``benchmarks/data/`` as ``.mat`` files;
+it also plays a Tavola match between two weak bots, writes it with
+:func:`tavola.records.write_mat`, has gnubg import it and export it again,
+and checks that Tavola reads gnubg's file back to the same games.
+``--analysis`` has gnubg analyse every reference file at 2-ply
+(:func:`analyse_with_gnubg`) and writes what it found to
+``benchmarks/data/gnubg-analysis.json`` (:data:`REFERENCE_JSON`), with gnubg's
+version and settings. Without a flag it prints the stored reference.
+
+How gnubg is driven: ``gnubg -t -q -r`` reads a command script on its
+standard input (:func:`run_gnubg`), with ``HOME`` in a fresh folder so that no
+user settings take part. A player is weakened with ``set player N
+chequerplay evaluation plies 0`` and ``... noise SD`` (``deterministic on``,
+so the noise is a function of the position and the match is reproducible),
+the same under ``cubedecision``; dice come from ``set rng mersenne`` and
+``set seed N``. The analysis is ``set analysis chequerplay evaluation plies
+2``, the same for ``cubedecision``, then ``analyse match`` and ``show
+statistics match``; a Python line (``>exec(...)``) then dumps
+``gnubg.match(analysis=1, boards=1, statistics=1)``, from which
+:func:`parse_match` takes every marked decision and each player's figures.
+The figures are checked against the statistics gnubg printed
+(:func:`parse_statistics`).
+
+:func:`agreement` sets Tavola's analysis of a file beside gnubg's: each
+player's error rate by both, and the very bad decisions of each that the
+other marks at least bad, decisions matched by (game, move, player, kind).
+
+Numbering: games count from 1; ``move`` is the turn in the game, from 1: a
+turn is a player's roll and play, with the cube action before it (a double,
+its answer and any beavers share the turn of the player who doubled). Player
+0 is gnubg's player 0, the left column of a ``.mat`` file and Tavola's player
+0 when it reads the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tavola.analysis.model import Analysis
+
+GNUBG = Path("/usr/games/gnubg")
+DATA = Path(__file__).resolve().parent / "data"
+REFERENCE_JSON = DATA / "gnubg-analysis.json"
+SKILLS = ("doubtful", "bad", "very bad")
+"""gnubg's marks of an error, mildest first (its thresholds: 0.03, 0.06 and 0.12 normalised)."""
+CUBE_ERROR_KINDS = (
+    "missed double below CP",
+    "missed double above CP",
+    "wrong double below DP",
+    "wrong double above TG",
+    "wrong take",
+    "wrong drop",
+)
+"""gnubg's kinds of cube error, as its statistics name them."""
+_STAT_KEYS = {
+    "missed double below CP": "missed-double-below-cp",
+    "missed double above CP": "missed-double-above-cp",
+    "wrong double below DP": "wrong-double-below-dp",
+    "wrong double above TG": "wrong-double-above-tg",
+    "wrong take": "wrong-take",
+    "wrong drop": "wrong-drop",
+}
+
+
+class GnubgError(RuntimeError):
+    """gnubg failed, or said something this module does not understand."""
+
+
+# --- the reference matches -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GnubgPlayer:
+    """One of gnubg's players, weakened: its name, the plies it looks ahead and the noise it adds.
+
+    The same settings hold for its checker play and its cube decisions.
+    """
+
+    name: str
+    plies: int = 0
+    noise: float = 0.0
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference match gnubg plays against itself: its file, length (0: a money session), dice seed,
+    players and, for a money session, how many games and its rules (gnubg's defaults: the Jacoby rule,
+    three beavers)."""
+
+    file: str
+    length: int
+    seed: int
+    players: tuple[GnubgPlayer, GnubgPlayer]
+    games: int = 0
+    jacoby: bool = True
+    beavers: int = 3
+
+
+REFERENCES = (
+    Reference("gnubg-7-point-1.mat", 7, 2, (GnubgPlayer("Alice", 0, 0.03), GnubgPlayer("Bruno", 0, 0.015))),
+    Reference("gnubg-7-point-2.mat", 7, 15, (GnubgPlayer("Carla", 0, 0.0), GnubgPlayer("Dario", 0, 0.04))),
+    Reference("gnubg-7-point-3.mat", 7, 20, (GnubgPlayer("Elena", 0, 0.025), GnubgPlayer("Fabio", 0, 0.025))),
+    Reference("gnubg-5-point-1.mat", 5, 4, (GnubgPlayer("Gina", 0, 0.02), GnubgPlayer("Hugo", 0, 0.035))),
+    Reference(
+        "gnubg-money-1.mat", 0, 5, (GnubgPlayer("Irene", 0, 0.03), GnubgPlayer("Luca", 0, 0.02)), games=8
+    ),
+)
+"""The matches gnubg plays for the benchmark (regenerated by ``--matches``)."""
+ROUND_TRIP = "tavola-5-point-via-gnubg.mat"
+"""A 5-point match of two weak Tavola bots, written by Tavola, imported and exported again by gnubg."""
+REFERENCE_FILES = (*(reference.file for reference in REFERENCES), ROUND_TRIP)
+"""Every file gnubg analyses for the reference, in ``benchmarks/data/``."""
+
+
+def gnubg_available() -> bool:
+    """Whether the gnubg executable is installed at :data:`GNUBG`."""
+    return GNUBG.is_file() and os.access(GNUBG, os.X_OK)
+
+
+def run_gnubg(commands: Sequence[str], *, timeout: float = 900.0) -> str:
+    """Run ``gnubg -t -q -r`` on ``commands`` (one a line) and return what it printed.
+
+    gnubg runs in a fresh temporary folder that is also its ``HOME``, so no
+    user settings take part; paths in ``commands`` should be absolute.
+    """
+    if not gnubg_available():
+        raise GnubgError(f"gnubg is not installed at {GNUBG}")
+    with tempfile.TemporaryDirectory(prefix="tavola-gnubg-") as folder:
+        try:
+            completed = subprocess.run(
+                [str(GNUBG), "-t", "-q", "-r"],
+                input="\n".join(commands) + "\n",
+                capture_output=True,
+                text=True,
+                cwd=folder,
+                env={**os.environ, "HOME": folder},
+                timeout=timeout,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise GnubgError(f"gnubg took more than {timeout} s") from None
+    if completed.returncode != 0:
+        raise GnubgError(f"gnubg stopped with status {completed.returncode}:\n{completed.stderr[-2000:]}")
+    return completed.stdout + completed.stderr
+
+
+def gnubg_version() -> str:
+    """gnubg's version line, e.g. ``GNU Backgammon 1.07.001 20230103``."""
+    if not gnubg_available():
+        raise GnubgError(f"gnubg is not installed at {GNUBG}")
+    completed = subprocess.run([str(GNUBG), "--version"], capture_output=True, text=True, check=False)
+    return completed.stdout.splitlines()[0].strip()
+
+
+def player_commands(index: int, player: GnubgPlayer) -> list[str]:
+    """The commands that make gnubg's player ``index`` play as ``player`` says."""
+    commands = [f"set player {index} gnubg"]
+    for part in ("chequerplay", "cubedecision"):
+        prefix = f"set player {index} {part} evaluation"
+        commands += [
+            f"{prefix} plies {player.plies}",
+            f"{prefix} noise {player.noise}",
+            f"{prefix} deterministic on",
+        ]
+    return commands
+
+
+def play_commands(reference: Reference, path: Path) -> list[str]:
+    """The script that has gnubg play ``reference`` against itself and export it to ``path``."""
+    commands = ["set rng mersenne", f"set seed {reference.seed}", "set display off"]
+    for index, player in enumerate(reference.players):
+        commands += player_commands(index, player)
+    # gnubg gives a new match's players their default names again: name them before and after
+    naming = [f"set player {index} name {player.name}" for index, player in enumerate(reference.players)]
+    commands += naming
+    if reference.length:
+        commands += ["set automatic game on", f"new match {reference.length}"]
+    else:
+        commands += [
+            f"set jacoby {'on' if reference.jacoby else 'off'}",
+            f"set beavers {reference.beavers}",
+            "set automatic game off",  # a session never ends: start each game here
+            "new session",
+        ] + ["new game"] * (reference.games - 1)
+    return [*commands, *naming, f'export match mat "{path}"']
+
+
+def rules_tag(reference: Reference) -> str:
+    """The ``.mat`` tag that tells Tavola a money session's rules (gnubg writes none, and reads none)."""
+    return f'; [Rules "jacoby={reference.jacoby}, beavers={reference.beavers}"]'
+
+
+def play_reference(reference: Reference, folder: Path) -> Path:
+    """Have gnubg play ``reference`` and write it to ``folder``; the file's path."""
+    path = folder / reference.file
+    run_gnubg(play_commands(reference, path))
+    if not path.exists():
+        raise GnubgError(f"gnubg wrote no {path}")
+    if not reference.length:
+        path.write_text(rules_tag(reference) + "\n" + path.read_text())
+    return path
+
+
+def round_trip(folder: Path, *, length: int = 5, seed: int = 13) -> Path:
+    """A ``length``-point match of two weak Tavola bots, written by Tavola, imported and exported again by
+    gnubg into ``folder``; raises :class:`GnubgError` unless Tavola reads gnubg's file to the same games."""
+    from tavola.bot.evaluate import Evaluator
+    from tavola.bot.player import Bot
+    from tavola.dicesource import RandomDice
+    from tavola.match import Match
+    from tavola.records import read_mat, write_mat
+    from tavola.table.game_table import GameTable
+    from tavola.table.seats import Seat
+
+    evaluator = Evaluator.default()
+    seats = (Seat("Marta", "casual"), Seat("Nino", "beginner"))
+    match = Match(length, dice=RandomDice(seed=seed), players=(seats[0].name, seats[1].name))
+    bots = {index: Bot(evaluator, seat.bot_level or "", rng=seed + index) for index, seat in enumerate(seats)}
+    table = GameTable(match, seats, bots=bots)
+    while True:
+        table.advance()
+        if match.is_over:
+            break
+        table.start_game()
+    written = folder / "tavola-written.mat"
+    write_mat(match, written)
+    path = folder / ROUND_TRIP
+    run_gnubg([f'import mat "{written}"', f'export match mat "{path}"'])
+    written.unlink()
+    if _logs(read_mat(path)) != _logs(match):
+        raise GnubgError(f"{path}: gnubg's export of Tavola's match reads back to other games")
+    return path
+
+
+def _logs(series: Any) -> list[list[Any]]:
+    """Each game's log without tied opening rolls, which a ``.mat`` file does not record."""
+    from tavola.actions import OpeningRoll
+
+    def tie(entry: Any) -> bool:
+        return isinstance(entry.action, OpeningRoll) and entry.action.dice[0] == entry.action.dice[1]
+
+    return [[entry for entry in game.log if not tie(entry)] for game in series.games]
+
+
+# --- gnubg's analysis --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GnubgDecision:
+    """A decision gnubg marked: where (game and move from 1, player 0 or 1), ``kind`` "move" or "cube",
+    gnubg's ``action`` ("move", "no double", "double", "take", "drop", "beaver"), its ``skill`` mark, the
+    choice ``played`` (a move in gnubg's notation, or the cube action), ``equity_loss`` (normalised: for a
+    checker play always, for a cube decision in a money session only), and the Position ID of the position
+    before it, seen by the player on roll (by the doubler for an answer), with the ``dice``."""
+
+    game: int
+    move: int
+    player: int
+    kind: str
+    action: str
+    skill: str
+    played: str
+    equity_loss: float | None
+    position_id: str | None
+    dice: tuple[int, int] | None
+
+    @property
+    def key(self) -> tuple[int, int, int, str]:
+        """(game, move, player, kind): how a decision is matched with Tavola's."""
+        return self.game, self.move, self.player, self.kind
+
+
+@dataclass(frozen=True)
+class GnubgFigures:
+    """One player's figures from gnubg's statistics.
+
+    Checker plays (all and unforced); cube decisions close or actual
+    (counted in the error rate) and all those judged; the normalised error
+    totals; the error rates in mEMG a decision (overall, checker play,
+    cube); the moves and cube decisions marked by class, and the cube errors
+    by gnubg's kind.
+    """
+
+    name: str
+    moves: int
+    unforced_moves: int
+    cube_decisions: int
+    all_cube_decisions: int
+    move_error: float
+    cube_error: float
+    error_rate_memg: float
+    move_error_rate_memg: float
+    cube_error_rate_memg: float
+    move_errors: dict[str, int]
+    cube_errors_by_skill: dict[str, int]
+    cube_errors: dict[str, int]
+
+
+@dataclass(frozen=True)
+class GnubgAnalysis:
+    """gnubg's analysis of one file: its length (0: money), games, each player's figures, every decision
+    gnubg marked, in order."""
+
+    file: str
+    length: int
+    games: int
+    players: tuple[GnubgFigures, GnubgFigures]
+    decisions: tuple[GnubgDecision, ...] = field(default=())
+
+    def marked(self, skill: str) -> tuple[GnubgDecision, ...]:
+        """The decisions marked ``skill`` ("doubtful", "bad" or "very bad")."""
+        return tuple(decision for decision in self.decisions if decision.skill == skill)
+
+
+def analysis_commands(path: Path, dump: Path, *, plies: int = 2, money: Reference | None = None) -> list[str]:
+    """The script that has gnubg analyse ``path`` at ``plies``, print its statistics and write the whole
+    analysed match, as ``gnubg.match()`` gives it, to ``dump`` (JSON); ``money`` gives a session's rules."""
+    rules = [] if money is None else [f"set jacoby {'on' if money.jacoby else 'off'}"]
+    rules += [] if money is None else [f"set beavers {money.beavers}"]
+    dumping = (
+        "import gnubg, json; "
+        f"json.dump(gnubg.match(analysis=1, boards=1, statistics=1, verbose=0), open({str(dump)!r}, 'w'))"
+    )
+    return [
+        *rules,
+        f'import mat "{path}"',
+        *analysis_settings(plies),
+        "analyse match",
+        "show statistics match",
+        f">exec({dumping!r})",
+    ]
+
+
+def analysis_settings(plies: int) -> list[str]:
+    """gnubg's commands for an analysis at ``plies``, checker play and cube alike."""
+    return [
+        f"set analysis chequerplay evaluation plies {plies}",
+        f"set analysis cubedecision evaluation plies {plies}",
+    ]
+
+
+def analyse_with_gnubg(path: Path, *, plies: int = 2) -> GnubgAnalysis:
+    """gnubg's analysis of the ``.mat`` file ``path`` at ``plies``, its figures checked against the
+    statistics it printed."""
+    money = next((r for r in REFERENCES if r.file == path.name and not r.length), None)
+    if money is None and " 0 point match" in path.read_text():
+        money = Reference(path.name, 0, 0, (GnubgPlayer("0"), GnubgPlayer("1")))
+    with tempfile.TemporaryDirectory(prefix="tavola-gnubg-dump-") as folder:
+        dump = Path(folder) / "match.json"
+        printed = run_gnubg(analysis_commands(path.resolve(), dump, plies=plies, money=money))
+        if not dump.exists():
+            raise GnubgError(f"gnubg wrote no analysis of {path}:\n{printed[-2000:]}")
+        analysis = parse_match(json.loads(dump.read_text()), path.name)
+    check_against_statistics(analysis, parse_statistics(printed))
+    return analysis
+
+
+def parse_match(match: dict[str, Any], file: str) -> GnubgAnalysis:
+    """gnubg's analysis from what ``gnubg.match(analysis=1, boards=1, statistics=1)`` gave (read from
+    JSON): each player's figures and every marked decision."""
+    info = match["match-info"]
+    names = (info["X"]["name"], info["O"]["name"])  # gnubg calls player 0 X and player 1 O
+    decisions: list[GnubgDecision] = []
+    for number, game in enumerate(match["games"], start=1):
+        decisions += _marked_decisions(number, game["game"], money=not info["match-length"])
+    stats = match["stats"]
+    players = (
+        _figures(names[0], stats["X"], decisions, 0),
+        _figures(names[1], stats["O"], decisions, 1),
+    )
+    return GnubgAnalysis(file, int(info["match-length"]), len(match["games"]), players, tuple(decisions))
+
+
+def _figures(
+    name: str, stats: dict[str, Any], decisions: Sequence[GnubgDecision], player: int
+) -> GnubgFigures:
+    """A player's figures from gnubg's statistics (its ``stats`` entry) and the marks of ``decisions``.
+
+    gnubg's checker-play ``error-skill`` is a total, its cube ``error-skill`` a rate per close decision;
+    the cube total is the sum of the errors of each kind.
+    """
+    moves, cube = stats.get("moves", {}), stats.get("cube", {})
+    unforced, close = int(moves.get("unforced-moves", 0)), int(cube.get("close-cube", 0))
+    move_error = float(moves.get("error-skill", 0.0))
+    cube_error = sum(float(cube.get(f"err-{key}-skill", 0.0)) for key in _STAT_KEYS.values())
+    marked = moves.get("marked", {})
+    cube_marks = [d.skill for d in decisions if d.player == player and d.kind == "cube"]
+    return GnubgFigures(
+        name=name,
+        moves=int(moves.get("total-moves", 0)),
+        unforced_moves=unforced,
+        cube_decisions=close,
+        all_cube_decisions=int(cube.get("total-cube", 0)),
+        move_error=round(move_error, 6),
+        cube_error=round(cube_error, 6),
+        error_rate_memg=_rate(move_error + cube_error, unforced + close),
+        move_error_rate_memg=_rate(move_error, unforced),
+        cube_error_rate_memg=_rate(cube_error, close),
+        move_errors={skill: int(marked.get(skill, 0)) for skill in SKILLS},
+        cube_errors_by_skill={skill: cube_marks.count(skill) for skill in SKILLS},
+        cube_errors={kind: int(cube.get(key, 0)) for kind, key in _STAT_KEYS.items()},
+    )
+
+
+def _rate(total: float, decisions: int) -> float:
+    """A normalised error total in mEMG a decision (0 with no decisions)."""
+    return round(1000.0 * total / decisions, 3) if decisions else 0.0
+
+
+def _marked_decisions(game: int, records: Sequence[dict[str, Any]], *, money: bool) -> list[GnubgDecision]:
+    """The marked decisions among one game's records, numbered by turn (see the module doc); a cube
+    decision's loss is known in a money session only (in a match gnubg gives its cubeful equities as match
+    winning chances)."""
+    marked: list[GnubgDecision] = []
+    turn, owner, cube_open = 0, -1, False  # cube_open: a double was made this turn, its roll is to come
+    double: dict[str, Any] = {}  # the analysis of the double being answered
+    double_board: str | None = None
+    for record in records:
+        action, player = record.get("action"), _player(record.get("player"))
+        analysis = record.get("analysis") or {}
+        if action == "move":
+            if not (cube_open and owner == player):
+                turn, owner = turn + 1, player
+            cube_open = False
+            dice = tuple(record["dice"])
+            where = (game, turn, player)
+            if "cube-skill" in analysis:
+                loss = _cube_loss(analysis, "no double") if money else None
+                marked.append(
+                    _decision(where, "cube", "no double", analysis["cube-skill"], "no double", loss, record)
+                )
+            if "skill" in analysis:
+                text = _move_text(record.get("move") or ())
+                loss = _move_loss(analysis)
+                marked.append(_decision(where, "move", "move", analysis["skill"], text, loss, record, dice))
+        elif action == "double":
+            beaver = cube_open and owner != player
+            if not beaver:
+                turn, owner, cube_open = turn + 1, player, True
+                double, double_board = analysis, record.get("board")
+            if "skill" in analysis:
+                kind = "beaver" if beaver else "double"
+                loss = _cube_loss(analysis, "double") if money and not beaver else None
+                marked.append(
+                    _decision((game, turn, player), "cube", kind, analysis["skill"], kind, loss, record)
+                )
+        elif action in ("take", "drop") and "skill" in analysis:
+            loss = _cube_loss(double, str(action)) if money else None
+            answer = {**record, "board": double_board}
+            marked.append(
+                _decision(
+                    (game, turn, player), "cube", str(action), analysis["skill"], str(action), loss, answer
+                )
+            )
+    return marked
+
+
+def _decision(
+    where: tuple[int, int, int],
+    kind: str,
+    action: str,
+    skill: str,
+    played: str,
+    loss: float | None,
+    record: dict[str, Any],
+    dice: tuple[int, ...] | None = None,
+) -> GnubgDecision:
+    if skill not in SKILLS:
+        raise GnubgError(f"game {where[0]} move {where[1]}: unknown mark {skill!r}")
+    game, move, player = where
+    pair = (int(dice[0]), int(dice[1])) if dice else None
+    loss = None if loss is None else round(loss, 6)
+    return GnubgDecision(game, move, player, kind, action, skill, played, loss, record.get("board"), pair)
+
+
+def _player(name: object) -> int:
+    if name not in ("X", "O"):
+        raise GnubgError(f"unknown player {name!r} in gnubg's record")
+    return 0 if name == "X" else 1
+
+
+def _move_text(steps: Iterable[Sequence[int]]) -> str:
+    """gnubg's ((from, to), ...) as text: ``bar/22 6/off``."""
+
+    def point(number: int) -> str:
+        return "bar" if number == 25 else "off" if number == 0 else str(number)
+
+    return " ".join(f"{point(source)}/{point(target)}" for source, target in steps)
+
+
+def _move_loss(analysis: dict[str, Any]) -> float | None:
+    moves, played = analysis.get("moves"), analysis.get("imove")
+    if not moves or played is None:
+        return None
+    return float(moves[0]["score"]) - float(moves[int(played)]["score"])
+
+
+def _cube_loss(analysis: dict[str, Any], action: str) -> float | None:
+    """A cube action's normalised loss from gnubg's cubeful equities (no double, double/take; a pass is
+    worth +1 to the doubler), seen by the player who acted."""
+    if "nd-cubeful-eq" not in analysis or "dt-cubeful-eq" not in analysis:
+        return None
+    no_double, take = float(analysis["nd-cubeful-eq"]), float(analysis["dt-cubeful-eq"])
+    doubled = min(take, 1.0)
+    best = max(no_double, doubled)
+    losses = {
+        "no double": best - no_double,
+        "double": best - doubled,
+        "take": max(0.0, take - 1.0),
+        "drop": max(0.0, 1.0 - take),
+    }
+    return losses[action]
+
+
+# --- gnubg's printed statistics ---------------------------------------------------------------------
+
+_LABEL_WIDTH, _COLUMN_WIDTH = 41, 24
+"""Where gnubg's statistics put the players' columns: after a label of 41 characters, 24 each."""
+
+
+def parse_statistics(text: str) -> dict[str, tuple[str, str]]:
+    """The rows of the last statistics gnubg printed (``show statistics match``): each label (``Total
+    moves``, ``Moves marked very bad``, ...) with the two players' columns as printed. A label printed in
+    several sections is kept by itself (the last one) and under its section too: ``Overall statistics:
+    Error rate mEMG (MWC)``.
+
+    >>> header = "Player" + " " * 35 + "Ann" + " " * 21 + "Bo"
+    >>> row = "Unforced moves" + " " * 28 + "3" + " " * 23 + "4"
+    >>> rows = parse_statistics(header + "\\n\\nChequerplay statistics\\n\\n" + row)
+    >>> rows["Unforced moves"], rows["Chequerplay statistics: Unforced moves"]
+    (('3', '4'), ('3', '4'))
+    """
+    rows: dict[str, tuple[str, str]] = {}
+    section = ""
+    start = text.rfind("\nPlayer ") + 1
+    for line in text[start:].splitlines()[1:]:
+        stripped = line.rstrip()
+        if stripped.endswith("statistics") and len(stripped) < _LABEL_WIDTH:
+            section = stripped
+            continue
+        label = stripped[:_LABEL_WIDTH].strip()
+        first = stripped[_LABEL_WIDTH : _LABEL_WIDTH + _COLUMN_WIDTH].strip()
+        second = stripped[_LABEL_WIDTH + _COLUMN_WIDTH :].strip()
+        if label and first:
+            rows[label] = rows[f"{section}: {label}"] = (first, second)
+    return rows
+
+
+def _first_number(text: str) -> float:
+    found = re.search(r"[-+]?\d+(?:\.\d+)?", text)
+    if found is None:
+        raise GnubgError(f"no number in {text!r}")
+    return float(found.group())
+
+
+def check_against_statistics(analysis: GnubgAnalysis, rows: dict[str, tuple[str, str]]) -> None:
+    """Raise :class:`GnubgError` unless the figures read from ``gnubg.match()`` are those gnubg printed."""
+    rate = next((key for key in rows if key.startswith("Overall statistics: Error rate mEMG")), None)
+    if rate is None:
+        raise GnubgError("gnubg printed no overall error rate")
+    for player, figures in enumerate(analysis.players):
+        printed = {
+            "overall error rate": (abs(_first_number(rows[rate][player])), figures.error_rate_memg, 0.051),
+            "unforced moves": (_first_number(rows["Unforced moves"][player]), figures.unforced_moves, 0),
+        }
+        for skill in SKILLS:
+            count = _first_number(rows[f"Moves marked {skill}"][player])
+            printed[f"moves marked {skill}"] = (count, figures.move_errors[skill], 0)
+        for what, (shown, read, tolerance) in printed.items():
+            if not math.isclose(shown, read, abs_tol=tolerance + 1e-9):
+                raise GnubgError(
+                    f"{analysis.file}: {figures.name}'s {what}: gnubg printed {shown}, read {read}"
+                )
+
+
+# --- agreement with Tavola's analysis -----------------------------------------------------------------
+
+AT_LEAST_BAD = ("bad", "very bad")
+Key = tuple[int, int, int, str]
+
+
+def tavola_marks(analysis: Analysis) -> dict[Key, str]:
+    """Tavola's class of each decision, by (game, move, player, kind)."""
+    return {(d.game, d.move, d.player, d.kind): d.skill.value for d in analysis.decisions}
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """One player's figures by both programs on one file."""
+
+    file: str
+    player: str
+    gnubg_rate: float
+    tavola_rate: float
+    gnubg_very_bad: int
+    tavola_at_least_bad: int
+    tavola_very_bad: int
+    gnubg_at_least_bad: int
+
+
+def agreement(reference: GnubgAnalysis, analysis: Analysis) -> list[Agreement]:
+    """Each player's error rates and the very bad decisions each program marks that the other marks at
+    least bad."""
+    ours = tavola_marks(analysis)
+    theirs = {decision.key: decision.skill for decision in reference.decisions}
+    rows = []
+    for player, figures in enumerate(reference.players):
+        their_very_bad = [d.key for d in reference.marked("very bad") if d.player == player]
+        our_very_bad = [key for key, skill in ours.items() if key[2] == player and skill == "very bad"]
+        rows.append(
+            Agreement(
+                file=reference.file,
+                player=figures.name,
+                gnubg_rate=figures.error_rate_memg,
+                tavola_rate=float(analysis.players[player].error_rate_memg),
+                gnubg_very_bad=len(their_very_bad),
+                tavola_at_least_bad=sum(ours.get(key) in AT_LEAST_BAD for key in their_very_bad),
+                tavola_very_bad=len(our_very_bad),
+                gnubg_at_least_bad=sum(theirs.get(key) in AT_LEAST_BAD for key in our_very_bad),
+            )
+        )
+    return rows
+
+
+def totals(rows: Sequence[Agreement]) -> Agreement:
+    """The very bad decisions of ``rows`` added up (the error rates left at 0)."""
+    return Agreement(
+        "all",
+        "",
+        0.0,
+        0.0,
+        sum(row.gnubg_very_bad for row in rows),
+        sum(row.tavola_at_least_bad for row in rows),
+        sum(row.tavola_very_bad for row in rows),
+        sum(row.gnubg_at_least_bad for row in rows),
+    )
+
+
+# --- the stored reference ---------------------------------------------------------------------------
+
+
+def reference_json(analyses: Sequence[GnubgAnalysis], *, plies: int = 2) -> dict[str, Any]:
+    """The reference as stored in :data:`REFERENCE_JSON`."""
+    return {
+        "gnubg": gnubg_version(),
+        "settings": {
+            "commands": analysis_settings(plies),
+            "chequerplay": f"{plies}-ply cubeful, gnubg's default move filter and pruning",
+            "cubedecision": f"{plies}-ply cubeful",
+            "thresholds": {"doubtful": 0.03, "bad": 0.06, "very bad": 0.12},
+            "numbering": "game and move (the turn in the game) from 1; player 0 is the left column",
+        },
+        "files": {
+            analysis.file: {"made": made(analysis.file), **_analysis_json(analysis)} for analysis in analyses
+        },
+    }
+
+
+def made(file: str) -> str:
+    """How the reference file ``file`` was made, in words."""
+    for reference in REFERENCES:
+        if reference.file == file:
+            players = ", ".join(
+                f"{player.name} {player.plies}-ply noise {player.noise}" for player in reference.players
+            )
+            what = f"{reference.length}-point match" if reference.length else f"{reference.games} money games"
+            rules = "" if reference.length else f", {rules_tag(reference)[2:]}"
+            return f"gnubg against itself: {what}, seed {reference.seed} (mersenne), {players}{rules}"
+    if file == ROUND_TRIP:
+        return "Tavola: casual (Marta) against beginner (Nino), 5 points, seed 13, through gnubg's import"
+    return "unknown"
+
+
+def reference_text(reference: dict[str, Any]) -> str:
+    """The reference as JSON text: indented, each decision on a line of its own."""
+    rows: dict[str, str] = {}
+    compact = json.loads(json.dumps(reference))
+    for entry in compact["files"].values():
+        for index, decision in enumerate(entry["decisions"]):
+            key = f"@decision {len(rows)}@"
+            rows[json.dumps(key)] = json.dumps(decision)
+            entry["decisions"][index] = key
+    text = json.dumps(compact, indent=1)
+    for key, row in rows.items():
+        text = text.replace(key, row, 1)
+    return text + "\n"
+
+
+def _analysis_json(analysis: GnubgAnalysis) -> dict[str, Any]:
+    return {
+        "length": analysis.length,
+        "games": analysis.games,
+        "players": [asdict(figures) for figures in analysis.players],
+        "decisions": [asdict(decision) for decision in analysis.decisions],
+    }
+
+
+def read_reference(path: Path = REFERENCE_JSON) -> dict[str, GnubgAnalysis]:
+    """The stored reference: each file's :class:`GnubgAnalysis`, by file name."""
+    stored = json.loads(path.read_text())
+    analyses = {}
+    for file, entry in stored["files"].items():
+        players = tuple(GnubgFigures(**figures) for figures in entry["players"])
+        decisions = tuple(
+            GnubgDecision(**{**d, "dice": tuple(d["dice"]) if d["dice"] else None})
+            for d in entry["decisions"]
+        )
+        analyses[file] = GnubgAnalysis(
+            file, entry["length"], entry["games"], (players[0], players[1]), decisions
+        )
+    return analyses
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", action="store_true", help="have gnubg play the reference matches again")
+    parser.add_argument("--analysis", action="store_true", help=f"analyse them again into {REFERENCE_JSON}")
+    args = parser.parse_args()
+    DATA.mkdir(exist_ok=True)
+    if args.matches:
+        for reference in REFERENCES:
+            print(f"gnubg plays {play_reference(reference, DATA)}")
+        print(f"round trip through gnubg: {round_trip(DATA)}")
+    if args.analysis:
+        analyses = []
+        for file in REFERENCE_FILES:
+            print(f"gnubg analyses {file} at 2-ply")
+            analyses.append(analyse_with_gnubg(DATA / file))
+        REFERENCE_JSON.write_text(reference_text(reference_json(analyses)))
+        print(f"wrote {REFERENCE_JSON}")
+    for file, analysis in read_reference().items():
+        print(f"{file}: {analysis.games} games, {len(analysis.marked('very bad'))} very bad decisions")
+        for figures in analysis.players:
+            print(
+                f"  {figures.name:>8}: {figures.error_rate_memg:6.1f} mEMG "
+                f"(moves {figures.move_error_rate_memg:.1f}, cube {figures.cube_error_rate_memg:.1f}), "
+                f"errors {figures.move_errors} cube {figures.cube_errors_by_skill}"
+            )
+
+
+if __name__ == "__main__":
+    main()
