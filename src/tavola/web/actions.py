@@ -76,7 +76,7 @@ class ActionError(TavolaError):
     """An action whose JSON does not have the shape of one: it names the field at fault."""
 
 
-_PLAIN_GAME = {
+_PLAIN_GAME: dict[str, Action] = {
     "roll": Roll(),
     "double": Double(),
     "take": Take(),
@@ -142,8 +142,11 @@ def chouette_action_json(action: ChouetteAction | TableAction) -> dict[str, Any]
         if action == plain:
             return {"action": name}
     match action:
-        case chouette.Double(against) | chouette.Take(against) | chouette.Drop(against) | chouette.Beaver(
-            against
+        case (
+            chouette.Double(against)
+            | chouette.Take(against)
+            | chouette.Drop(against)
+            | chouette.Beaver(against)
         ):
             return {"action": type(action).__name__.lower(), "against": list(against)}
         case Played(play):
@@ -198,7 +201,7 @@ class _ChouettePlain(Shape):
 
 class _Against(Shape):
     action: Literal["double", "take", "drop", "beaver"]
-    against: Annotated[list[str], Field(max_length=8)] = []
+    against: Annotated[tuple[str, ...], Field(max_length=8)] = ()
 
 
 _GameShape = Annotated[
@@ -224,7 +227,7 @@ def read_game_action(data: object, turn: Turn | None, variant: Variant | None = 
         case _Plain(action=name):
             return _PLAIN_GAME[name]
         case _Table(action=name):
-            return name  # type: ignore[no-any-return]
+            return name
         case _Resign(kind=kind):
             return Resign(WinKind[kind.upper()])
         case _ChooseDouble(number=number):
@@ -247,7 +250,7 @@ def read_chouette_action(
         case _ChouettePlain(action=name):
             return _PLAIN_CHOUETTE[name]
         case _Table(action=name):
-            return name  # type: ignore[no-any-return]
+            return name
         case _Against(action=name, against=against):
             return _AGAINST[name](tuple(against))
         case _Play(action="suggest", play=text):

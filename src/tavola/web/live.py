@@ -46,6 +46,7 @@ __all__ = [
     "BotMaker",
     "LiveTable",
     "NotFoundError",
+    "RefusedError",
     "SeatState",
     "Status",
     "TokenError",
@@ -64,6 +65,10 @@ class NotFoundError(TavolaError):
 
 class TokenError(TavolaError):
     """An action asked without the token of the seat it is for."""
+
+
+class RefusedError(TavolaError):
+    """An action the table refused: the engine's message, naming the seats by who sits there."""
 
 
 class StateError(TavolaError):
@@ -224,7 +229,11 @@ class LiveTable:
     def _table_actions(self) -> tuple[TableAction, ...]:
         """The table's actions open to every person now: between games of a session or a chouette."""
         if self.game_table is not None:
-            if self.options.kind == "game" and self.options.series == "money" and self.game_table.game.is_over:
+            if (
+                self.options.kind == "game"
+                and self.options.series == "money"
+                and self.game_table.game.is_over
+            ):
                 return ("start_game", "end_session")
             return ()
         assert self.chouette_table is not None
@@ -242,7 +251,9 @@ class LiveTable:
             name = (name or seat.name or "").strip()
             if not name:
                 raise StateError(_("seat {seat} needs the name of who sits there").format(seat=index))
-            others = [other.name for number, other in enumerate(self.seats) if number != index and other.taken]
+            others = [
+                other.name for number, other in enumerate(self.seats) if number != index and other.taken
+            ]
             if name in others:
                 raise SeatingError(_("{player} is at the table already").format(player=name))
             token = new_token()
@@ -264,11 +275,21 @@ class LiveTable:
         action raises the engine's :class:`~tavola.errors.TavolaError`, the table untouched."""
         with self.lock:
             if self.status != "live":
-                raise StateError(_("this table is not being played: it is {status}").format(status=self.status))
+                raise StateError(
+                    _("this table is not being played: it is {status}").format(status=self.status)
+                )
             if self.seats[index].bot is not None:
                 raise TokenError(_("seat {seat} is the bot's").format(seat=index))
-            self._do(index, data)
+            try:
+                self._do(index, data)
+            except TavolaError as error:
+                raise RefusedError(self._refusal(error)) from None
             self._settle()
+
+    def _refusal(self, error: TavolaError) -> str:
+        """What the engine says of a refused action, naming the seats by who sits there."""
+        table = self.game_table or self.chouette_table
+        return table.refusal(error) if table is not None else str(error)
 
     def _seat(self, index: int) -> SeatState:
         if not 0 <= index < len(self.seats):
@@ -291,7 +312,8 @@ class LiveTable:
             assert index is not None
             self.game_table.act(index, action)  # type: ignore[arg-type]
         else:
-            assert self.chouette_table is not None and index is not None
+            assert self.chouette_table is not None
+            assert index is not None
             self.chouette_table.act(self.names[index], action)  # type: ignore[arg-type]
 
     def _table_action(self, index: int | None, action: TableAction) -> None:
@@ -358,7 +380,9 @@ class LiveTable:
         else:
             chouette = build_chouette(options, names, self.dice)
             self.chouette_table = ChouetteTable(
-                chouette, bots={names[index]: bot for index, bot in bots.items()}, on_action=self._chouette_acted
+                chouette,
+                bots={names[index]: bot for index, bot in bots.items()},
+                on_action=self._chouette_acted,
             )
             self.chouette_table.start_game()
 

@@ -92,7 +92,7 @@ class ChouetteOptions(Shape):
     """Three to eight seats at a chouette; ``settings`` as the chouette's record writes them."""
 
     kind: Literal["chouette"]
-    settings: dict[str, Any] = {}
+    settings: dict[str, Any] = Field(default_factory=dict)
     seats: Annotated[list[SeatOptions], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
 
 
@@ -104,9 +104,7 @@ def read_options(data: object) -> GameOptions | ChouetteOptions:
     options: GameOptions | ChouetteOptions = read_shape(TableOptions, data, OptionsError, "the options")
     for index, seat in enumerate(options.seats):
         if seat.bot is not None and seat.bot not in LEVELS:
-            raise OptionsError(
-                f"seats[{index}].bot: one of {', '.join(LEVELS)} or null, not {seat.bot!r}"
-            )
+            raise OptionsError(f"seats[{index}].bot: one of {', '.join(LEVELS)} or null, not {seat.bot!r}")
     names = [seat.name or f"Player {index}" for index, seat in enumerate(options.seats)]
     try:
         if isinstance(options, GameOptions):

@@ -165,7 +165,12 @@ def _chouette_json(table: ChouetteTable) -> dict[str, Any]:
         dice=_dice(game.dice),
         moves=_moves(game.turn),
         bets=[
-            {"box_side": bet.box_side, "team_side": bet.team_side, "cube": _cube(bet.cube), "live": bet.is_live}
+            {
+                "box_side": bet.box_side,
+                "team_side": bet.team_side,
+                "cube": _cube(bet.cube),
+                "live": bet.is_live,
+            }
             for bet in game.bets
         ],
         is_over=game.is_over,

@@ -198,7 +198,9 @@ class Store:
 
     def seats(self, table_id: str) -> list[SeatRow]:
         with self._session() as session:
-            return list(session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.index)))
+            return list(
+                session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.index))
+            )
 
     def actions(self, table_id: str) -> list[ActionRow]:
         with self._session() as session:
@@ -208,5 +210,7 @@ class Store:
     def chat(self, table_id: str, limit: int = 100) -> list[ChatRow]:
         """The last ``limit`` chat messages, oldest first."""
         with self._session() as session:
-            query = select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(limit)
+            query = (
+                select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(limit)
+            )
             return list(reversed(list(session.scalars(query))))
