@@ -75,7 +75,7 @@ def position_json(position: Position) -> dict[str, Any]:
     """A board as a page draws it, from the side of the player it is seen by (``position``'s mover).
 
     >>> position_json(Position.start())["points"][:6]
-    [0, 0, 0, 0, 0, 5]
+    [-2, 0, 0, 0, 0, 5]
     """
     return {
         "points": list(position.board),
