@@ -161,14 +161,21 @@ class ChatRequest(BaseModel):
 # --- the application --------------------------------------------------------------------------
 
 
-def create_app(engine: Engine, make_bot: Callable[[str], Bot] | None = None) -> FastAPI:
+def create_app(
+    engine: Engine,
+    make_bot: Callable[[str], Bot] | None = None,
+    *,
+    posts: RateLimits | None = None,
+) -> FastAPI:
     """The ASGI application serving the tables stored in ``engine``'s database (already migrated).
 
-    Every unfinished table is rebuilt when the application starts.
+    Every unfinished table is rebuilt when the application starts. ``posts``
+    limits the POST requests of each client address (by default a burst of
+    30, then 10 a second).
     """
     store = Store(engine)
     hub = Hub(store, make_bot or _default_bot_maker())
-    posts = RateLimits(capacity=30, per_second=10)
+    posts = posts or RateLimits(capacity=30, per_second=10)
     schemas: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
