@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from web_helpers import auth, client_on, create, play_on, sit, state
-
 from tavola.cli import main
 from tavola.dicesource import verify
+from web_helpers import auth, client_on, create, play_on, sit, state
 
 TWO_PEOPLE = {"kind": "game", "series": "single", "seats": [{}, {}]}
 
@@ -45,7 +44,8 @@ def test_two_seats_play_a_game_to_the_end(client, tmp_path: Path) -> None:
     assert main(["verify", str(tmp_path / "dice.json")]) == 1
     mat = client.get(f"/api/tables/{table}/record.mat")
     assert mat.status_code == 200
-    assert "Ann" in mat.text and "Bob" in mat.text
+    assert "Ann" in mat.text
+    assert "Bob" in mat.text
     record = client.get(f"/api/tables/{table}/record.json").json()
     assert record == final["record"]
     refused = client.post(f"/api/tables/{table}/actions", json={"action": "roll"}, headers=auth(tokens[0]))
@@ -106,14 +106,18 @@ def test_a_bad_action_gets_the_engines_error_and_the_table_is_unchanged(client) 
     before = state(client, table)
     [acting] = before["to_act"]
     headers = auth(tokens[acting])
-    illegal = client.post(f"/api/tables/{table}/actions", json={"action": "play", "play": "24/1"}, headers=headers)
+    illegal = client.post(
+        f"/api/tables/{table}/actions", json={"action": "play", "play": "24/1"}, headers=headers
+    )
     assert illegal.status_code == 400
     assert "24/1" in illegal.json()["error"]
     unknown = client.post(f"/api/tables/{table}/actions", json={"action": "fly"}, headers=headers)
     assert unknown.status_code == 400
     assert unknown.json()["error"].startswith("action: one of roll, double")
     not_json = client.post(
-        f"/api/tables/{table}/actions", content=b"{roll", headers={**headers, "content-type": "application/json"}
+        f"/api/tables/{table}/actions",
+        content=b"{roll",
+        headers={**headers, "content-type": "application/json"},
     )
     assert not_json.status_code == 400
     too_large = client.post(
@@ -125,7 +129,11 @@ def test_a_bad_action_gets_the_engines_error_and_the_table_is_unchanged(client) 
     assert "take" in wrong_time.json()["error"]
     after = state(client, table)
     assert after == before
-    good = client.post(f"/api/tables/{table}/actions", json=state(client, table, tokens[acting])["legal_actions"][0], headers=headers)
+    good = client.post(
+        f"/api/tables/{table}/actions",
+        json=state(client, table, tokens[acting])["legal_actions"][0],
+        headers=headers,
+    )
     assert good.status_code == 200
     assert good.json()["version"] > before["version"]
 
@@ -133,24 +141,38 @@ def test_a_bad_action_gets_the_engines_error_and_the_table_is_unchanged(client) 
 def test_options_are_checked_by_the_rules(client) -> None:
     refusals = {
         "the Jacoby rule is for money play, not matches (P4)": {
-            "kind": "game", "series": "match", "rules": {"jacoby": True}, "seats": [{}, {}],
+            "kind": "game",
+            "series": "match",
+            "rules": {"jacoby": True},
+            "seats": [{}, {}],
         },
         "rules.beavers: 'one' is not a whole number": {
-            "kind": "game", "rules": {"beavers": "one"}, "seats": [{}, {}],
+            "kind": "game",
+            "rules": {"beavers": "one"},
+            "seats": [{}, {}],
         },
-        "rules.doubling: there is no such rule": {"kind": "game", "rules": {"doubling": True}, "seats": [{}, {}]},
+        "rules.doubling: there is no such rule": {
+            "kind": "game",
+            "rules": {"doubling": True},
+            "seats": [{}, {}],
+        },
         "seats[1].bot: one of beginner, casual, intermediate, advanced, expert, world-class or null, not 'god'": {
-            "kind": "game", "seats": [{}, {"bot": "god"}],
+            "kind": "game",
+            "seats": [{}, {"bot": "god"}],
         },
         "settings.cubes: 'many' is not a known value": {
-            "kind": "chouette", "settings": {"cubes": "many"}, "seats": [{}, {}, {}],
+            "kind": "chouette",
+            "settings": {"cubes": "many"},
+            "seats": [{}, {}, {}],
         },
     }
     for message, options in refusals.items():
         response = client.post("/api/tables", json=options)
         assert response.status_code == 400, options
         assert response.json()["error"] == message
-    nobody = client.post("/api/tables", json={"kind": "game", "seats": [{"bot": "advanced"}, {"bot": "expert"}]})
+    nobody = client.post(
+        "/api/tables", json={"kind": "game", "seats": [{"bot": "advanced"}, {"bot": "expert"}]}
+    )
     assert nobody.status_code == 409
     assert client.get("/api/tables").json()["tables"] == []
 
@@ -172,7 +194,16 @@ def test_every_rule_and_variant_reaches_the_table(client) -> None:
     assert record["stake"] == 2.5
     assert record["players"] == ["Ann", "Bob"]
     assert record["rules"] | options["rules"] == record["rules"]
-    match = create(client, {"kind": "game", "series": "match", "length": 7, "rules": {"holland": True, "crawford": True}, "seats": [{}, {}]})
+    match = create(
+        client,
+        {
+            "kind": "game",
+            "series": "match",
+            "length": 7,
+            "rules": {"holland": True, "crawford": True},
+            "seats": [{}, {}],
+        },
+    )
     sit(client, match, 0, "Ann")
     sit(client, match, 1, "Bob")
     seen = state(client, match)
@@ -189,7 +220,12 @@ def test_a_money_session_plays_on_until_a_seat_ends_it(client) -> None:
     assert between["legal_actions"] == [{"action": "start_game"}, {"action": "end_session"}]
     assert sorted(between["to_act"]) == [0, 1]
     headers = auth(tokens[1])
-    assert client.post(f"/api/tables/{table}/actions", json={"action": "start_game"}, headers=headers).status_code == 200
+    assert (
+        client.post(
+            f"/api/tables/{table}/actions", json={"action": "start_game"}, headers=headers
+        ).status_code
+        == 200
+    )
     assert state(client, table)["game"]["number"] == 2
     refused = client.post(f"/api/tables/{table}/actions", json={"action": "end_session"}, headers=headers)
     assert refused.status_code == 400

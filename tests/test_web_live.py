@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from web_helpers import auth, client_on, create, play_on, sit, state
-
 from tavola.web.limits import RateLimits
+from web_helpers import auth, client_on, create, play_on, sit, state
 
 TWO_PEOPLE = {"kind": "game", "series": "single", "seats": [{}, {}]}
 
@@ -31,9 +30,10 @@ def _until_state(websocket: Any, version: int) -> dict[str, Any]:
 def test_the_websocket_sends_each_state_and_chat_and_takes_actions(client) -> None:
     table = create(client, TWO_PEOPLE)
     tokens = {0: sit(client, table, 0, "Ann"), 1: sit(client, table, 1, "Bob")}
-    with client.websocket_connect(f"/api/tables/{table}/live") as spectator, client.websocket_connect(
-        f"/api/tables/{table}/live"
-    ) as player:
+    with (
+        client.websocket_connect(f"/api/tables/{table}/live") as spectator,
+        client.websocket_connect(f"/api/tables/{table}/live") as player,
+    ):
         first = spectator.receive_json()
         assert first["type"] == "state"
         assert first["state"]["you"] is None
@@ -69,7 +69,9 @@ def test_the_websocket_sends_each_state_and_chat_and_takes_actions(client) -> No
     with client.websocket_connect(f"/api/tables/{table}/live") as again:
         current = again.receive_json()["state"]
         assert current == state(client, table)
-    assert [row["text"] for row in client.get(f"/api/tables/{table}/chat").json()["messages"]] == ["good luck"]
+    assert [row["text"] for row in client.get(f"/api/tables/{table}/chat").json()["messages"]] == [
+        "good luck"
+    ]
 
 
 def test_a_websocket_is_limited_in_size_and_rate(client) -> None:
@@ -96,7 +98,12 @@ def test_posts_are_limited_per_client(tmp_path: Path) -> None:
 
 def test_a_bot_table_plays_the_bots_turns(client) -> None:
     table = create(client, {"kind": "game", "series": "single", "seats": [{"bot": "advanced"}, {}]})
-    assert state(client, table)["seats"][0] == {"index": 0, "name": "Tavola", "bot": "advanced", "taken": True}
+    assert state(client, table)["seats"][0] == {
+        "index": 0,
+        "name": "Tavola",
+        "bot": "advanced",
+        "taken": True,
+    }
     tokens = {1: sit(client, table, 1, "Ann")}
     seen = state(client, table)
     assert seen["to_act"] == [1]
@@ -127,7 +134,12 @@ def test_a_chouette_table_with_bots_plays_a_game_and_the_next(client) -> None:
     assert between["legal_actions"] == [{"action": "start_game"}, {"action": "end_session"}]
     assert sum(between["game"]["totals"].values()) == 0
     headers = auth(tokens[1])
-    assert client.post(f"/api/tables/{table}/actions", json={"action": "start_game"}, headers=headers).status_code == 200
+    assert (
+        client.post(
+            f"/api/tables/{table}/actions", json={"action": "start_game"}, headers=headers
+        ).status_code
+        == 200
+    )
     assert state(client, table)["game"]["number"] == 2
     refused = client.post(f"/api/tables/{table}/record.mat")
     assert refused.status_code == 405
@@ -138,7 +150,9 @@ def test_a_chouette_table_with_bots_plays_a_game_and_the_next(client) -> None:
 def test_a_restarted_server_rebuilds_its_tables_from_the_stored_actions(tmp_path: Path) -> None:
     database = tmp_path / "server.sqlite3"
     with client_on(database) as client:
-        game = create(client, {"kind": "game", "series": "match", "length": 3, "seats": [{}, {"bot": "advanced"}]})
+        game = create(
+            client, {"kind": "game", "series": "match", "length": 3, "seats": [{}, {"bot": "advanced"}]}
+        )
         token = sit(client, game, 0, "Ann")
         play_on(client, game, {0: token}, lambda seen: seen["version"] > 30)
         waiting = create(client, TWO_PEOPLE)

@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from tavola.web.app import create_app  # noqa: E402
-from tavola.web.limits import RateLimits  # noqa: E402
-from tavola.web.storage import open_database  # noqa: E402
+from tavola.web.app import create_app
+from tavola.web.limits import RateLimits
+from tavola.web.storage import open_database
 
 PREFERRED = ("play", "roll", "take", "accept", "commit")
 """What a test player does first when it may: it never doubles nor resigns, so games end by bearing off."""

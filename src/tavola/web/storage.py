@@ -123,8 +123,9 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def migrate(engine: Engine, revision: str = "head") -> None:
-    """Upgrade the database to ``revision`` (the latest by default) with Alembic."""
+def migrate(engine: Engine, revision: str = "head", *, down: bool = False) -> None:
+    """Upgrade the database to ``revision`` (the latest by default) with Alembic; ``down``: downgrade
+    to it (``"base"``: an empty database)."""
     from alembic import command
     from alembic.config import Config
 
@@ -132,7 +133,7 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+        (command.downgrade if down else command.upgrade)(config, revision)
 
 
 class Store:
