@@ -201,7 +201,7 @@ class _ChouettePlain(Shape):
 
 class _Against(Shape):
     action: Literal["double", "take", "drop", "beaver"]
-    against: Annotated[tuple[str, ...], Field(max_length=8)] = ()
+    against: Annotated[list[str], Field(max_length=8, default_factory=list)]
 
 
 _GameShape = Annotated[
