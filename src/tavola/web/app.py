@@ -50,7 +50,7 @@ from tavola.i18n import LANGUAGES, _, use_language
 from tavola.records import mat_text, to_json
 from tavola.schema import JsonTextError, parse_json
 from tavola.web.limits import MAX_CHAT, MAX_MESSAGE, RateLimits, TokenBucket
-from tavola.web.live import LiveTable, NotFoundError, StateError, TokenError
+from tavola.web.live import LiveTable, NotFoundError, StateError, TokenError, not_playing
 from tavola.web.options import ChouetteOptions, GameOptions, TableOptions, read_options
 from tavola.web.state import table_state, table_summary
 from tavola.web.storage import Store
@@ -334,7 +334,7 @@ def create_app(
                     from tavola.chouette import record
 
                     return record.to_json(table.chouette_table.chouette)
-            raise StateError(_("this table is not being played: it is {status}").format(status=table.status))
+            raise StateError(not_playing(table.status))
 
         data = await run_in_threadpool(written)
         return JSONResponse(data, headers=_attachment(f"tavola-{table_id}.json"))

@@ -51,6 +51,7 @@ __all__ = [
     "Status",
     "TokenError",
     "new_token",
+    "not_playing",
     "token_hash",
 ]
 
@@ -73,6 +74,13 @@ class RefusedError(TavolaError):
 
 class StateError(TavolaError):
     """Something the table cannot do in its state: a seat taken, a table not being played."""
+
+
+def not_playing(status: Status) -> str:
+    """Why a table that is not live takes no action."""
+    if status == "open":
+        return _("this table waits for its players to sit down")
+    return _("this table is finished")
 
 
 def new_token() -> str:
@@ -275,9 +283,7 @@ class LiveTable:
         action raises the engine's :class:`~tavola.errors.TavolaError`, the table untouched."""
         with self.lock:
             if self.status != "live":
-                raise StateError(
-                    _("this table is not being played: it is {status}").format(status=self.status)
-                )
+                raise StateError(not_playing(self.status))
             if self.seats[index].bot is not None:
                 raise TokenError(_("seat {seat} is the bot's").format(seat=index))
             try:
