@@ -50,6 +50,7 @@ from tavola.actions import (
 from tavola.chouette import actions as chouette
 from tavola.chouette.actions import ChouetteAction
 from tavola.errors import TavolaError
+from tavola.play import Move
 from tavola.position import WinKind
 from tavola.schema import Says, Shape, read_shape
 from tavola.turn import Turn
@@ -158,8 +159,8 @@ def chouette_action_json(action: ChouetteAction | TableAction) -> dict[str, Any]
     raise TypeError(f"not an action of a chouette player: {action!r}")
 
 
-def _moves_text(moves: object) -> str:
-    return moves if isinstance(moves, str) else " ".join(str(move) for move in moves)  # type: ignore[attr-defined]
+def _moves_text(moves: str | tuple[Move, ...]) -> str:
+    return moves if isinstance(moves, str) else " ".join(str(move) for move in moves)
 
 
 # --- reading ----------------------------------------------------------------------------------

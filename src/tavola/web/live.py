@@ -306,21 +306,22 @@ class LiveTable:
         """Read ``data`` and do it through the table, as seat ``index`` (None: the table)."""
         if self.game_table is not None:
             game = self.game_table.game
-            action: Action | ChouetteAction | TableAction = read_game_action(data, game.turn, game.variant)
+            action = read_game_action(data, game.turn, game.variant)
+            if isinstance(action, str):
+                self._table_action(index, action)
+            else:
+                assert index is not None, "only the table's own actions have no seat"
+                self.game_table.act(index, action)
+            return
+        assert self.chouette_table is not None
+        chouette = self.chouette_table.chouette
+        turn = chouette.game.turn if chouette.game is not None else None
+        chouette_action = read_chouette_action(data, turn, chouette.settings.variant)
+        if isinstance(chouette_action, str):
+            self._table_action(index, chouette_action)
         else:
-            assert self.chouette_table is not None
-            chouette_game = self.chouette_table.chouette.game
-            turn = chouette_game.turn if chouette_game is not None else None
-            action = read_chouette_action(data, turn, self.chouette_table.chouette.settings.variant)
-        if isinstance(action, str):
-            self._table_action(index, action)
-        elif self.game_table is not None:
-            assert index is not None
-            self.game_table.act(index, action)  # type: ignore[arg-type]
-        else:
-            assert self.chouette_table is not None
-            assert index is not None
-            self.chouette_table.act(self.names[index], action)  # type: ignore[arg-type]
+            assert index is not None, "only the table's own actions have no seat"
+            self.chouette_table.act(self.names[index], chouette_action)
 
     def _table_action(self, index: int | None, action: TableAction) -> None:
         if index is not None and action not in self._table_actions():

@@ -38,6 +38,7 @@ from tavola.chouette import MAX_PLAYERS, MIN_PLAYERS, Chouette, ChouetteSettings
 from tavola.chouette.record import _settings, _settings_json, _SettingsShape
 from tavola.dicesource import DiceSource
 from tavola.errors import RecordError, TavolaError
+from tavola.i18n import _
 from tavola.match import Match, MoneySession
 from tavola.rules import Rules
 from tavola.schema import RulesShape, Says, Shape, read_shape
@@ -104,7 +105,11 @@ def read_options(data: object) -> GameOptions | ChouetteOptions:
     options: GameOptions | ChouetteOptions = read_shape(TableOptions, data, OptionsError, "the options")
     for index, seat in enumerate(options.seats):
         if seat.bot is not None and seat.bot not in LEVELS:
-            raise OptionsError(f"seats[{index}].bot: one of {', '.join(LEVELS)} or null, not {seat.bot!r}")
+            raise OptionsError(
+                _("{field}: one of {levels} or null, not {value}").format(
+                    field=f"seats[{index}].bot", levels=", ".join(LEVELS), value=repr(seat.bot)
+                )
+            )
     names = [seat.name or f"Player {index}" for index, seat in enumerate(options.seats)]
     try:
         if isinstance(options, GameOptions):
