@@ -9,8 +9,16 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
+
+def _installed(name: str) -> bool:
+    try:
+        return find_spec(name) is not None
+    except ImportError:
+        return False
+
+
 collect_ignore_glob = ["src/tavola/web/migrations/*"] + (
     []
-    if all(find_spec(name) is not None for name in ("fastapi", "sqlalchemy", "alembic", "uvicorn"))
+    if all(_installed(name) for name in ("fastapi", "sqlalchemy", "alembic", "uvicorn"))
     else ["src/tavola/web/*", "src/tavola/web/*/*", "src/tavola/web/*/*/*"]
 )

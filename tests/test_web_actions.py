@@ -56,3 +56,52 @@ def test_a_play_typed_before_the_dice_is_left_for_the_game_to_refuse() -> None:
         game.apply(action)
     with pytest.raises(ActionError, match=r"^kind: "):
         read_game_action({"action": "resign", "kind": "all"}, None)
+
+
+def test_a_tables_actions_replayed_on_the_same_dice_give_the_same_game() -> None:
+    from tavola.bot.evaluate import Evaluator
+    from tavola.bot.player import Bot
+    from tavola.dicesource import VerifiableDice
+    from tavola.match import Match
+    from tavola.table import ChouetteTable, GameTable, Seat
+
+    secret = bytes(range(32))
+    done: list[tuple[int, object]] = []
+    bots = {seat: Bot(Evaluator.default(), "advanced", seat) for seat in (0, 1)}
+    seats = (Seat("Ann", "advanced"), Seat("Bob", "advanced"))
+    played = GameTable(
+        Match(1, dice=VerifiableDice(secret)),
+        seats,
+        bots=bots,
+        on_action=lambda seat, action: done.append((seat, action)),
+    )
+    played.advance()
+    assert played.game.is_over
+    assert len(done) > 20
+    again = GameTable(Match(1, dice=VerifiableDice(secret)), (Seat("Ann"), Seat("Bob")))
+    for seat, action in done:
+        again.act(seat, read_game_action(action_json(action), again.game.turn, again.game.variant))  # type: ignore[arg-type]
+    assert again.game.log == played.game.log
+    assert again.events == played.events
+
+    told: list[tuple[str, object]] = []
+    names = ["Ann", "Ben", "Cid"]
+    chouette_bots = {name: Bot(Evaluator.default(), "advanced", index) for index, name in enumerate(names)}
+    table = ChouetteTable(
+        Chouette(dice=VerifiableDice(secret), players=names),
+        bots=chouette_bots,
+        on_action=lambda player, action: told.append((player, action)),
+    )
+    table.start_game()
+    table.advance()
+    assert table.chouette.games[0].is_over
+    replayed = ChouetteTable(Chouette(dice=VerifiableDice(secret), players=names))
+    replayed.start_game()
+    for player, action in told:
+        game = replayed.chouette.game
+        assert game is not None
+        read = read_chouette_action(
+            chouette_action_json(action), game.turn, replayed.chouette.settings.variant
+        )  # type: ignore[arg-type]
+        replayed.act(player, read)  # type: ignore[arg-type]
+    assert replayed.chouette.log == table.chouette.log

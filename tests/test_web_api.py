@@ -249,3 +249,17 @@ def test_the_lobby_lists_open_and_live_tables(client) -> None:
     assert client.get("/api/tables?status=open").json()["tables"][0]["id"] == first
     assert client.get("/api/tables/nothing-here").status_code == 404
     assert client.get("/openapi.json").json()["paths"]["/api/tables"]["post"]["requestBody"]
+
+
+def test_tavola_verify_takes_the_three_parts_as_options(capsys: pytest.CaptureFixture[str]) -> None:
+    commitment = "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
+    secret = "00" * 32
+    assert main(["verify", "--commitment", commitment, "--secret", secret, "--dice", "4 4 1 5"]) == 0
+    assert "all 4 come from the secret" in capsys.readouterr().out
+    assert main(["verify", "--commitment", commitment, "--secret", secret, "--dice", "4425"]) == 1
+    assert "die 2 (counting from 0) was 2, but the secret gives 1" in capsys.readouterr().err
+    assert main(["verify", "--commitment", commitment, "--dice", "44"]) == 2
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--help"])
+    assert exited.value.code == 0
+    assert "--database URL" in capsys.readouterr().out
