@@ -15,11 +15,11 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tavola.cli import analyze, chouette, engine, hint, match, moves, play, rollout, rules
+from tavola.cli import analyze, chouette, engine, hint, match, moves, play, rollout, rules, serve, verify
 from tavola.errors import TavolaError
 from tavola.i18n import LANGUAGES, _, set_language
 
-COMMANDS = (play, chouette, hint, rules, moves, match, engine, rollout, analyze)
+COMMANDS = (play, chouette, hint, rules, moves, match, engine, rollout, analyze, serve, verify)
 
 
 class Parser(argparse.ArgumentParser):

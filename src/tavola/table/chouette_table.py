@@ -43,12 +43,17 @@ from tavola.table.events import (
 )
 from tavola.table.game_table import Listener, forced_play
 
-__all__ = ["ChouetteTable"]
+__all__ = ["ChouetteHook", "ChouetteTable"]
+
+
+ChouetteHook = Callable[[str, ChouetteAction], None]
+"""Called with the player and the action as given after every action :meth:`ChouetteTable.act` does
+(a person's or a bot's): replaying them in order on a table with the same dice gives the same game."""
 
 
 class ChouetteTable:
-    """``chouette`` at a table; ``bots`` plays for the players it names; ``autosave`` is called after
-    every action."""
+    """``chouette`` at a table; ``bots`` plays for the players it names; ``on_action`` is told every
+    action done in a game; ``autosave`` is called after every action."""
 
     def __init__(
         self,
@@ -56,10 +61,12 @@ class ChouetteTable:
         *,
         bots: Mapping[str, Bot] | None = None,
         autosave: Callable[[], None] | None = None,
+        on_action: ChouetteHook | None = None,
     ) -> None:
         self.chouette = chouette
         self.bots = dict(bots or {})
         self.autosave = autosave
+        self.on_action = on_action
         self._listeners: list[Listener] = []
         self._events: list[Event] = []
         self._forcing = False
@@ -130,6 +137,8 @@ class ChouetteTable:
             self._announce(CheckersMoved(player, game.turn.moves[moved:]))
         elif isinstance(action, Undo):
             self._announce(MoveUndone(player))
+        if self.on_action is not None:
+            self.on_action(player, action)
         self._saved()
 
     def advance(self) -> None:

@@ -7,7 +7,8 @@ they may do (:meth:`GameTable.legal_actions`), passes a person's actions to
 needs no person: the bot's actions in its seat, a person's forced rolls, and
 forced plays and passes. Everything that happens comes back as events
 (:mod:`tavola.table.events`), to listeners and in :attr:`GameTable.events`;
-the ``autosave`` hook is called after every action.
+the ``on_action`` hook is told every action done (a person's or not) and the
+``autosave`` hook is called after it.
 
 >>> from tavola.dicesource import ManualDice
 >>> from tavola.errors import OutOfTurnError
@@ -89,19 +90,23 @@ from tavola.table.events import (
 from tavola.table.seats import Seat
 from tavola.turn import Turn
 
-__all__ = ["BeforeRoll", "GameTable", "Listener", "forced_play"]
+__all__ = ["ActionHook", "BeforeRoll", "GameTable", "Listener", "forced_play"]
 
 Listener = Callable[[Event], None]
 BeforeRoll = Callable[[int, bool], None]
 """Called with the seat and whether it is the opening roll just before the table rolls the dice."""
+ActionHook = Callable[[int, Action], None]
+"""Called with the seat and the action as given after every action a table does: replaying them in
+order through :meth:`GameTable.act` on a table with the same dice gives the same game."""
 
 
 class GameTable:
     """``series`` played by ``seats`` (0 and 1, as in the series' games).
 
     ``bots`` is the :class:`~tavola.bot.player.Bot` of each bot seat;
-    ``autosave`` is called after every action; ``before_roll`` just before
-    every roll (where typed dice are asked for). The series' first game is
+    ``on_action`` is told every action done, then ``autosave`` is called;
+    ``before_roll`` is called just before every roll (where typed dice are
+    asked for). The series' first game is
     started at once if it has none.
     """
 
@@ -113,6 +118,7 @@ class GameTable:
         bots: Mapping[int, Bot] | None = None,
         autosave: Callable[[], None] | None = None,
         before_roll: BeforeRoll | None = None,
+        on_action: ActionHook | None = None,
     ) -> None:
         self.series = series
         self.seats = seats
@@ -122,6 +128,7 @@ class GameTable:
             raise ValueError(f"seats {missing} are the bot's: give their Bot in bots")
         self.autosave = autosave
         self.before_roll = before_roll
+        self.on_action = on_action
         self._listeners: list[Listener] = []
         self._events: list[Event] = []
         self._forcing = False  # a forced play is being made
@@ -234,6 +241,8 @@ class GameTable:
             self._announce(CheckersMoved(seat, game.turn.moves[moved:]))
         elif isinstance(action, Undo):
             self._announce(MoveUndone(seat))
+        if self.on_action is not None:
+            self.on_action(seat, action)
         if self.autosave is not None:
             self.autosave()
 

@@ -1,0 +1,53 @@
+"""``tavola serve``: the web server, for play from browsers (see :mod:`tavola.web` and docs/server.md).
+
+The tables are kept in a SQLite file in Tavola's data folder
+(``$XDG_DATA_HOME/tavola/server.sqlite3``) unless ``--database`` names
+another database (``postgresql://user@host/name`` for PostgreSQL). The
+database is brought to the latest schema at start, and every unfinished
+table is rebuilt from its stored actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tavola.i18n import _
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help=_("serve tables to play from a browser, against the bot, with friends and at chouettes"),
+        description=_("Serve Tavola's tables over HTTP: a JSON API and a WebSocket per table."),
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help=_("the address to listen on (default: %(default)s)")
+    )
+    parser.add_argument(
+        "--port", type=int, default=8080, help=_("the port to listen on (default: %(default)s)")
+    )
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help=_("the database (default: a SQLite file in Tavola's data folder)"),
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from tavola.web.app import create_app
+        from tavola.web.limits import MAX_MESSAGE
+        from tavola.web.storage import default_database_url, open_database
+    except ImportError as error:
+        print(
+            _("tavola serve needs the web extra: pip install 'tavola[web]' ({error})").format(error=error),
+            file=sys.stderr,
+        )
+        return 2
+    engine = open_database(args.database or default_database_url())
+    uvicorn.run(create_app(engine), host=args.host, port=args.port, ws_max_size=MAX_MESSAGE)
+    return 0

@@ -1,0 +1,65 @@
+"""How much a client may send: the size of a message and how many a second.
+
+>>> bucket = TokenBucket(capacity=2, per_second=1.0, clock=lambda: 0.0)
+>>> bucket.allow(), bucket.allow(), bucket.allow()
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+__all__ = ["MAX_CHAT", "MAX_MESSAGE", "RateLimits", "TokenBucket"]
+
+MAX_MESSAGE = 16 * 1024
+"""The most bytes a request's body or a WebSocket message may have."""
+
+MAX_CHAT = 500
+"""The most characters a chat message may have."""
+
+
+class TokenBucket:
+    """``capacity`` messages at once, refilled at ``per_second``: a burst, then a steady rate."""
+
+    def __init__(
+        self, capacity: float, per_second: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.capacity = capacity
+        self.per_second = per_second
+        self.clock = clock
+        self.tokens = capacity
+        self.last = clock()
+
+    def allow(self) -> bool:
+        """Take one message's token; False when there is none left (the message is refused)."""
+        now = self.clock()
+        self.tokens = min(self.capacity, self.tokens + (now - self.last) * self.per_second)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class RateLimits:
+    """One :class:`TokenBucket` per client address, the least recently seen forgotten past ``most``.
+
+    >>> limits = RateLimits(capacity=1, per_second=0.0)
+    >>> limits.allow("10.0.0.1"), limits.allow("10.0.0.1"), limits.allow("10.0.0.2")
+    (True, False, True)
+    """
+
+    def __init__(self, capacity: float, per_second: float, most: int = 10_000) -> None:
+        self.capacity = capacity
+        self.per_second = per_second
+        self.most = most
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, client: str) -> bool:
+        bucket = self._buckets.pop(client, None) or TokenBucket(self.capacity, self.per_second)
+        self._buckets[client] = bucket
+        while len(self._buckets) > self.most:
+            self._buckets.popitem(last=False)
+        return bucket.allow()

@@ -1,0 +1,419 @@
+"""A table being played on the server: its seats, its table of the engine, its dice, and its stored log.
+
+:class:`LiveTable` drives a :class:`~tavola.table.GameTable` or a
+:class:`~tavola.table.ChouetteTable` for people who reach it over the
+network. Every action, a person's, a bot's or a forced one, goes through the
+table and is stored (one transaction each) before anyone is told of it; the
+dice are :class:`~tavola.dicesource.VerifiableDice` whose secret is kept
+with the table. Rebuilding a table is replaying its stored actions through
+the engine with the same secret: the dice come out the same, so the game
+does too (:meth:`LiveTable.load`).
+
+A table is ``open`` until every person's seat is taken, ``live`` while it
+is played and ``finished`` once its match, its single game or its session
+is over, when the dice's secret is revealed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tavola.actions import Action
+from tavola.bot.player import Bot
+from tavola.chouette.actions import ChouetteAction
+from tavola.dicesource import VerifiableDice
+from tavola.errors import IllegalActionError, SeatingError, TavolaError
+from tavola.i18n import _
+from tavola.match import Match
+from tavola.table import ChouetteTable, GameTable, Seat
+from tavola.web.actions import (
+    TableAction,
+    action_json,
+    chouette_action_json,
+    read_chouette_action,
+    read_game_action,
+)
+from tavola.web.options import ChouetteOptions, GameOptions, build_chouette, build_series, read_options
+from tavola.web.storage import Store
+
+__all__ = [
+    "BotMaker",
+    "LiveTable",
+    "NotFoundError",
+    "RefusedError",
+    "SeatState",
+    "Status",
+    "TokenError",
+    "new_token",
+    "not_playing",
+    "token_hash",
+]
+
+Status = Literal["open", "live", "finished"]
+BotMaker = Callable[[str], Bot]
+"""Makes the bot for a seat, from its level."""
+
+
+class NotFoundError(TavolaError):
+    """No such table, or no such seat at it."""
+
+
+class TokenError(TavolaError):
+    """An action asked without the token of the seat it is for."""
+
+
+class RefusedError(TavolaError):
+    """An action the table refused: the engine's message, naming the seats by who sits there."""
+
+
+class StateError(TavolaError):
+    """Something the table cannot do in its state: a seat taken, a table not being played."""
+
+
+def not_playing(status: Status) -> str:
+    """Why a table that is not live takes no action."""
+    if status == "open":
+        return _("this table waits for its players to sit down")
+    return _("this table is finished")
+
+
+def new_token() -> str:
+    """A seat's secret token: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a token: its SHA-256, in hexadecimal.
+
+    >>> token_hash("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SeatState:
+    """A seat: its person's name once taken (a bot's at once), the bot's level, the token's hash."""
+
+    name: str | None
+    bot: str | None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.bot is not None or self.token_hash is not None
+
+
+class LiveTable:
+    """One table of the server; every method that reads or changes it holds :attr:`lock`."""
+
+    def __init__(
+        self,
+        table_id: str,
+        options: GameOptions | ChouetteOptions,
+        seats: list[SeatState],
+        secret: str,
+        store: Store,
+        make_bot: BotMaker,
+        *,
+        status: Status = "open",
+    ) -> None:
+        self.id = table_id
+        self.options = options
+        self.seats = seats
+        self.store = store
+        self.make_bot = make_bot
+        self.status: Status = status
+        self.dice = VerifiableDice(bytes.fromhex(secret))
+        self.lock = threading.RLock()
+        self.actions: list[tuple[int | None, dict[str, Any]]] = []
+        """Every action done, in order: the seat (None: the table itself) and the action's JSON."""
+        self.listeners: list[Callable[[LiveTable], None]] = []
+        """Told after every stored action (from the thread that made it, holding :attr:`lock`)."""
+        self.game_table: GameTable | None = None
+        self.chouette_table: ChouetteTable | None = None
+        self._replaying = False
+        self._secret = secret
+
+    # --- making and loading ------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls, table_id: str, options: GameOptions | ChouetteOptions, store: Store, make_bot: BotMaker
+    ) -> LiveTable:
+        """A new open table, stored; bots sit down at once."""
+        if all(seat.bot is not None for seat in options.seats):
+            raise StateError(_("a table needs at least one seat for a person"))
+        seats = [
+            SeatState(seat.name or (_bot_name(options, index) if seat.bot else None), seat.bot)
+            for index, seat in enumerate(options.seats)
+        ]
+        secret = VerifiableDice().reveal()  # a fresh secret; this source is not used for dice
+        store.create_table(
+            table_id,
+            options.kind,
+            options.model_dump(mode="json"),
+            secret,
+            [(seat.name, seat.bot) for seat in seats],
+        )
+        table = cls(table_id, options, seats, secret, store, make_bot)
+        return table
+
+    @classmethod
+    def load(cls, table_id: str, store: Store, make_bot: BotMaker) -> LiveTable:
+        """The table as stored, its actions replayed through the engine; a live one then carries on
+        with what needs nobody (a bot's turn cut short)."""
+        row = store.table(table_id)
+        if row is None:
+            raise NotFoundError(_("there is no table {table}").format(table=table_id))
+        options = read_options(row.options)
+        seats = [SeatState(seat.name, seat.bot, seat.token_hash) for seat in store.seats(table_id)]
+        status: Status = row.status  # type: ignore[assignment]
+        table = cls(table_id, options, seats, row.secret, store, make_bot, status=status)
+        if status == "open":
+            return table
+        table._start_engine()
+        table._replaying = True
+        try:
+            for stored in store.actions(table_id):
+                table._redo(stored.seat, stored.action)
+        finally:
+            table._replaying = False
+        if status == "live":
+            table._settle()
+        else:
+            table.dice.reveal()
+        return table
+
+    # --- reading -----------------------------------------------------------------------------
+
+    @property
+    def kind(self) -> str:
+        return self.options.kind
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name or "" for seat in self.seats]
+
+    @property
+    def secret(self) -> str | None:
+        """The dice's secret, once the table is finished; None before."""
+        return self._secret if self.status == "finished" else None
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        """The seat whose token this is, or None (a spectator)."""
+        if not token:
+            return None
+        wanted = token_hash(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                return index
+        return None
+
+    def to_act(self) -> list[int]:
+        """The seats that may act now (at a chouette, several may)."""
+        if self.status != "live":
+            return []
+        seats = [index for index in range(len(self.seats)) if self.legal_actions(index)]
+        return seats
+
+    def legal_actions(self, index: int) -> list[dict[str, Any]]:
+        """What seat ``index`` may do now, as JSON: the engine's legal actions, and the table's."""
+        if self.status != "live" or self.seats[index].bot is not None:
+            return []
+        table: list[dict[str, Any]] = [{"action": name} for name in self._table_actions()]
+        if self.game_table is not None:
+            return [action_json(action) for action in self.game_table.legal_actions(index)] + table
+        assert self.chouette_table is not None
+        name = self.names[index]
+        return [chouette_action_json(action) for action in self.chouette_table.legal_actions(name)] + table
+
+    def _table_actions(self) -> tuple[TableAction, ...]:
+        """The table's actions open to every person now: between games of a session or a chouette."""
+        if self.game_table is not None:
+            if (
+                self.options.kind == "game"
+                and self.options.series == "money"
+                and self.game_table.game.is_over
+            ):
+                return ("start_game", "end_session")
+            return ()
+        assert self.chouette_table is not None
+        return ("start_game", "end_session") if self.chouette_table.game is None else ()
+
+    # --- acting ------------------------------------------------------------------------------
+
+    def take_seat(self, index: int, name: str | None) -> str:
+        """Seat a person at ``index``: the seat's token (stored only as its hash). The last seat taken
+        starts the play."""
+        with self.lock:
+            seat = self._seat(index)
+            if seat.taken:
+                raise StateError(_("seat {seat} is taken").format(seat=index))
+            name = (name or seat.name or "").strip()
+            if not name:
+                raise StateError(_("seat {seat} needs the name of who sits there").format(seat=index))
+            others = [
+                other.name for number, other in enumerate(self.seats) if number != index and other.taken
+            ]
+            if name in others:
+                raise SeatingError(_("{player} is at the table already").format(player=name))
+            token = new_token()
+            hashed = token_hash(token)
+            self.store.take_seat(self.id, index, name, hashed)
+            seat.name, seat.token_hash = name, hashed
+            if all(seat.taken for seat in self.seats):
+                self.store.set_status(self.id, "live")
+                self.status = "live"
+                self._start_engine()
+                self._changed()
+                self._settle()
+            else:
+                self._changed()
+            return token
+
+    def act(self, index: int, data: object) -> None:
+        """Do the action ``data`` (JSON) for seat ``index``, then whatever needs nobody; a refused
+        action raises the engine's :class:`~tavola.errors.TavolaError`, the table untouched."""
+        with self.lock:
+            if self.status != "live":
+                raise StateError(not_playing(self.status))
+            if self.seats[index].bot is not None:
+                raise TokenError(_("seat {seat} is the bot's").format(seat=index))
+            try:
+                self._do(index, data)
+            except TavolaError as error:
+                raise RefusedError(self._refusal(error)) from None
+            self._settle()
+
+    def _refusal(self, error: TavolaError) -> str:
+        """What the engine says of a refused action, naming the seats by who sits there."""
+        table = self.game_table or self.chouette_table
+        return table.refusal(error) if table is not None else str(error)
+
+    def _seat(self, index: int) -> SeatState:
+        if not 0 <= index < len(self.seats):
+            raise NotFoundError(_("there is no seat {seat} at this table").format(seat=index))
+        return self.seats[index]
+
+    def _do(self, index: int | None, data: object) -> None:
+        """Read ``data`` and do it through the table, as seat ``index`` (None: the table)."""
+        if self.game_table is not None:
+            game = self.game_table.game
+            action = read_game_action(data, game.turn, game.variant)
+            if isinstance(action, str):
+                self._table_action(index, action)
+            else:
+                assert index is not None, "only the table's own actions have no seat"
+                self.game_table.act(index, action)
+            return
+        assert self.chouette_table is not None
+        chouette = self.chouette_table.chouette
+        turn = chouette.game.turn if chouette.game is not None else None
+        chouette_action = read_chouette_action(data, turn, chouette.settings.variant)
+        if isinstance(chouette_action, str):
+            self._table_action(index, chouette_action)
+        else:
+            assert index is not None, "only the table's own actions have no seat"
+            self.chouette_table.act(self.names[index], chouette_action)
+
+    def _table_action(self, index: int | None, action: TableAction) -> None:
+        if index is not None and action not in self._table_actions():
+            raise IllegalActionError(
+                _("{action}: the table takes it between the games of a money session or a chouette").format(
+                    action=action
+                )
+            )
+        if action == "start_game":
+            if self.game_table is not None:
+                self.game_table.start_game()
+            else:
+                assert self.chouette_table is not None
+                self.chouette_table.start_game()
+        self._stored(index, {"action": action})
+        if action == "end_session":
+            self._finish()
+
+    def _redo(self, index: int | None, data: dict[str, Any]) -> None:
+        """Replay a stored action: the engine must take it as it did (anything else is a broken store)."""
+        self._do(index, data)
+
+    def _settle(self) -> None:
+        """Make what needs nobody: the bots' actions and forced plays, the next game of a match, the end."""
+        if self.status != "live":
+            return
+        if self.game_table is not None:
+            table = self.game_table
+            while True:
+                table.advance()
+                if not table.game.is_over:
+                    return
+                series = table.series
+                single = self.options.kind == "game" and self.options.series == "single"
+                if series.is_over or single:
+                    self._finish()
+                    return
+                if not isinstance(series, Match):
+                    return  # a money session: the people say whether to play on
+                self._table_action(None, "start_game")
+        else:
+            assert self.chouette_table is not None
+            self.chouette_table.advance()
+
+    def _finish(self) -> None:
+        if not self._replaying:
+            self.store.set_status(self.id, "finished")
+        self.status = "finished"
+        self.dice.reveal()
+        self._changed()
+
+    # --- the engine --------------------------------------------------------------------------
+
+    def _start_engine(self) -> None:
+        """Sit everybody down at the engine's table (the first game starts with it)."""
+        names = self.names
+        bots = {index: self.make_bot(seat.bot) for index, seat in enumerate(self.seats) if seat.bot}
+        options = self.options
+        if isinstance(options, GameOptions):
+            series = build_series(options, (names[0], names[1]), self.dice)
+            seats = (Seat(names[0], self.seats[0].bot), Seat(names[1], self.seats[1].bot))
+            self.game_table = GameTable(series, seats, bots=bots, on_action=self._game_acted)
+        else:
+            chouette = build_chouette(options, names, self.dice)
+            self.chouette_table = ChouetteTable(
+                chouette,
+                bots={names[index]: bot for index, bot in bots.items()},
+                on_action=self._chouette_acted,
+            )
+            self.chouette_table.start_game()
+
+    def _game_acted(self, seat: int, action: Action) -> None:
+        self._stored(seat, action_json(action))
+
+    def _chouette_acted(self, player: str, action: ChouetteAction) -> None:
+        self._stored(self.names.index(player), chouette_action_json(action))
+
+    def _stored(self, index: int | None, data: dict[str, Any]) -> None:
+        """Keep an action done: stored in its own transaction, then the listeners told."""
+        if not self._replaying:
+            self.store.append_action(self.id, len(self.actions), index, data)
+        self.actions.append((index, data))
+        self._changed()
+
+    def _changed(self) -> None:
+        if self._replaying:
+            return
+        for listener in list(self.listeners):
+            listener(self)
+
+
+def _bot_name(options: GameOptions | ChouetteOptions, index: int) -> str:
+    """A bot's name at the table: Tavola, then Tavola 2, Tavola 3... for the bots after the first."""
+    before = sum(1 for seat in options.seats[:index] if seat.bot is not None)
+    return "Tavola" if before == 0 else f"Tavola {before + 1}"

@@ -1,0 +1,171 @@
+"""What a table is created with: the kind of play, every rule Tavola has, and the seats.
+
+Two kinds of table:
+
+* ``{"kind": "game", ...}``: two seats at a single game, a money session or a
+  match (``series``), with a ``variant``, the ``rules`` (each field of
+  :class:`~tavola.rules.Rules`, as Tavola's records write them), the
+  ``length`` of a match and the ``stake`` of money play;
+* ``{"kind": "chouette", ...}``: three to eight seats, with the ``settings``
+  of the chouette as its record writes them (:mod:`tavola.chouette.record`);
+  a setting left out keeps its default.
+
+A seat is a person (``{"name": null}``, named when they sit down, or
+``{"name": "Ann"}``) or the bot at a level of :data:`tavola.bot.search.LEVELS`
+(``{"bot": "expert"}``). Whether the options make sense together is for the
+rules to say: :func:`read_options` builds the series once to let them.
+
+>>> options = read_options({"kind": "game", "series": "match", "length": 3,
+...                         "seats": [{"name": "Ann"}, {"bot": "advanced"}]})
+>>> options.seats[1]
+SeatOptions(name=None, bot='advanced')
+>>> read_options({"kind": "game", "series": "match", "rules": {"jacoby": True},
+...               "seats": [{}, {}]})
+Traceback (most recent call last):
+...
+tavola.web.options.OptionsError: the Jacoby rule is for money play, not matches (P4)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from tavola.bot.search import LEVELS
+from tavola.chouette import MAX_PLAYERS, MIN_PLAYERS, Chouette, ChouetteSettings
+from tavola.chouette.record import _settings, _settings_json, _SettingsShape
+from tavola.dicesource import DiceSource
+from tavola.errors import RecordError, TavolaError
+from tavola.i18n import _
+from tavola.match import Match, MoneySession
+from tavola.rules import Rules
+from tavola.schema import RulesShape, Says, Shape, read_shape
+from tavola.variants import find_variant
+
+__all__ = [
+    "NAME_LENGTH",
+    "ChouetteOptions",
+    "GameOptions",
+    "OptionsError",
+    "SeatOptions",
+    "TableOptions",
+    "build_chouette",
+    "build_series",
+    "chouette_settings",
+    "options_json",
+    "read_options",
+]
+
+NAME_LENGTH = 40
+"""The longest name a seat takes."""
+
+
+class OptionsError(TavolaError):
+    """Options a table cannot be created with: the message names the field, or the rule, at fault."""
+
+
+class SeatOptions(Shape):
+    """One seat: a person (``bot`` null), named now or when they sit down, or the bot at a level."""
+
+    name: Annotated[str, Field(min_length=1, max_length=NAME_LENGTH)] | None = None
+    bot: Annotated[
+        str | None,
+        Says("{field}: one of " + ", ".join(LEVELS) + " or null, not {value}"),
+        Field(max_length=20),
+    ] = None
+
+
+class GameOptions(Shape):
+    """Two seats at a single game, a money session or a match."""
+
+    kind: Literal["game"]
+    series: Literal["single", "money", "match"] = "money"
+    length: int = 5
+    stake: int | float = 1
+    variant: Annotated[str, Field(max_length=40)] = "standard"
+    rules: RulesShape = RulesShape()
+    seats: Annotated[list[SeatOptions], Field(min_length=2, max_length=2)]
+
+
+class ChouetteOptions(Shape):
+    """Three to eight seats at a chouette; ``settings`` as the chouette's record writes them."""
+
+    kind: Literal["chouette"]
+    settings: dict[str, Any] = Field(default_factory=dict)
+    seats: Annotated[list[SeatOptions], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+
+
+TableOptions = Annotated[GameOptions | ChouetteOptions, Field(discriminator="kind")]
+
+
+def read_options(data: object) -> GameOptions | ChouetteOptions:
+    """The options ``data`` gives, checked: their shape, the levels, and the rules by building the series."""
+    options: GameOptions | ChouetteOptions = read_shape(TableOptions, data, OptionsError, "the options")
+    for index, seat in enumerate(options.seats):
+        if seat.bot is not None and seat.bot not in LEVELS:
+            raise OptionsError(
+                _("{field}: one of {levels} or null, not {value}").format(
+                    field=f"seats[{index}].bot", levels=", ".join(LEVELS), value=repr(seat.bot)
+                )
+            )
+    names = [seat.name or f"Player {index}" for index, seat in enumerate(options.seats)]
+    try:
+        if isinstance(options, GameOptions):
+            build_series(options, (names[0], names[1]), None)
+        else:
+            build_chouette(options, names, None)
+    except TavolaError as error:
+        raise OptionsError(str(error)) from None
+    return options
+
+
+def options_json(options: GameOptions | ChouetteOptions) -> dict[str, Any]:
+    """The options as JSON data, every default written out (read back by :func:`read_options`)."""
+    data = options.model_dump()
+    if isinstance(options, ChouetteOptions):
+        data["settings"] = _settings_json(chouette_settings(options))
+    return data
+
+
+def build_series(
+    options: GameOptions, names: tuple[str, str], dice: DiceSource | None
+) -> Match | MoneySession:
+    """The match or money session (a single game is a session of one) the options ask for."""
+    variant = find_variant(options.variant)
+    rules: Rules = options.rules.rules()
+    if options.series == "match":
+        return Match(options.length, rules, dice, names, variant)
+    return MoneySession(rules, dice, stake=options.stake, players=names, variant=variant)
+
+
+def chouette_settings(options: ChouetteOptions) -> ChouetteSettings:
+    """The chouette's settings: those given over the defaults, read as its record reads them."""
+    defaults = _settings_json(ChouetteSettings())
+    given = options.settings
+    rules = given.get("rules", {})
+    merged = {
+        **defaults,
+        **given,
+        "rules": {**defaults["rules"], **rules} if isinstance(rules, dict) else rules,
+    }
+    shape = read_shape(_SettingsShape, merged, OptionsError, "settings")
+    try:
+        return _settings(shape)
+    except RecordError as error:
+        raise OptionsError(str(error)) from None
+
+
+def build_chouette(options: ChouetteOptions, names: list[str], dice: DiceSource | None) -> Chouette:
+    """The chouette the options ask for, its players seated in order."""
+    return Chouette(chouette_settings(options), dice, players=names)
+
+
+def default_rules() -> dict[str, Any]:
+    """Every rule at its default, as the options write them.
+
+    >>> default_rules()["crawford"]
+    True
+    """
+    return {item.name: item.default for item in dataclasses.fields(Rules)}

@@ -1,0 +1,161 @@
+"""The server's database: migrations from empty and back, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
+
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, inspect
+
+from tavola.web.app import create_app
+from tavola.web.limits import RateLimits
+from tavola.web.storage import MIGRATIONS, migrate, open_database
+from web_helpers import create, play_on, sit, state
+
+TABLES = {"tavola_tables", "tavola_seats", "tavola_actions", "tavola_chat"}
+
+
+def _head() -> str:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
+
+
+def _revision(engine) -> str | None:  # type: ignore[no-untyped-def]
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def test_a_fresh_database_and_an_old_one_reach_the_latest_schema(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    engine = open_database(url)
+    assert _revision(engine) == _head()
+    assert set(inspect(engine).get_table_names()) >= TABLES
+    migrate(engine, "base", down=True)
+    assert _revision(engine) is None
+    assert not TABLES & set(inspect(engine).get_table_names())
+    again = open_database(url)
+    assert _revision(again) == _head()
+    assert set(inspect(again).get_table_names()) >= TABLES
+    open_database(url)  # at the latest already: nothing to do, nothing lost
+    assert _revision(again) == _head()
+
+
+def test_the_default_database_is_in_tavolas_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tavola.console import data_file
+    from tavola.web.storage import default_database_url
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_database_url() == f"sqlite:///{tmp_path / 'tavola' / 'server.sqlite3'}"
+    assert data_file("server.sqlite3").parent == data_file("autosave.json").parent
+    open_database(default_database_url())
+    assert (tmp_path / "tavola" / "server.sqlite3").is_file()
+
+
+# --- PostgreSQL -------------------------------------------------------------------------------
+
+POSTGRES_BIN = Path("/usr/lib/postgresql")
+
+
+def _postgres_tools() -> Path | None:
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).resolve().parent
+    versions = sorted(POSTGRES_BIN.glob("*/bin/initdb"))
+    return versions[-1].parent if versions else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def postgresql(tmp_path: Path) -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on a free loopback port: its URL; stopped and removed after."""
+    tools = _postgres_tools()
+    if tools is None:
+        pytest.skip("PostgreSQL's initdb and pg_ctl are not installed (Debian: apt-get install postgresql)")
+    as_user: list[str] = []
+    folder = tmp_path / "cluster"
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as postgres
+        if shutil.which("runuser") is None:
+            pytest.skip("running as root without runuser to start PostgreSQL as another user")
+        as_user = ["runuser", "-u", "postgres", "--"]
+        folder = Path(f"/tmp/tavola-test-pg-{os.getpid()}-{_free_port()}")
+    folder.mkdir(mode=0o700)
+    if as_user:
+        shutil.chown(folder, "postgres")
+    port = _free_port()
+    run = {"check": True, "capture_output": True, "timeout": 60}
+    subprocess.run(
+        [*as_user, str(tools / "initdb"), "-D", str(folder / "data"), "-U", "tavola", "--auth=trust"], **run
+    )
+    subprocess.run(
+        [
+            *as_user,
+            str(tools / "pg_ctl"),
+            "-D",
+            str(folder / "data"),
+            "-l",
+            str(folder / "log"),
+            "-o",
+            f"-h 127.0.0.1 -p {port} -k {folder}",
+            "-w",
+            "start",
+        ],
+        **run,
+    )
+    try:
+        subprocess.run(
+            [*as_user, str(tools / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "tavola", "tavola"],
+            **run,
+        )
+        yield f"postgresql://tavola@127.0.0.1:{port}/tavola"
+    finally:
+        subprocess.run(
+            [*as_user, str(tools / "pg_ctl"), "-D", str(folder / "data"), "-m", "immediate", "stop"],
+            check=False,
+            capture_output=True,
+            timeout=60,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_postgresql_round_trip(postgresql: str) -> None:
+    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
+    limits = RateLimits(capacity=1e9, per_second=1e9)
+    with TestClient(create_app(open_database(postgresql), posts=limits)) as client:
+        table = create(client, {"kind": "game", "series": "match", "length": 3, "seats": [{}, {}]})
+        tokens = {0: sit(client, table, 0, "Ann"), 1: sit(client, table, 1, "Bob")}
+        play_on(client, table, tokens, lambda seen: seen["version"] > 20)
+        said = client.post(
+            f"/api/tables/{table}/chat",
+            json={"text": "ciao"},
+            headers={"Authorization": f"Bearer {tokens[0]}"},
+        )
+        assert said.status_code == 200
+        before = state(client, table, tokens[1])
+    engine = create_engine(postgresql.replace("postgresql://", "postgresql+psycopg://"))
+    assert _revision(engine) == _head()
+    with TestClient(create_app(open_database(postgresql), posts=limits)) as client:
+        assert state(client, table, tokens[1]) == before
+        assert client.get(f"/api/tables/{table}/chat").json()["messages"][0]["text"] == "ciao"
+        play_on(client, table, tokens, lambda seen: seen["version"] > before["version"] + 5)
