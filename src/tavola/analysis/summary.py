@@ -86,11 +86,14 @@ def _errors(analysis: Analysis) -> RenderableType:
 
 
 def chouette_analysis_view(analysis: ChouetteAnalysis) -> RenderableType:
-    """A chouette's analysis: each player's figures, then every decision of theirs that was bad or worse."""
+    """A chouette's analysis: the file it came from, each player's figures, then every decision of theirs
+    that was bad or worse."""
     games = ngettext("{count} game", "{count} games", analysis.games).format(count=analysis.games)
     level = level_name(analysis.level)
-    title = _("Analysis of the chouette ({games}, {level})").format(games=games, level=level)
-    table = Table(title=f"{analysis.source}: {title}" if analysis.source else title, title_justify="left")
+    table = Table(
+        title=_("Analysis of the chouette ({games}, {level})").format(games=games, level=level),
+        title_justify="left",
+    )
     table.add_column(_("Player"))
     table.add_column(_("Moves"), justify="right")
     table.add_column(_("Cube decisions"), justify="right")
@@ -115,7 +118,8 @@ def chouette_analysis_view(analysis: ChouetteAnalysis) -> RenderableType:
             rating_name(figures.rating),
             f"{figures.result:+g}",
         )
-    lines: list[RenderableType] = [table]
+    lines: list[RenderableType] = [Text(analysis.source, style="bold")] if analysis.source else []
+    lines.append(table)
     said = _("Game {game}, turn {turn}: {name} {played} loses {loss:.3f} ({skill}); better: {best}.")
     for decision in analysis.decisions:
         if decision.skill not in (Skill.BAD, Skill.VERY_BAD):
