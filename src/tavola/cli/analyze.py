@@ -45,7 +45,10 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "files", nargs="+", metavar="FILE", help=_("a .mat file, a Tavola JSON record or an autosave")
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help=_("a .mat file, a Tavola JSON record, an autosave or a chouette record"),
     )
     parser.add_argument(
         "--level",
