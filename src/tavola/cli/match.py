@@ -16,7 +16,6 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tavola.console.session import read_series
 from tavola.errors import TavolaError
 from tavola.game import Ending, Game
 from tavola.i18n import N_, _
@@ -73,6 +72,8 @@ def _game_summary(game: Game) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tavola.console.session import read_series  # the autosave's reader, loaded only when needed
+
     try:
         series = read_series(args.file)
         if args.to:
