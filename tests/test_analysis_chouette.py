@@ -1,26 +1,25 @@
 """A chouette analysed cube by cube: each member's answer judged on their own cube, per-player figures.
 
-The judge is a stand-in here (put where :mod:`tavola.analysis.judge` is
-looked up) that records what it was asked: these tests check what the
-chouette's analysis asks and how it names and counts the answers, not the
-engine's equities.
+The judge is a stand-in here (put in place of :mod:`tavola.analysis.judge`'s
+functions where the chouette's analysis calls them) that records what it was
+asked: these tests check what the chouette's analysis asks and how it names
+and counts the answers, not the engine's equities.
 """
 
 from __future__ import annotations
 
 import io
-import sys
-import types
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
+import tavola.analysis.chouette
 from tavola.actions import Action, Double, Drop, Take
 from tavola.analysis.chouette import analyze_chouette, analyze_chouette_file, is_chouette_record
 from tavola.analysis.model import Alternative, Decision, Skill, skill_of
+from tavola.analysis.summary import chouette_analysis_view
 from tavola.chouette import Chouette, ChouetteSettings
-from tavola.console.chouette import chouette_analysis_view
 from tavola.cube import Cube
 from tavola.dicesource import RandomDice
 from tavola.game import Game, Phase
@@ -72,10 +71,8 @@ def _decision(kind: str, played: str, best: str, loss: float, *, forced: bool = 
 @pytest.fixture
 def judge(monkeypatch: pytest.MonkeyPatch) -> StandInJudge:
     stand_in = StandInJudge()
-    module = types.ModuleType("tavola.analysis.judge")
-    module.judge_move = stand_in.judge_move  # type: ignore[attr-defined]
-    module.judge_cube = stand_in.judge_cube  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "tavola.analysis.judge", module)
+    monkeypatch.setattr(tavola.analysis.chouette, "judge_move", stand_in.judge_move)
+    monkeypatch.setattr(tavola.analysis.chouette, "judge_cube", stand_in.judge_cube)
     return stand_in
 
 

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,7 +21,7 @@ import pytest
 from builders import position
 from tavola import Dice, Position
 from tavola.analysis.analyze import analyze_file
-from tavola.analysis.html import report_html
+from tavola.analysis.html import BOARD_SIZE, CHECKER_COLOURS, report_html
 from tavola.analysis.model import (
     Alternative,
     Analysis,
@@ -34,8 +35,10 @@ from tavola.analysis.model import (
     luck_of,
     skill_of,
 )
-from tavola.cube import Cube
+from tavola.cube import Cube, CubeOffer
 from tavola.i18n import use_language
+from tavola.render import svg_board
+from tavola.render._view import CubeOwner
 
 CHROMIUM = Path("/usr/bin/chromium")
 MATCH = Path(__file__).parent / "data" / "gnubg-5-point-match.mat"
@@ -282,6 +285,22 @@ def test_a_record_without_errors_says_so() -> None:
     page = Page(report_html(clean))
     assert "No decision was doubtful or worse." in page.text
     assert not boards_of(page)
+
+
+def test_C3_an_answer_to_a_double_shows_the_cube_offered_on_the_doublers_side() -> None:
+    middle = position({6: 5, 8: 3, 13: 4, 24: 2, 4: 1}, {19: 4, 17: 3, 12: 5, 1: 2, 20: 1})
+    answer = replace(
+        take_decision(1, 4, 1, middle.flip(), Cube(2, owner=1)), offer=CubeOffer(4, doubler=0)
+    )  # Bob owns the cube at 2; Alice redoubles to 4 and Bob answers
+    analysis = replace(sample_analysis(), decisions=(answer,))
+    page = report_html(analysis)
+
+    def board(cube: tuple[int, CubeOwner]) -> str:
+        drawn = svg_board(answer.position, size=BOARD_SIZE, colors=CHECKER_COLOURS[::-1], cube=cube)
+        return drawn.replace(' role="img"', ' role="img" aria-labelledby="decision-1-board"', 1)
+
+    assert board((4, "opponent")) in page
+    assert board((2, "mover")) not in page
 
 
 def test_a_played_choice_far_down_the_list_is_shown_with_its_rank() -> None:

@@ -326,8 +326,6 @@ def test_level_names_are_shown_in_the_language_in_use_and_accepted_in_any() -> N
 
 
 def test_the_tutor_in_a_terminal_warns_and_a_finished_match_is_analysed(tmp_path: Path) -> None:
-    pytest.importorskip("tavola.analysis.judge", reason="the analysis engine's judge is not here")
-    pytest.importorskip("tavola.cli.analyze", reason="the analysis's terminal view is not here")
     terminal = Terminal(
         tmp_path, "--opponent", "human", "--name", "Ann", "--opponent-name", "Bo", "--dice", "manual",
         "--tutor", "--tutor-level", "0-ply",

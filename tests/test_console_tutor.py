@@ -229,7 +229,6 @@ def test_the_threshold_decides_what_is_warned() -> None:
 
 def engine_game(steps: list[tuple[str, str]], tutor: Tutor) -> tuple[Game, str]:
     """A hot-seat money game from Ann's opening 6-1, with ``tutor`` (judging with the analysis engine)."""
-    pytest.importorskip("tavola.analysis.judge", reason="the analysis engine's judge is not here")
     manual = ManualDice()
     manual.enter_opening(6, 1)
     series = MoneySession(dice=manual, players=("Ann", "Bo"))

@@ -1,8 +1,8 @@
 """Match analysis: every checker play, cube decision and resignation of a record judged, every roll's luck.
 
 :func:`analyze_series` takes a :class:`~tavola.match.Match` or
-:class:`~tavola.match.MoneySession` (from :func:`read_series` or
-:func:`tavola.records.load`) and gives an :class:`~tavola.analysis.model.Analysis`;
+:class:`~tavola.match.MoneySession` (from :func:`tavola.console.session.read_series`
+or :func:`tavola.records.load`) and gives an :class:`~tavola.analysis.model.Analysis`;
 :func:`analyze_file` reads the file first. The work is batched: the record
 is replayed once to gather what is to judge, then
 
@@ -71,34 +71,18 @@ from tavola.bot.cube import game_decision
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import table_for
 from tavola.bot.search import SharedSearch
+from tavola.console.session import read_series
 from tavola.dice import Dice
-from tavola.errors import RecordError
 from tavola.game import Phase
 from tavola.match import Match, MoneySession
 from tavola.position import Position
-from tavola.records import load
 from tavola.records._common import scores_before
 
-__all__ = ["DEFAULT_LEVEL", "analyze_file", "analyze_series", "read_series"]
+__all__ = ["DEFAULT_LEVEL", "analyze_file", "analyze_series"]
 
 Series = Match | MoneySession
 Progress = Callable[[int, int], None]
 """Told (steps done, steps in all) as an analysis goes on."""
-
-
-def read_series(path: str | os.PathLike[str]) -> Series:
-    """The match or session in a ``.mat`` file, a Tavola JSON record, or the terminal game's autosave."""
-    try:
-        return load(path)
-    except RecordError as error:
-        if not str(path).lower().endswith(".json"):
-            raise
-        from tavola.console.session import PlaySession
-
-        try:
-            return PlaySession.load(path).series  # tavola play's autosave holds a record
-        except RecordError:
-            raise error from None
 
 
 def analyze_file(
@@ -109,7 +93,8 @@ def analyze_file(
     names: Sequence[str] | None = None,
     progress: Progress | None = None,
 ) -> Analysis:
-    """The analysis of the record in ``path`` (see :func:`read_series` and :func:`analyze_series`)."""
+    """The analysis of the record or autosave in ``path`` (:func:`~tavola.console.session.read_series`; see
+    :func:`analyze_series`)."""
     series = read_series(path)
     return analyze_series(
         series, level=level, evaluator=evaluator, names=names, progress=progress, source=str(path)

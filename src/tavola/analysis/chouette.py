@@ -40,11 +40,9 @@ from typing import TYPE_CHECKING
 from tavola.actions import Action, Double, Drop, OpeningRoll, Played, Roll, Take
 from tavola.actions import Beaver as GameBeaver
 from tavola.analysis.figures import player_figures
-from tavola.analysis.levels import DEFAULT_LEVEL
-from tavola.analysis.model import (
-    Decision,
-    PlayerFigures,
-)
+from tavola.analysis.judge import judge_cube, judge_move
+from tavola.analysis.levels import DEFAULT_LEVEL, AnalysisLevel, analysis_level
+from tavola.analysis.model import Decision, PlayerFigures
 from tavola.chouette import Beaver as ChouetteBeaver
 from tavola.chouette import Bet, Chouette, ChouetteGame, ChouetteSettings, Phase, Side
 from tavola.chouette import Double as ChouetteDouble
@@ -76,7 +74,7 @@ class ChouetteAnalysis:
     ``names`` are everyone who played a game, in the order they first sat
     down; a decision's ``player`` and the figures' order follow it. ``games``
     is how many games were judged; ``level`` names the depth of the
-    judgements; ``source`` is the file read (empty for a session in play).
+    judgements (e.g. "2-ply cubeful"); ``source`` is the file read (empty for a session in play).
     """
 
     source: str
@@ -163,6 +161,7 @@ def analyze_chouette(
 def _analyze(
     data: object, source: str, level: str | None, evaluator: Evaluator | None, progress: Progress | None
 ) -> ChouetteAnalysis:
+    chosen = analysis_level(level or DEFAULT_LEVEL)
     steps = len(data["log"]) if isinstance(data, dict) and isinstance(data.get("log"), list) else 0
     names: dict[str, None] = {}  # everyone who played, in the order they first did
     made: list[tuple[str, Decision]] = []
@@ -172,7 +171,7 @@ def _analyze(
     rolls = 0
     for done, (session, logged) in enumerate(replay(data)):
         if judge is None:
-            judge = _Judge(session.settings, level or DEFAULT_LEVEL, evaluator)
+            judge = _Judge(session.settings, chosen, evaluator)
         if logged and seen is not None:
             made += judge.step(seen, logged[0])
         if logged and isinstance(logged[0].action, StartGame):
@@ -193,7 +192,7 @@ def _analyze(
         player_figures(name, index, decisions, result=float(totals.get(name, 0)))
         for index, name in enumerate(order)
     )
-    return ChouetteAnalysis(source, judge.level, order, len(session.games), decisions, figures)
+    return ChouetteAnalysis(source, chosen.title, order, len(session.games), decisions, figures)
 
 
 def _seen(game: ChouetteGame, rolls: int) -> _Seen:
@@ -220,7 +219,7 @@ def _seen(game: ChouetteGame, rolls: int) -> _Seen:
 class _Judge:
     """Judges the actions of a replayed chouette, each on its own cube, judging each position once."""
 
-    def __init__(self, settings: ChouetteSettings, level: str, evaluator: Evaluator | None) -> None:
+    def __init__(self, settings: ChouetteSettings, level: AnalysisLevel, evaluator: Evaluator | None) -> None:
         self.rules = dataclasses.replace(settings.rules, cube=True)
         self.variant = settings.variant
         self.level = level
@@ -262,8 +261,6 @@ class _Judge:
         cube = bet.cube if bet is not None else Cube(1)
         key = ("move", play.before, play.dice, play.after, cube)
         if key not in self._judged:
-            from tavola.analysis.judge import judge_move  # type: ignore[import-not-found, unused-ignore]
-
             game = self._game(play.before, side, cube, ManualDice([play.dice]))
             game.roll()
             self._judged[key] = judge_move(game, play, level=self.level, evaluator=self.evaluator, away=None)
@@ -281,8 +278,6 @@ class _Judge:
             return None  # an answer to a beaver, which the two-player game leaves to the doubler
         key = ("cube", seen.position, doubler, bet.cube, type(action))
         if key not in self._judged:
-            from tavola.analysis.judge import judge_cube  # type: ignore[import-not-found, unused-ignore]
-
             game = self._game(seen.position, doubler, bet.cube, ManualDice())
             try:
                 if answering:

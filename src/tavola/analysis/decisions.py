@@ -33,6 +33,7 @@ from tavola.analysis.cubes import (
 from tavola.analysis.model import CLOSE_CUBE, Alternative, CubeError, Decision, luck_of, skill_of
 from tavola.analysis.stakes import Stakes
 from tavola.bot.cube import game_decision
+from tavola.cube import CubeOffer
 from tavola.game import Ending, Game
 from tavola.play import Play
 from tavola.position import WinKind
@@ -104,8 +105,10 @@ def cube_decision(
     played: str,
     error: CubeError,
     plies: int = 0,
+    offer: CubeOffer | None = None,
 ) -> Decision:
-    """The cube decision of ``stakes.player`` among ``choices`` (best first; values in the series' terms)."""
+    """The cube decision of ``stakes.player`` among ``choices`` (best first; values in the series' terms);
+    ``offer`` is the double it answers, if it is an answer."""
     alternatives = tuple(
         Alternative(text, stakes.normalised(value), stakes.mwc(value), plies) for text, value in choices
     )
@@ -127,6 +130,7 @@ def cube_decision(
         skill=skill_of(loss),
         alternatives=alternatives,
         cube_error=error if loss > TINY else None,
+        offer=offer,
     )
 
 
@@ -181,9 +185,12 @@ def answer_decision(
         played = redouble_name(redoubles)
     else:
         raise ValueError(f"an answer to a double is a take, a pass or a beaver, not {action!r}")
-    answering = game.offer[1]
+    value, answering = game.offer
+    offer = CubeOffer(value, doubler=game.player_on_roll, redoubles=redoubles)
+    assert offer.answering == answering
     stakes = stakes_in(game, answering, None if away is None else (away[1], away[0]))
-    return cube_decision(where, game, stakes, choices, played, answer_error(played, choices[0][0]), plies)
+    error = answer_error(played, choices[0][0])
+    return cube_decision(where, game, stakes, choices, played, error, plies, offer)
 
 
 @dataclass(frozen=True)

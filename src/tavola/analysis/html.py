@@ -34,11 +34,19 @@ from tavola.analysis.model import (
     GameSummary,
     LuckClass,
     PlayerFigures,
-    Rating,
     Skill,
 )
+from tavola.analysis.words import (
+    RESIGNATION_CHOICES,
+    choice_name,
+    cube_error_name,
+    level_name,
+    luck_name,
+    rating_name,
+    skill_name,
+)
 from tavola.errors import TavolaError
-from tavola.i18n import N_, _, language
+from tavola.i18n import _, language
 from tavola.render import svg_board
 from tavola.render._view import CubeOwner
 
@@ -49,54 +57,6 @@ BOARD_SIZE = 340
 SHOWN_ALTERNATIVES = 5
 """How many of the best choices a decision lists (the one played is added where it is not among them)."""
 
-SKILL_NAMES = {
-    Skill.DOUBTFUL: N_("doubtful"),
-    Skill.BAD: N_("bad"),
-    Skill.VERY_BAD: N_("very bad"),
-}
-LUCK_NAMES = {
-    LuckClass.VERY_LUCKY: N_("very lucky"),
-    LuckClass.LUCKY: N_("lucky"),
-    LuckClass.UNLUCKY: N_("unlucky"),
-    LuckClass.VERY_UNLUCKY: N_("very unlucky"),
-}
-CUBE_ERROR_NAMES = {
-    CubeError.MISSED_DOUBLE: N_("missed double"),
-    CubeError.WRONG_DOUBLE: N_("wrong double"),
-    CubeError.WRONG_TAKE: N_("wrong take"),
-    CubeError.WRONG_DROP: N_("wrong drop"),
-    CubeError.WRONG_BEAVER: N_("wrong beaver"),
-    CubeError.MISSED_BEAVER: N_("missed beaver"),
-    CubeError.WRONG_RESIGNATION: N_("wrong resignation"),
-}
-RATING_NAMES = {
-    Rating.SUPERNATURAL: N_("supernatural"),
-    Rating.WORLD_CLASS: N_("world class"),
-    Rating.EXPERT: N_("expert"),
-    Rating.ADVANCED: N_("advanced"),
-    Rating.INTERMEDIATE: N_("intermediate"),
-    Rating.CASUAL: N_("casual player"),
-    Rating.BEGINNER: N_("beginner"),
-    Rating.AWFUL: N_("awful"),
-}
-CUBE_ACTION_NAMES = {
-    "no double": N_("no double"),
-    "double, take": N_("double, take"),
-    "double, pass": N_("double, pass"),
-    "double, beaver": N_("double, beaver"),
-    "double, raccoon": N_("double, raccoon"),
-    "take": N_("take"),
-    "pass": N_("pass"),
-    "beaver": N_("beaver"),
-    "raccoon": N_("raccoon"),
-    "resign": N_("resign"),
-    "play on": N_("play on"),
-    "accept": N_("accept"),
-    "decline": N_("decline"),
-}
-"""The cube and resignation choices an analysis names (:class:`~tavola.analysis.model.Alternative`), for
-translation; a play's notation is shown as it is."""
-RESIGNATION_CHOICES = frozenset({"resign", "play on", "accept", "decline"})
 ERROR_CLASSES = (Skill.DOUBTFUL, Skill.BAD, Skill.VERY_BAD)
 
 
@@ -129,7 +89,7 @@ def report_html(analysis: Analysis) -> str:
 def _header(analysis: Analysis) -> str:
     match = _("a match to {length}").format(length=analysis.length)
     what = match if analysis.length else _("a money session")
-    about = _("Analysis of {what} at {level}").format(what=what, level=analysis.level)
+    about = _("Analysis of {what} at {level}").format(what=what, level=level_name(analysis.level))
     if analysis.variant != "standard":
         about += f" · {analysis.variant}"
     names = [player.name for player in analysis.players]
@@ -207,7 +167,7 @@ def _figures_section(analysis: Analysis) -> str:
             [
                 (_("Error rate (mEMG)"), _both(players, lambda p: f"{p.error_rate_memg:.1f}")),
                 (_("Performance rating (PR)"), _both(players, lambda p: f"{p.pr:.1f}")),
-                (_("Rating"), _both(players, lambda p: _(RATING_NAMES[p.rating]))),
+                (_("Rating"), _both(players, lambda p: rating_name(p.rating))),
                 (_("Checker plays (unforced)"), _both(players, lambda p: f"{p.moves} ({p.unforced_moves})")),
                 (_("Cube decisions"), _both(players, lambda p: str(p.cube_decisions))),
                 (_("Equity lost in checker play"), _both(players, lambda p: f"{p.move_error:.3f}")),
@@ -221,10 +181,10 @@ def _figures_section(analysis: Analysis) -> str:
             [
                 (_("Luck per move (mEMG)"), _both(players, lambda p: f"{p.luck_per_move * 1000:+.1f}")),
                 (_("Luck in total"), _both(players, lambda p: f"{p.luck:+.3f}")),
-                (_(LUCK_NAMES[LuckClass.VERY_LUCKY]), _both(players, lambda p: str(p.very_lucky))),
-                (_(LUCK_NAMES[LuckClass.LUCKY]), _both(players, lambda p: str(p.lucky))),
-                (_(LUCK_NAMES[LuckClass.UNLUCKY]), _both(players, lambda p: str(p.unlucky))),
-                (_(LUCK_NAMES[LuckClass.VERY_UNLUCKY]), _both(players, lambda p: str(p.very_unlucky))),
+                (luck_name(LuckClass.VERY_LUCKY), _both(players, lambda p: str(p.very_lucky))),
+                (luck_name(LuckClass.LUCKY), _both(players, lambda p: str(p.lucky))),
+                (luck_name(LuckClass.UNLUCKY), _both(players, lambda p: str(p.unlucky))),
+                (luck_name(LuckClass.VERY_UNLUCKY), _both(players, lambda p: str(p.very_unlucky))),
             ],
         ),
         (
@@ -263,7 +223,7 @@ def _class_rows(players: Sequence[PlayerFigures], kind: str) -> list[tuple[str, 
 
     counts = [player.move_errors if kind == "move" else player.cube_errors_by_skill for player in players]
     return [
-        (_(SKILL_NAMES[skill]), (str(counts[0].get(skill, 0)), str(counts[1].get(skill, 0))))
+        (skill_name(skill), (str(counts[0].get(skill, 0)), str(counts[1].get(skill, 0))))
         for skill in ERROR_CLASSES
     ]
 
@@ -271,8 +231,11 @@ def _class_rows(players: Sequence[PlayerFigures], kind: str) -> list[tuple[str, 
 def _cube_kind_rows(players: Sequence[PlayerFigures]) -> list[tuple[str, tuple[str, str]]]:
     """The count of each kind of cube error that either player made."""
     return [
-        (_(name), (str(players[0].cube_errors.get(kind, 0)), str(players[1].cube_errors.get(kind, 0))))
-        for kind, name in CUBE_ERROR_NAMES.items()
+        (
+            cube_error_name(kind),
+            (str(players[0].cube_errors.get(kind, 0)), str(players[1].cube_errors.get(kind, 0))),
+        )
+        for kind in CubeError
         if any(player.cube_errors.get(kind, 0) for player in players)
     ]
 
@@ -302,7 +265,7 @@ def _chart_section(analysis: Analysis) -> str:
         title=title,
         describe=lambda decision: (
             _decision_title(analysis, decision)
-            + f" · {_(SKILL_NAMES[decision.skill])} ({decision.equity_loss:.3f})"
+            + f" · {skill_name(decision.skill)} ({decision.equity_loss:.3f})"
         ),
         anchor=lambda decision: _anchor(analysis, decision),
     )
@@ -310,7 +273,7 @@ def _chart_section(analysis: Analysis) -> str:
     legend = [
         *(f"<span>{_mark_sample(player)} {escape(text)}</span>" for player, text in enumerate(whose)),
         *(
-            f'<span><span class="skill {_css(skill)}">{escape(_(SKILL_NAMES[skill]))}</span></span>'
+            f'<span><span class="skill {_css(skill)}">{escape(skill_name(skill))}</span></span>'
             for skill in ERROR_CLASSES
         ),
     ]
@@ -382,8 +345,8 @@ def _errors_section(analysis: Analysis) -> str:
         rows.append(
             f'<tr><td class="number">{d.game}</td>'
             f'<td class="number"><a href="#{_anchor(analysis, d)}">{d.move}</a></td>'
-            f"<td>{escape(analysis.players[d.player].name)}</td><td>{escape(_choice(d.played))}</td>"
-            f'<td>{escape(_choice(d.best))}</td><td class="number">{d.equity_loss:.3f}</td>{mwc}'
+            f"<td>{escape(analysis.players[d.player].name)}</td><td>{escape(choice_name(d.played))}</td>"
+            f'<td>{escape(choice_name(d.best))}</td><td class="number">{d.equity_loss:.3f}</td>{mwc}'
             f"<td>{_skill_badge(d.skill)}</td></tr>"
         )
     headers = _column_headers(columns)
@@ -408,18 +371,18 @@ def _decision(analysis: Analysis, decision: Decision) -> str:
         size=BOARD_SIZE,
         colors=(CHECKER_COLOURS[decision.player], CHECKER_COLOURS[1 - decision.player]),
         dice=decision.dice,
-        cube=(decision.cube.value, _cube_owner(decision)),
+        cube=_cube_shown(decision),
     ).replace(' role="img"', f' role="img" aria-labelledby="{anchor}-board"', 1)
     facts = [
-        (_("played"), escape(_choice(decision.played))),
-        (_("best"), escape(_choice(decision.best))),
+        (_("played"), escape(choice_name(decision.played))),
+        (_("best"), escape(choice_name(decision.best))),
         (_("Loss"), _loss(decision)),
     ]
     if decision.cube_error is not None:
-        facts.append((_("cube error"), escape(_(CUBE_ERROR_NAMES[decision.cube_error]))))
+        facts.append((_("cube error"), escape(cube_error_name(decision.cube_error))))
     if decision.luck is not None and decision.luck_class is not LuckClass.NONE:
         tone = "lucky" if decision.luck > 0 else "unlucky"
-        luck = f"{escape(_(LUCK_NAMES[decision.luck_class]))} ({decision.luck:+.3f})"
+        luck = f"{escape(luck_name(decision.luck_class))} ({decision.luck:+.3f})"
         facts.append((_("luck of the roll"), f'<span class="{tone}">{luck}</span>'))
     listed = "".join(f"<dt>{escape(label)}</dt><dd>{value}</dd>" for label, value in facts)
     return (
@@ -504,7 +467,7 @@ def _alternative_row(rank: int, alt: Alternative, best: Alternative, decision: D
     loss = f"{alt.equity - best.equity:+.3f}" if rank > 1 else ""
     cells = [
         f'<td class="number">{rank}</td>',
-        f"<td>{escape(_choice(alt.text))}{tag}</td>",
+        f"<td>{escape(choice_name(alt.text))}{tag}</td>",
         f'<td class="number">{alt.equity:+.3f}</td>',
         f'<td class="number">{loss}</td>',
     ]
@@ -537,11 +500,6 @@ def _decision_title(analysis: Analysis, decision: Decision) -> str:
     )
 
 
-def _choice(text: str) -> str:
-    """A choice as players read it: a cube action in their language, a play in its notation."""
-    return _(CUBE_ACTION_NAMES[text]) if text in CUBE_ACTION_NAMES else text
-
-
 def _loss(decision: Decision) -> str:
     loss = f"{decision.equity_loss:.3f}"
     if decision.mwc_loss is not None:
@@ -556,13 +514,20 @@ def _percent(chances: float | None, digits: int) -> str:
 
 
 def _skill_badge(skill: Skill) -> str:
-    return f'<span class="skill {_css(skill)}">{escape(_(SKILL_NAMES[skill]))}</span>'
+    return f'<span class="skill {_css(skill)}">{escape(skill_name(skill))}</span>'
 
 
 def _css(skill: Skill) -> str:
     return skill.value.replace(" ", "-")
 
 
-def _cube_owner(decision: Decision) -> CubeOwner:
+def _cube_shown(decision: Decision) -> tuple[int, CubeOwner]:
+    """The cube on the board as the player deciding sees it: where it stands, or, for an answer to a
+    double, the value offered on the side of the player who offered it."""
+    if decision.offer is not None:
+        return decision.offer.value, "opponent"
     owner = decision.cube.owner
-    return "center" if owner is None else "mover" if owner == decision.player else "opponent"
+    return (
+        decision.cube.value,
+        "center" if owner is None else "mover" if owner == decision.player else "opponent",
+    )

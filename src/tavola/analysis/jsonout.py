@@ -3,7 +3,7 @@
 Enum values are their English names (stable keys: ``"very bad"``,
 ``"wrong take"``); positions are written as Tavola IDs with their GNU
 Backgammon position IDs, dice as ``[high, low]``, the cube as its value and
-owner.
+owner, and an answer's offer as its value, first doubler and redoubles.
 
 >>> from tavola.analysis.model import Analysis, PlayerFigures
 >>> from tavola.analysis.figures import player_figures
@@ -16,12 +16,17 @@ owner.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tavola.analysis.model import Alternative, Analysis, Decision, GameSummary, PlayerFigures
+from tavola.cube import CubeOffer
 from tavola.errors import TavolaError
 
+if TYPE_CHECKING:
+    from tavola.analysis.chouette import ChouetteAnalysis
+
 FORMAT = "tavola-analysis"
+CHOUETTE_FORMAT = "tavola-chouette-analysis"
 VERSION = 1
 
 
@@ -75,6 +80,13 @@ def _position_id(decision: Decision) -> str | None:
         return None
 
 
+def _offer(offer: CubeOffer | None) -> dict[str, int] | None:
+    """The double an answer answers: the value offered, the first doubler, the redoubles since."""
+    if offer is None:
+        return None
+    return {"value": offer.value, "doubler": offer.doubler, "redoubles": offer.redoubles}
+
+
 def _decision(decision: Decision) -> dict[str, Any]:
     return {
         "game": decision.game,
@@ -96,5 +108,28 @@ def _decision(decision: Decision) -> dict[str, Any]:
         "position_id": _position_id(decision),
         "dice": None if decision.dice is None else [decision.dice.high, decision.dice.low],
         "cube": {"value": decision.cube.value, "owner": decision.cube.owner},
+        "offer": _offer(decision.offer),
         "alternatives": [_alternative(alternative) for alternative in decision.alternatives],
+    }
+
+
+def chouette_analysis_json(analysis: ChouetteAnalysis) -> dict[str, Any]:
+    """A chouette's ``analysis`` as plain data: like :func:`analysis_json`, with everyone who played
+    (``names``, which a decision's ``player`` and the ``players`` follow) and the number of games.
+
+    >>> from tavola.analysis.chouette import ChouetteAnalysis
+    >>> analysis = ChouetteAnalysis("c.json", "0-ply cubeful", ("Ann", "Ben", "Cid"), 0, (), ())
+    >>> data = chouette_analysis_json(analysis)
+    >>> data["format"], data["names"], data["games"]
+    ('tavola-chouette-analysis', ['Ann', 'Ben', 'Cid'], 0)
+    """
+    return {
+        "format": CHOUETTE_FORMAT,
+        "version": VERSION,
+        "source": analysis.source,
+        "level": analysis.level,
+        "names": list(analysis.names),
+        "games": analysis.games,
+        "players": [_player(player) for player in analysis.players],
+        "decisions": [_decision(decision) for decision in analysis.decisions],
     }

@@ -21,7 +21,7 @@ import enum
 from dataclasses import dataclass
 from typing import Literal
 
-from tavola.cube import Cube
+from tavola.cube import Cube, CubeOffer
 from tavola.dice import Dice
 from tavola.position import Position
 
@@ -163,7 +163,10 @@ class Decision:
     match winning chances. ``forced`` marks a move with one legal play (or
     none) and a cube decision nobody had to think about: such decisions are
     listed but not counted in the error rates. ``obvious`` marks a decision
-    left out of the PR's count (:data:`OBVIOUS`).
+    left out of the PR's count (:data:`OBVIOUS`). An answer to a double
+    (a take, a pass, a beaver or raccoon) has the ``offer`` it answers:
+    ``cube`` is the cube before that double, and the answerer sees the
+    offered value on the side of the player who offered it.
     """
 
     game: int
@@ -185,6 +188,7 @@ class Decision:
     forced: bool = False
     luck_result: float | None = None
     obvious: bool = False
+    offer: CubeOffer | None = None
 
 
 @dataclass(frozen=True)

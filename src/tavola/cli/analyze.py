@@ -1,27 +1,36 @@
 """``tavola analyze FILE...``: every decision of matches and sessions judged, with each player's figures.
 
-Reads ``.mat`` files, Tavola's JSON records and the terminal game's
-autosave; prints a summary per file (each player's figures, then the errors
-from doubtful up), or ``--json`` (one object, a list for several files), or
-writes the HTML report (``--html OUT``). A file that cannot be read or
-analysed is reported and the others still are; the exit status is then 2.
+Reads ``.mat`` files, Tavola's JSON records, the terminal game's autosave
+and chouette records (each player's decisions judged on their own cube);
+prints a summary per file (each player's figures, then the errors), or
+``--json`` (one object, a list for several files), or writes the HTML report
+of a two-player record (``--html OUT``). ``--workers N`` or ``--ray ADDRESS``
+analyse the files side by side. A file that cannot be read or analysed is
+reported and the others still are; the exit status is then 2.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tavola.i18n import _
 
 if TYPE_CHECKING:
-    from rich.table import Table
+    from rich.console import Console, RenderableType
 
-    from tavola.analysis.model import Analysis, PlayerFigures
+    from tavola.analysis.analyze import Progress
+    from tavola.analysis.chouette import ChouetteAnalysis
+    from tavola.analysis.model import Analysis
+    from tavola.distribute import Spread
+
+    Found = Analysis | ChouetteAnalysis | str
+    """A file's analysis, or the message saying why there is none."""
+
+Options = tuple[str, list[str] | None]
+"""The level and the players' names (None: the record's), the same for every file."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -36,7 +45,10 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "files", nargs="+", metavar="FILE", help=_("a .mat file, a Tavola JSON record or an autosave")
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help=_("a .mat file, a Tavola JSON record, an autosave or a chouette record"),
     )
     parser.add_argument(
         "--level",
@@ -52,14 +64,26 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def analyse_one(options: tuple[str, list[str] | None], path: str) -> Analysis | str:
-    """The analysis of the file at ``path``, or the message saying why there is none (for spreading)."""
+def analyse_one(options: Options, path: str) -> Found:
+    """The analysis of the file at ``path`` (a chouette's for a chouette record), or the message saying
+    why there is none; the work :class:`~tavola.distribute.Spread` spreads."""
+    return _analyse(options, path, None)
+
+
+def _analyse(options: Options, path: str, progress: Progress | None) -> Found:
     from tavola.analysis.analyze import analyze_file
+    from tavola.analysis.chouette import analyze_chouette_file, is_chouette_record
     from tavola.errors import TavolaError
 
     level, names = options
     try:
-        return analyze_file(path, level=level, names=names)
+        if not is_chouette_record(path):
+            return analyze_file(path, level=level, names=names, progress=progress)
+        if names:
+            return _(
+                "{path}: a chouette record names its own players; --names is for two-player records"
+            ).format(path=path)
+        return analyze_chouette_file(path, level=level, progress=progress)
     except (TavolaError, OSError) as error:
         return str(error)
 
@@ -67,49 +91,67 @@ def analyse_one(options: tuple[str, list[str] | None], path: str) -> Analysis | 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from tavola.analysis.model import Analysis
     from tavola.distribute import Spread
+    from tavola.errors import TavolaError
 
     console = Console(stderr=True, highlight=False)
-    options = (args.level, args.names)
-    if args.workers > 1 or args.ray:
-        found = Spread(args.workers, args.ray).map(analyse_one, options, args.files)
-    else:
-        found = [_with_progress(console, options, path, quiet=args.json) for path in args.files]
+    options: Options = (args.level, args.names)
+    try:
+        spread = Spread(args.workers, args.ray)
+        if args.workers > 1 or args.ray:
+            found = _spread_with_progress(console, spread, options, args.files)
+        else:
+            found = [_with_progress(console, options, path) for path in args.files]
+    except TavolaError as error:
+        print(f"tavola analyze: {error}", file=sys.stderr)
+        return 2
     status = 0
-    analyses = []
+    analyses: list[Analysis | ChouetteAnalysis] = []
     for path, result in zip(args.files, found, strict=True):
         if isinstance(result, str):
             print(f"tavola analyze: {result}", file=sys.stderr)
             status = 2
             continue
-        analyses.append(result)
         if args.html:
+            if not isinstance(result, Analysis):
+                message = _("{path}: the HTML report covers two-player records, not a chouette")
+                print("tavola analyze: " + message.format(path=path), file=sys.stderr)
+                status = 2
+                continue
             status = max(status, _write_html(result, _html_path(args.html, path, len(args.files))))
+        analyses.append(result)
     if args.json:
-        from tavola.analysis.jsonout import analysis_json
         from tavola.schema import json_text
 
-        data = [analysis_json(analysis) for analysis in analyses]
+        data = [_json(analysis) for analysis in analyses]
         print(json_text(data[0] if len(args.files) == 1 and data else data))
     elif not args.html:
         wide = None if sys.stdout.isatty() else 120
         out = Console(highlight=False, width=wide)
         for analysis in analyses:
-            out.print(_summary(analysis))
-            out.print(_errors(analysis))
+            out.print(_view(analysis))
     return status
 
 
-def _with_progress(
-    console: Any, options: tuple[str, list[str] | None], path: str, *, quiet: bool
-) -> Analysis | str:
+def _json(analysis: Analysis | ChouetteAnalysis) -> dict[str, Any]:
+    from tavola.analysis.jsonout import analysis_json, chouette_analysis_json
+    from tavola.analysis.model import Analysis
+
+    return analysis_json(analysis) if isinstance(analysis, Analysis) else chouette_analysis_json(analysis)
+
+
+def _view(analysis: Analysis | ChouetteAnalysis) -> RenderableType:
+    from tavola.analysis.model import Analysis
+    from tavola.analysis.summary import analysis_summary, chouette_analysis_view
+
+    return analysis_summary(analysis) if isinstance(analysis, Analysis) else chouette_analysis_view(analysis)
+
+
+def _with_progress(console: Console, options: Options, path: str) -> Found:
     """:func:`analyse_one` with a progress bar on the terminal's stderr."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from tavola.analysis.analyze import analyze_file
-    from tavola.errors import TavolaError
-
-    level, names = options
     with Progress(
         TextColumn(_("Analysing {file}").format(file=Path(path).name)),
         BarColumn(),
@@ -123,10 +165,29 @@ def _with_progress(
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        try:
-            return analyze_file(path, level=level, names=names, progress=progress)
-        except (TavolaError, OSError) as error:
-            return str(error)
+        return _analyse(options, path, progress)
+
+
+def _spread_with_progress(
+    console: Console, spread: Spread, options: Options, paths: list[str]
+) -> list[Found]:
+    """:func:`analyse_one` for every file, spread as ``spread`` says, with a bar counting the files done."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn(_("Analysing...")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task("", total=len(paths))
+        found: list[Found] = []
+        for result in spread.map(analyse_one, options, paths):
+            found.append(result)
+            bar.advance(task)
+        return found
 
 
 def _html_path(out: Path, source: str, count: int) -> Path:
@@ -135,59 +196,13 @@ def _html_path(out: Path, source: str, count: int) -> Path:
 
 
 def _write_html(analysis: Analysis, path: Path) -> int:
+    from tavola.analysis.html import report_html
     from tavola.files import write_atomically
 
     try:
-        html = importlib.import_module("tavola.analysis.html")  # the report, written on its own
-        write_atomically(path, html.report_html(analysis))
-    except (ImportError, OSError) as error:
+        write_atomically(path, report_html(analysis))
+    except OSError as error:
         print(f"tavola analyze: {path}: {error}", file=sys.stderr)
         return 2
     print(_("wrote {path}").format(path=path), file=sys.stderr)
     return 0
-
-
-def _summary(analysis: Analysis) -> Table:
-    """Each player's figures, side by side."""
-    from rich.table import Table
-
-    title = f"{analysis.source} ({analysis.level})"
-    table = Table(title=title, title_justify="left")
-    table.add_column("")
-    for player in analysis.players:
-        table.add_column(player.name, justify="right")
-    one, two = analysis.players
-    rows: list[tuple[str, Callable[[PlayerFigures], str]]] = [
-        (_("checker plays (unforced)"), lambda p: f"{p.moves} ({p.unforced_moves})"),
-        (_("cube decisions"), lambda p: str(p.cube_decisions)),
-        (_("total error"), lambda p: f"{p.total_error:.3f}"),
-        (_("error rate (mEMG)"), lambda p: f"{p.error_rate_memg:.1f}"),
-        (_("PR"), lambda p: f"{p.pr:.1f}"),
-        (_("rating"), lambda p: p.rating.value),
-        (_("luck per move"), lambda p: f"{p.luck_per_move:+.3f}"),
-        (_("result"), lambda p: f"{p.result:+.3f}"),
-        (_("luck-adjusted result"), lambda p: f"{p.luck_adjusted_result:+.3f}"),
-    ]
-    for title, show in rows:
-        table.add_row(title, show(one), show(two))
-    return table
-
-
-def _errors(analysis: Analysis) -> Table:
-    """The decisions from doubtful up: where, who, what was played, the best, the loss."""
-    from rich.table import Table
-
-    table = Table(title=_("Errors"), title_justify="left")
-    for column in (_("game"), _("move"), _("player"), _("played"), _("best"), _("loss"), _("class")):
-        table.add_column(column)
-    for decision in analysis.errors():
-        table.add_row(
-            str(decision.game),
-            str(decision.move),
-            analysis.players[decision.player].name,
-            decision.played,
-            decision.best,
-            f"{decision.equity_loss:.3f}",
-            decision.skill.value,
-        )
-    return table

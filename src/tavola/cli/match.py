@@ -16,11 +16,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from tavola.errors import RecordError, TavolaError
+from tavola.errors import TavolaError
 from tavola.game import Ending, Game
 from tavola.i18n import N_, _
 from tavola.match import Match
-from tavola.records import Series, load, save
+from tavola.records import Series, save
 from tavola.schema import json_text
 from tavola.variants import STANDARD
 
@@ -71,24 +71,11 @@ def _game_summary(game: Game) -> dict[str, Any]:
     return {"winner": outcome.winner, "points": outcome.points}
 
 
-def _load(path: str) -> Series:
-    """The match or session in a record (``.mat``, JSON) or in the terminal game's autosave."""
-    try:
-        return load(path)
-    except RecordError as error:
-        if not path.lower().endswith(".json"):
-            raise
-        from tavola.console.session import PlaySession
-
-        try:
-            return PlaySession.load(path).series  # tavola play's autosave holds a record
-        except RecordError:
-            raise error from None
-
-
 def run(args: argparse.Namespace) -> int:
+    from tavola.console.session import read_series  # the autosave's reader, loaded only when needed
+
     try:
-        series = _load(args.file)
+        series = read_series(args.file)
         if args.to:
             save(series, args.to)
     except (TavolaError, OSError) as error:

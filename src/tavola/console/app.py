@@ -36,7 +36,11 @@ from tavola.actions import (
     Take,
     Undo,
 )
+from tavola.analysis.analyze import analyze_series
+from tavola.analysis.levels import LEVELS
 from tavola.analysis.model import Decision
+from tavola.analysis.summary import analysis_summary
+from tavola.analysis.words import skill_name
 from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
 from tavola.bot.search import level_title
@@ -53,7 +57,6 @@ from tavola.console.engine_ready import prepare_engine, warm_up
 from tavola.console.session import PlaySession
 from tavola.console.tutor import Tutor
 from tavola.console.view import (
-    SKILL_NAMES,
     beaver_hint,
     board,
     cube_hint,
@@ -401,7 +404,7 @@ class ConsoleGame:
         if self.tutor is not None and self.tutor.on:
             self.console.print(
                 _("The tutor is on: it warns before a {skill} play or cube action, or a worse one.").format(
-                    skill=_(SKILL_NAMES[self.tutor.warns_from])
+                    skill=skill_name(self.tutor.warns_from)
                 )
             )
         else:
@@ -684,10 +687,6 @@ class ConsoleGame:
     def _analyze(self, level: str) -> None:
         """The games played so far analysed (at ``level``, the analysis's strongest if empty) and shown as
         ``tavola analyze`` shows them."""
-        from tavola.analysis.analyze import analyze_series
-        from tavola.analysis.levels import LEVELS
-        from tavola.cli.analyze import analysis_summary  # type: ignore[import-not-found, unused-ignore]
-
         if level and level not in LEVELS:
             self._complain(
                 _("Analyse at {levels}, not {level}.").format(levels=", ".join(LEVELS), level=level)

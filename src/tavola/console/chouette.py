@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from tavola.actions import Commit, MoveCheckers, OpeningRoll, Played, Roll, Undo
-from tavola.analysis.model import Skill
+from tavola.analysis.chouette import analyze_chouette
+from tavola.analysis.summary import chouette_analysis_view
 from tavola.bot.player import Bot
 from tavola.chouette import (
     AcceptPartnership,
@@ -48,9 +48,6 @@ from tavola.chouette.actions import ChouetteAction, Join, Leave
 from tavola.console.commands import MOVE_HELP, read_command
 from tavola.console.engine_ready import prepare_engine, warm_up
 from tavola.console.view import (
-    RATING_NAMES,
-    SKILL_NAMES,
-    choice_text,
     help_table,
     hint_table,
     play_lines,
@@ -70,9 +67,6 @@ from tavola.table.events import (
     OrderDrawn,
     PlayMade,
 )
-
-if TYPE_CHECKING:
-    from tavola.analysis.chouette import ChouetteAnalysis
 
 Reader = Callable[[str], str]
 
@@ -125,8 +119,6 @@ class ChouetteConsole:
 
     def _analyze(self, level: str) -> None:
         """The games played so far analysed, cube by cube, with every player's figures."""
-        from tavola.analysis.chouette import analyze_chouette
-
         if not self.chouette.games:
             self.console.print(_("No game has been played yet."))
             return
@@ -465,58 +457,6 @@ class ChouetteConsole:
         for name, points in self.chouette.ledger.totals.items():
             table.add_row(name, f"{points:+d}", f"{self.chouette.ledger.money(name):+g}")
         return table
-
-
-def chouette_analysis_view(analysis: ChouetteAnalysis) -> RenderableType:
-    """A chouette's analysis: each player's figures, then every decision of theirs that was bad or worse."""
-    games = ngettext("{count} game", "{count} games", analysis.games).format(count=analysis.games)
-    table = Table(
-        title=_("Analysis of the chouette ({games}, {level})").format(games=games, level=analysis.level),
-        title_justify="left",
-    )
-    table.add_column(_("Player"))
-    table.add_column(_("Moves"), justify="right")
-    table.add_column(_("Cube decisions"), justify="right")
-    table.add_column(_("Errors (bad)"), justify="right")
-    table.add_column(_("Error rate (mEMG)"), justify="right")
-    table.add_column(_("PR"), justify="right")
-    table.add_column(_("Rating"))
-    table.add_column(_("Points"), justify="right")
-    for figures in analysis.players:
-        bad = sum(
-            counts.get(skill, 0)
-            for counts in (figures.move_errors, figures.cube_errors_by_skill)
-            for skill in (Skill.BAD, Skill.VERY_BAD)
-        )
-        table.add_row(
-            figures.name,
-            str(figures.unforced_moves),
-            str(figures.cube_decisions),
-            str(bad),
-            f"{figures.error_rate_memg:.1f}",
-            f"{figures.pr:.1f}",
-            _(RATING_NAMES[figures.rating]),
-            f"{figures.result:+g}",
-        )
-    lines: list[RenderableType] = [table]
-    said = _("Game {game}, turn {turn}: {name} {played} loses {loss:.3f} ({skill}); better: {best}.")
-    for decision in analysis.decisions:
-        if decision.skill not in (Skill.BAD, Skill.VERY_BAD):
-            continue
-        lines.append(
-            Text(
-                said.format(
-                    game=decision.game,
-                    turn=decision.move,
-                    name=analysis.names[decision.player],
-                    played=choice_text(decision, decision.played),
-                    loss=decision.equity_loss,
-                    skill=_(SKILL_NAMES[decision.skill]),
-                    best=choice_text(decision, decision.best),
-                )
-            )
-        )
-    return Group(*lines)
 
 
 _SHOWN = (

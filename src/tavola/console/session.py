@@ -34,11 +34,11 @@ from tavola.dicesource import DiceSource, ManualDice, RandomDice
 from tavola.errors import RecordError, TavolaError
 from tavola.files import write_atomically
 from tavola.i18n import _
-from tavola.records import Series, from_json, to_json
+from tavola.records import Series, from_json, load, to_json
 from tavola.render._view import Home
 from tavola.table.seats import Seat
 
-__all__ = ["FORMAT", "VERSION", "PlaySession", "Seat", "View"]
+__all__ = ["FORMAT", "VERSION", "PlaySession", "Seat", "View", "read_series"]
 
 FORMAT = "tavola-play"
 VERSION = 1
@@ -139,6 +139,29 @@ class PlaySession:
             except TavolaError as error:
                 raise RecordError(_("turn: {move}: {error}").format(move=move, error=error)) from None
         return session
+
+
+def read_series(path: str | os.PathLike[str]) -> Series:
+    """The match or session in a record (a ``.mat`` file, Tavola's JSON) or in ``tavola play``'s autosave.
+
+    A JSON file that is neither names what is wrong with it as a record.
+
+    >>> import tempfile
+    >>> from tavola.match import MoneySession
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     PlaySession(MoneySession(stake=2), (Seat("Ann"), Seat("Bo"))).save(Path(folder) / "play.json")
+    ...     read_series(Path(folder) / "play.json").stake
+    2
+    """
+    try:
+        return load(path)
+    except RecordError as error:
+        if Path(path).suffix.lower() != ".json":
+            raise
+        try:
+            return PlaySession.load(path).series
+        except RecordError:
+            raise error from None
 
 
 def _seats(data: object) -> tuple[Seat, Seat]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from tavola.actions import Action
+from tavola.analysis.judge import judge_cube, judge_move
 from tavola.analysis.levels import LEVELS
 from tavola.analysis.model import Decision, Skill
 from tavola.errors import TavolaError
@@ -90,20 +91,6 @@ def worse_or_as_bad(skill: Skill, threshold: Skill) -> bool:
     return order.index(skill) >= order.index(threshold)
 
 
-def _engine_move_judge() -> MoveJudge:
-    from tavola.analysis.judge import judge_move  # type: ignore[import-not-found, unused-ignore]
-
-    judge: MoveJudge = judge_move
-    return judge
-
-
-def _engine_cube_judge() -> CubeJudge:
-    from tavola.analysis.judge import judge_cube  # type: ignore[import-not-found, unused-ignore]
-
-    judge: CubeJudge = judge_cube
-    return judge
-
-
 @dataclass
 class Tutor:
     """Judges a person's decisions before they are made; ``on`` turns it on and off during a game.
@@ -153,7 +140,7 @@ class Tutor:
         """
         if not self.on:
             return None
-        judge = self.judge_move or _engine_move_judge()
+        judge = self.judge_move or judge_move
         decision = judge(game, play, level=self.level, evaluator=self.evaluator, away=away)
         return self._warned(decision)
 
@@ -164,7 +151,7 @@ class Tutor:
         the tutor is on and it is as bad as the threshold or worse; else None."""
         if not self.on:
             return None
-        judge = self.judge_cube or _engine_cube_judge()
+        judge = self.judge_cube or judge_cube
         decision = judge(game, action, level=self.level, evaluator=self.evaluator, away=away)
         return self._warned(decision)
 

@@ -18,13 +18,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from tavola.analysis.model import Decision, Rating, Skill
+from tavola.analysis.model import Decision, Skill
+from tavola.analysis.words import choice_name, skill_name
 from tavola.bot.cube import CubeDecision
 from tavola.bot.player import Choice
 from tavola.console.commands import help_examples
 from tavola.console.session import PlaySession
 from tavola.game import Game
-from tavola.i18n import N_, _, ngettext
+from tavola.i18n import _, ngettext
 from tavola.match import Match, MoneySession, match_id_text
 from tavola.render._view import CubeOwner
 from tavola.render.text import rich_board
@@ -221,39 +222,6 @@ def _number(decision: CubeDecision, value: float) -> str:
     return f"{100 * value:.1f}%" if decision.match else f"{value:+.3f}"
 
 
-SKILL_NAMES = {
-    Skill.NONE: N_("fine"),
-    Skill.DOUBTFUL: N_("doubtful"),
-    Skill.BAD: N_("bad"),
-    Skill.VERY_BAD: N_("very bad"),
-}
-"""How bad a decision was, in words (the analysis keeps English values as its keys)."""
-
-CUBE_CHOICES = {
-    "no double": N_("no double"),
-    "double": N_("double"),
-    "double, take": N_("double, take"),
-    "double, pass": N_("double, pass"),
-    "double, beaver": N_("double, beaver"),
-    "take": N_("take"),
-    "pass": N_("pass"),
-    "drop": N_("drop"),
-    "beaver": N_("beaver"),
-}
-"""The analysis's texts of cube choices, in words of the language in use."""
-
-
-def choice_text(decision: Decision, text: str) -> str:
-    """A choice of ``decision`` in words: a play as written, a cube choice translated.
-
-    >>> choice_text(_example_take(), "double, pass"), choice_text(_example_take(), "no double")
-    ('double, pass', 'no double')
-    """
-    if decision.kind == "move":
-        return text or _("(no move)")
-    return _(CUBE_CHOICES[text]) if text in CUBE_CHOICES else text
-
-
 def tutor_warning(decision: Decision) -> Text:
     """The tutor's warning: what the choice about to be made loses, how bad that is, and the better one.
 
@@ -261,10 +229,10 @@ def tutor_warning(decision: Decision) -> Text:
     Tutor: take loses 0.240 (very bad); better: pass.
     """
     text = _("Tutor: {played} loses {loss:.3f} ({skill}); better: {best}.").format(
-        played=choice_text(decision, decision.played),
+        played=choice_name(decision.played),
         loss=decision.equity_loss,
-        skill=_(SKILL_NAMES[decision.skill]),
-        best=choice_text(decision, decision.best),
+        skill=skill_name(decision.skill),
+        best=choice_name(decision.best),
     )
     if decision.mwc_loss is not None:
         text += " " + _("In match winning chances: {loss:.1f}%.").format(loss=100 * decision.mwc_loss)
@@ -293,19 +261,6 @@ def _example_take() -> Decision:
         alternatives=(Alternative("pass", -1.0), Alternative("take", -1.24)),
         cube_error=CubeError.WRONG_TAKE,
     )
-
-
-RATING_NAMES = {
-    Rating.SUPERNATURAL: N_("supernatural"),
-    Rating.WORLD_CLASS: N_("world class"),
-    Rating.EXPERT: N_("expert"),
-    Rating.ADVANCED: N_("advanced"),
-    Rating.INTERMEDIATE: N_("intermediate"),
-    Rating.CASUAL: N_("casual player"),
-    Rating.BEGINNER: N_("beginner"),
-    Rating.AWFUL: N_("awful"),
-}
-"""A player's rating in words."""
 
 
 @contextmanager
