@@ -167,7 +167,7 @@ def test_the_command_prints_a_table_for_a_position(capsys):
     out = capsys.readouterr().out
     assert "Rollout before the roll, 36 trials" in out
     assert "Equity" in out
-    assert "95% interval" in out
+    assert "interval at 95%" in out
     assert "±" in out
 
 

@@ -302,7 +302,7 @@ def _table(report: dict[str, Any]) -> Table:
         )
         table.add_column("")
         table.add_column(_("Estimate"), justify="right")
-        table.add_column(_("95% interval"), justify="right")
+        table.add_column(_("interval at 95%"), justify="right")
         cubeful = figures.get("cubeful")
         percent = "mwc" in figures  # a match's cubeful figures are match winning chances
         if cubeful is not None:
@@ -332,7 +332,7 @@ def _table(report: dict[str, Any]) -> Table:
     if cubeful:
         table.add_column(_("Cubeful"), justify="right")
     table.add_column(_("Equity"), justify="right")
-    table.add_column(_("95% interval"), justify="right")
+    table.add_column(_("interval at 95%"), justify="right")
     table.add_column(_("Loss"), justify="right")
     for label in (_("Win"), _("Gammon"), _("Lose gammon")):
         table.add_column(label, justify="right")
