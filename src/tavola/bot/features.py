@@ -66,7 +66,7 @@ _POINTS = np.int64((1 << 25) - 2)
 
 @njit(cache=True)
 def _point_sets(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> tuple[Bits, Bits, Bits]:
-    """Bit sets of the hitter's points 1-24 its checkers, the blots and made points of the target."""
+    """Bit sets of points 1-24 (bit p: point p): the hitter's checkers, the target's blots and points."""
     checkers = np.int64(0)
     blots = np.int64(0)
     made = np.int64(0)
