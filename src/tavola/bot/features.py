@@ -283,6 +283,44 @@ def _escapes(runner: npt.NDArray[np.int64], blocker: npt.NDArray[np.int64]) -> i
 
 
 @njit(cache=True)
+def _escape_table() -> npt.NDArray[np.int8]:
+    """:func:`_escapes` for every set of made points in front of the rearmost checker.
+
+    Entry ``s`` holds the escapes when bit ``k - 1`` of ``s`` says whether the
+    point ``k`` pips in front of the rearmost checker is made (k = 1-12): all
+    that :func:`_escapes` looks at.
+    """
+    table = np.empty(1 << _REACH, dtype=np.int8)
+    runner = np.zeros(26, dtype=np.int64)
+    runner[_REACH + 1] = 1
+    blocker = np.zeros(26, dtype=np.int64)
+    for made in range(1 << _REACH):
+        for distance in range(1, _REACH + 1):
+            blocker[25 - (_REACH + 1 - distance)] = 2 if made >> (distance - 1) & 1 else 0
+        table[made] = _escapes(runner, blocker)
+    return table
+
+
+_ESCAPES = _escape_table()
+
+
+@njit(cache=True)
+def _escapes_ahead(runner: npt.NDArray[np.int64], blocker: npt.NDArray[np.int64]) -> int:
+    """:func:`_escapes`, looked up in a table of the made points in front of the rearmost checker."""
+    start = 0
+    for point in range(25, 0, -1):
+        if runner[point] > 0:
+            start = point
+            break
+    if start == 0:
+        return 36
+    made = 0
+    for distance in range(1, min(_REACH, start - 1) + 1):
+        made |= (1 if _made(blocker, start - distance) else 0) << (distance - 1)
+    return int(_ESCAPES[made])
+
+
+@njit(cache=True)
 def _prime(side: npt.NDArray[np.int64]) -> int:
     """The longest run of consecutive points 1-24 holding two or more of ``side``'s checkers."""
     best = 0
@@ -321,9 +359,9 @@ def row_features(
     # Seen by the opponent, the mover's points are the target's points 25 - p: _made and _blot
     # take the hitter's (or blocker's) numbering, so each side is passed as seen by itself.
     out[0] = np.float32(_shots(mover, opponent)) / np.float32(36)
-    out[1] = np.float32(_escapes(mover, opponent)) / np.float32(36)
+    out[1] = np.float32(_escapes_ahead(mover, opponent)) / np.float32(36)
     out[3] = np.float32(_shots(opponent, mover)) / np.float32(36)
-    out[4] = np.float32(_escapes(opponent, mover)) / np.float32(36)
+    out[4] = np.float32(_escapes_ahead(opponent, mover)) / np.float32(36)
 
 
 @njit(cache=True)
