@@ -100,3 +100,19 @@ def test_the_fast_count_of_shots_equals_the_roll_by_roll_count() -> None:
                 assert _shots_by_pairs(target, hitter) == _shots_by_rolls(target, hitter), pos
                 compared += 1
     assert compared > 1000
+
+
+def test_the_table_of_escapes_equals_the_roll_by_roll_count() -> None:
+    """Escapes are looked up by the made points in front of the rearmost checker; it must change nothing."""
+    from tavola.bot.features import _escapes, _escapes_ahead, _sides
+
+    mover, opponent = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    counts = set()
+    for pos in random_positions(3000, seed=19):
+        board = pos.to_array()
+        _sides(board, 0, mover)
+        _sides(board, 1, opponent)
+        for runner, blocker in ((mover, opponent), (opponent, mover)):
+            assert _escapes_ahead(runner, blocker) == _escapes(runner, blocker), pos
+            counts.add(_escapes(runner, blocker))
+    assert len(counts) > 10  # many different blockades were met

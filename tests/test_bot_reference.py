@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from strategies import positions
-from tavola.bot.encode import INPUTS, INPUTS_PER_SIDE, encode
+from tavola.bot.encode import INPUTS, INPUTS_PER_SIDE, RAW_INPUTS, encode
 from tavola.bot.network import Network, consistent
 from tavola.position import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
 from tavola.sampling import random_positions
@@ -89,10 +89,19 @@ def reference_probabilities(net: Network, inputs: npt.NDArray[np.float32]) -> np
 
 @pytest.mark.parametrize("sizes", [[INPUTS, 128, 5], [INPUTS, 16, 8, 5]])
 def test_the_forward_pass_matches_the_reference(sizes):
+    """The first layer sums the non-zero inputs alone: the same numbers up to float32 rounding."""
     net = Network.random(sizes, seed=5)
     net.layers[-1] = (net.layers[-1][0] * 30, net.layers[-1][1])  # outputs out to the clipping at +-40
     inputs = encode(np.stack([p.to_array() for p in random_positions(3000, seed=13)]))
     for batch in (inputs, inputs[:1], inputs[:37]):
         kept = batch.copy()
-        assert _same_bits(net.probabilities(batch), reference_probabilities(net, batch))
+        found = net.probabilities(batch)
+        assert np.allclose(found, reference_probabilities(net, batch), rtol=1e-5, atol=1e-6)
         assert _same_bits(batch, kept)  # the inputs are left alone
+
+
+@pytest.mark.parametrize("sizes", [[INPUTS, 128, 5], [INPUTS, 16, 8, 5], [RAW_INPUTS, 32, 5]])
+def test_positions_give_the_same_bits_from_their_boards_as_from_their_inputs(sizes):
+    net = Network.random(sizes, seed=6)
+    boards = np.stack([p.to_array() for p in random_positions(500, seed=14)])
+    assert _same_bits(net.of_boards(boards), net.probabilities(encode(boards, features=sizes[0] == INPUTS)))

@@ -52,6 +52,7 @@ from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from tavola.gameover import game_points
 from tavola.movegen import generate_batch
@@ -90,14 +91,27 @@ def key_of(seed: int | np.random.Generator | None) -> int:
     return int(seed) & _MASK
 
 
-def _mix(value: Keys) -> Keys:
-    """SplitMix64's finaliser: a bijection of uint64 that scatters every input bit."""
-    with np.errstate(over="ignore"):  # the multiplications wrap around, as they should
-        value = value ^ (value >> np.uint64(30))
-        value = value * _MIX1
-        value = value ^ (value >> np.uint64(27))
-        value = value * _MIX2
-        return value ^ (value >> np.uint64(31))
+@njit(cache=True, inline="always")
+def _mix(value: np.uint64) -> np.uint64:
+    """SplitMix64's finaliser: a bijection of uint64 that scatters every input bit (wrapping products)."""
+    value = value ^ (value >> np.uint64(30))
+    value = value * _MIX1
+    value = value ^ (value >> np.uint64(27))
+    value = value * _MIX2
+    return value ^ (value >> np.uint64(31))
+
+
+@njit(cache=True)
+def _hash_columns(key: np.uint64, words: Keys) -> Keys:
+    """:func:`keyed` of ``key`` and each column of ``words`` (one row per word), compiled."""
+    start = _mix(key + _GOLDEN)
+    out = np.empty(words.shape[1], dtype=np.uint64)
+    for column in range(words.shape[1]):
+        value = start
+        for word in range(words.shape[0]):
+            value = _mix(value ^ (words[word, column] + _GOLDEN))
+        out[column] = value
+    return out
 
 
 def keyed(key: int, *words: npt.ArrayLike) -> Keys:
@@ -108,11 +122,12 @@ def keyed(key: int, *words: npt.ArrayLike) -> Keys:
     >>> int(keyed(1, 2, 3)) == int(keyed(1, [2, 5], 3)[0])
     True
     """
-    with np.errstate(over="ignore"):
-        value = _mix(np.asarray(np.uint64(key & _MASK) + _GOLDEN))
-        for word in words:
-            value = _mix(value ^ (np.asarray(word).astype(np.uint64) + _GOLDEN))
-    return np.asarray(value)
+    arrays = [np.asarray(word).astype(np.uint64) for word in words]
+    shape = np.broadcast_shapes(*(array.shape for array in arrays))
+    columns = np.empty((len(arrays), int(np.prod(shape))), dtype=np.uint64)
+    for row, array in enumerate(arrays):
+        columns[row] = array if array.ndim == 0 else np.broadcast_to(array, shape).ravel()
+    return _hash_columns(np.uint64(key & _MASK), columns).reshape(shape)
 
 
 def subkey(key: int, *words: int) -> int:
@@ -137,6 +152,9 @@ def keyed_normal(key: int, *words: npt.ArrayLike) -> npt.NDArray[np.float64]:
     return np.sqrt(-2.0 * np.log1p(-first)) * np.cos(2 * np.pi * second)
 
 
+_DIE_INDEX = np.arange(2)[None, :]  # the last word of a die's hash: which of the two dice
+
+
 def roll(key: int, stream: npt.ArrayLike, turn: npt.ArrayLike) -> IntArray:
     """Two dice for each (stream, turn): an (N, 2) int8 array.
 
@@ -145,7 +163,7 @@ def roll(key: int, stream: npt.ArrayLike, turn: npt.ArrayLike) -> IntArray:
     """
     streams = np.atleast_1d(np.asarray(stream))
     turns = np.broadcast_to(np.asarray(turn), streams.shape)
-    dice = np.stack([keyed_below(key, 6, DICE, streams, turns, 0, die) + 1 for die in (0, 1)], axis=1)
+    dice = keyed_below(key, 6, DICE, streams[:, None], turns[:, None], 0, _DIE_INDEX) + 1
     return dice.astype(np.int8)
 
 

@@ -57,7 +57,7 @@ from tavola.analysis.stats import Estimate, Moments, merge
 from tavola.bot.cube import CENTRED, CubeAction, CubeDecision, CubeResponse, decide
 from tavola.bot.evaluate import Evaluator, exact_probabilities
 from tavola.bot.network import OUTPUTS, flip_probabilities
-from tavola.bot.policies import GreedyPolicy
+from tavola.bot.policies import GreedyPolicy, LookAheadPolicy
 from tavola.bot.search import SearchPolicy, evaluate_ply, judge_plays
 from tavola.cube import Cube
 from tavola.dice import Dice
@@ -491,7 +491,9 @@ def _block(job: _Job, evaluator: Evaluator, first: int, count: int) -> FloatArra
     live = np.flatnonzero(~over)
     if len(live):
         games = len(live) * count
-        policy: Policy = GreedyPolicy.of(evaluator) if settings.plies == 0 else SearchPolicy(evaluator, 1)
+        policy: Policy = SearchPolicy(evaluator, 1)
+        if settings.plies == 0:
+            policy = LookAheadPolicy(evaluator) if settings.variance_reduction else GreedyPolicy.of(evaluator)
         dice = quasi_random_dice(job.key, first, count) if settings.quasi_random else None
         final = np.zeros((games, OUTPUTS), dtype=np.float64)
         luck = np.zeros((games, OUTPUTS), dtype=np.float64)
@@ -559,13 +561,16 @@ def _luck(step: Step, policy: Policy, evaluator: Evaluator, root: int) -> FloatA
     rolled = np.flatnonzero((step.dice > 0).all(axis=1))  # an Acey-Deucey player choosing a double rolls none
     if not len(rolled):
         return luck
-    if isinstance(policy, GreedyPolicy):
+    if isinstance(policy, LookAheadPolicy):  # it looked at every roll to choose: the mean is known
+        actual, mean = policy.mover_probabilities(step.chosen[rolled]), policy.means[rolled]
+    elif isinstance(policy, GreedyPolicy):
         actual = policy.mover_probabilities(step.chosen[rolled])
+        mean = evaluate_ply(evaluator, step.boards[rolled], 1)
     else:
         judge = GreedyPolicy.of(evaluator)
         part = step.take(rolled)
         actual = judge.mover_probabilities(judge(part))
-    mean = evaluate_ply(evaluator, step.boards[rolled], 1)
+        mean = evaluate_ply(evaluator, step.boards[rolled], 1)
     player = step.player[rolled]
     luck[rolled] = _seen_by(root, player, actual).astype(np.float64) - _seen_by(root, player, mean)
     return luck

@@ -42,7 +42,7 @@ import numpy.typing as npt
 from numba import njit
 
 from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
-from tavola.bot.encode import INPUTS, RAW_INPUTS, encode
+from tavola.bot.encode import INPUTS, RAW_INPUTS
 from tavola.bot.features import in_contact
 from tavola.bot.network import (
     LOSE_BACKGAMMON,
@@ -249,7 +249,7 @@ class Evaluator:
         contact_rows, race_rows = route(view, self.bearoff_database, out, self.variant)
         for mask, net in ((contact_rows, self.contact_net), (race_rows, self.race_net)):
             if mask.any():
-                out[mask] = net.probabilities(encode(view[mask], features=net.sizes[0] == INPUTS))
+                out[mask] = net.of_boards(view[mask])
         if self.variant.scoring is Scoring.CHECKERS_LEFT:
             out[:, [WIN_BACKGAMMON, LOSE_BACKGAMMON]] = 0.0  # no backgammons: the loser pays per checker
         return out

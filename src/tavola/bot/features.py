@@ -53,74 +53,79 @@ def _sides(board: npt.NDArray[np.generic], side: int, out: npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def _blot(target: npt.NDArray[np.int64], point: int) -> bool:
-    """Whether the hitter's point ``point`` holds one of the target's checkers alone."""
-    return bool(target[25 - point] == 1)
-
-
-@njit(cache=True)
 def _made(target: npt.NDArray[np.int64], point: int) -> bool:
     """Whether the target has made the hitter's point ``point`` (two or more checkers)."""
     return bool(target[25 - point] >= 2)
 
 
+Bits = int | np.int64
+"""A bit set of points or of rolls."""
+_POINTS = np.int64((1 << 25) - 2)
+"""The bits of points 1-24 in a bit set of points."""
+
+
 @njit(cache=True)
-def _hits_with_steps(target: npt.NDArray[np.int64], start: int, die: int, steps: int) -> bool:
-    """Whether a checker at ``start`` hits a blot within ``steps`` moves of ``die``, never on a made point."""
-    point = start
+def _point_sets(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> tuple[Bits, Bits, Bits]:
+    """Bit sets of points 1-24 (bit p: point p): the hitter's checkers, the target's blots and points."""
+    checkers = np.int64(0)
+    blots = np.int64(0)
+    made = np.int64(0)
+    for point in range(1, 25):
+        checkers |= np.int64(hitter[point] > 0) << point
+        blots |= np.int64(target[25 - point] == 1) << point
+        made |= np.int64(target[25 - point] >= 2) << point
+    return checkers, blots, made
+
+
+@njit(cache=True)
+def _hits_with_steps(starts: Bits, die: int, steps: int, blots: Bits, made: Bits) -> bool:
+    """Whether a checker on one of the points ``starts`` hits a blot within ``steps`` moves of ``die``.
+
+    Each move lands on a point (1-24) that is not made; the first blot met is hit.
+    """
+    reach = starts
     for _ in range(steps):
-        point -= die
-        if point < 1 or _made(target, point):
-            return False
-        if _blot(target, point):
+        reach = (reach >> die) & _POINTS
+        if reach & blots:
             return True
+        reach &= ~made
+        if not reach:
+            return False
     return False
 
 
 @njit(cache=True)
-def _hits(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64], low: int, high: int) -> bool:
-    """Whether the hitter, rolling ``low``-``high``, can hit a blot of the target (see above)."""
-    bar = hitter[25]
+def _hits(bar: int, checkers: Bits, blots: Bits, made: Bits, low: int, high: int) -> bool:
+    """Whether the hitter (``bar`` checkers on its bar) rolling ``low``-``high`` can hit a blot (above)."""
     if low == high:
         free = 4
         if bar > 0:
             entry = 25 - low
-            if _made(target, entry):
+            if made >> entry & 1:
                 return False
-            if _blot(target, entry):
+            if blots >> entry & 1:
                 return True
             free = 4 - bar
             if free <= 0:
                 return False
-            if _hits_with_steps(target, entry, low, free):
+            if _hits_with_steps(np.int64(1) << entry, low, free, blots, made):
                 return True
-        for point in range(1, 25):  # noqa: SIM110 - Numba compiles the loop, not any() over a generator
-            if hitter[point] > 0 and _hits_with_steps(target, point, low, free):
-                return True
-        return False
+        return _hits_with_steps(checkers, low, free, blots, made)
     if bar >= 2:
-        return _blot(target, 25 - low) or _blot(target, 25 - high)
+        return bool((blots >> (25 - low) | blots >> (25 - high)) & 1)
     for first, second in ((low, high), (high, low)):
         if bar == 1:
             entry = 25 - first
-            if _made(target, entry):
+            if made >> entry & 1:
                 continue
-            if _blot(target, entry) or _hits_with_steps(target, entry, second, 1):
+            if blots >> entry & 1 or _hits_with_steps(np.int64(1) << entry, second, 1, blots, made):
                 return True
-            for point in range(1, 25):
-                if hitter[point] > 0 and _hits_with_steps(target, point, second, 1):
-                    return True
+            if _hits_with_steps(checkers, second, 1, blots, made):
+                return True
         else:
-            for point in range(1, 25):
-                if hitter[point] == 0:
-                    continue
-                middle = point - first
-                if middle < 1:
-                    continue
-                if _blot(target, middle):
-                    return True
-                if not _made(target, middle) and _hits_with_steps(target, middle, second, 1):
-                    return True
+            middle = (checkers >> first) & _POINTS
+            if middle & blots or _hits_with_steps(middle & ~made, second, 1, blots, made):
+                return True
     return False
 
 
@@ -143,40 +148,73 @@ def _shots(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
     return _shots_by_rolls(target, hitter)
 
 
+def _roll_bit(low: int, high: int) -> int:
+    """The bit of roll ``low``-``high`` (low <= high) in a set of rolls."""
+    return 1 << (6 * (low - 1) + high - 1)
+
+
+_PAIRS = [(low, high) for low in range(1, 7) for high in range(low + 1, 7)]  # the rolls that are no double
+_DIRECT = np.array(
+    [
+        sum(
+            {
+                _roll_bit(min(die, other), max(die, other))
+                for die in range(1, 7)
+                if dice >> (die - 1) & 1
+                for other in range(1, 7)
+            }
+        )
+        for dice in range(64)
+    ],
+    dtype=np.int64,
+)
+"""For each set of distances 1-6 (bit d - 1: a checker d pips away), the rolls with one of them on a die."""
+_OPEN_PAIRS = np.array(
+    [
+        sum(_roll_bit(low, high) for low, high in _PAIRS if not (made >> (low - 1) & made >> (high - 1) & 1))
+        for made in range(64)
+    ],
+    dtype=np.int64,
+)
+"""For each set of made points 1-6 pips away, the rolls (no double) whose two landing points are not both
+made."""
+_BY_SUM = np.array(
+    [
+        sum(_roll_bit(low, high) for low, high in _PAIRS if sums >> (low + high - 3) & 1)
+        for sums in range(512)
+    ],
+    dtype=np.int64,
+)
+"""For each set of distances 3-11 (bit d - 3), the rolls (no double) whose two dice add up to one of them."""
+
+
 @njit(cache=True)
 def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
-    """:func:`_shots` for a hitter with no checker on the bar: for each blot, each roll once.
+    """:func:`_shots` for a hitter with no checker on the bar: for each blot, the rolls that reach it.
 
     A roll hits a blot when a hitter's checker sits a die away, or the two
     dice away with a landing point open between, or (a double) up to four
-    steps away with every landing point open.
+    steps away with every landing point open. The hitter's checkers and the
+    target's made points are bit sets of points, shifted to each blot, and
+    the rolls are bit sets too: a die away and both dice away are looked
+    up in tables, the doubles stepped through.
     """
+    checkers, _, made = _point_sets(target, hitter)
     hit = np.int64(0)  # bit 6 * (low - 1) + (high - 1) set: the roll low-high hits
     for own in range(1, 25):
         if target[own] != 1:
             continue
         blot = 25 - own  # the blot's point in the hitter's numbering
-        for low in range(1, 7):
-            for high in range(low, 7):
-                bit = np.int64(1) << (6 * (low - 1) + high - 1)
-                if hit & bit:
-                    continue
-                if low == high:
-                    clear = True
-                    for step in range(1, 5):
-                        start = blot + step * low
-                        if start > 24:
-                            break
-                        if clear and hitter[start] > 0:
-                            hit |= bit
-                            break
-                        clear = clear and not _made(target, start)
-                    continue
-                near, far, both = blot + low, blot + high, blot + low + high
-                if (near <= 24 and hitter[near] > 0) or (far <= 24 and hitter[far] > 0):
-                    hit |= bit  # a die away
-                elif both <= 24 and hitter[both] > 0 and not (_made(target, near) and _made(target, far)):
-                    hit |= bit  # both dice away, through one of the two landing points between
+        behind = checkers >> blot  # bit d: a hitter's checker d pips behind the blot (none past 24)
+        blocked = made >> blot  # bit d: the landing point d pips behind the blot is made
+        hit |= _DIRECT[behind >> 1 & 63] | (_BY_SUM[behind >> 3 & 511] & _OPEN_PAIRS[blocked >> 1 & 63])
+        for die in range(1, 7):
+            for step in range(die, 4 * die + 1, die):
+                if behind >> step & 1:
+                    hit |= np.int64(1) << (7 * (die - 1))  # the double die-die, every landing point open
+                    break
+                if blocked >> step & 1:
+                    break
     total = 0
     for low in range(1, 7):
         for high in range(low, 7):
@@ -188,10 +226,11 @@ def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]
 @njit(cache=True)
 def _shots_by_rolls(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
     """:func:`_shots` roll by roll, following the bar's rules."""
+    checkers, blots, made = _point_sets(target, hitter)
     total = 0
     for low in range(1, 7):
         for high in range(low, 7):
-            if _hits(target, hitter, low, high):
+            if _hits(hitter[25], checkers, blots, made, low, high):
                 total += 1 if low == high else 2
     return total
 
@@ -244,6 +283,44 @@ def _escapes(runner: npt.NDArray[np.int64], blocker: npt.NDArray[np.int64]) -> i
 
 
 @njit(cache=True)
+def _escape_table() -> npt.NDArray[np.int8]:
+    """:func:`_escapes` for every set of made points in front of the rearmost checker.
+
+    Entry ``s`` holds the escapes when bit ``k - 1`` of ``s`` says whether the
+    point ``k`` pips in front of the rearmost checker is made (k = 1-12): all
+    that :func:`_escapes` looks at.
+    """
+    table = np.empty(1 << _REACH, dtype=np.int8)
+    runner = np.zeros(26, dtype=np.int64)
+    runner[_REACH + 1] = 1
+    blocker = np.zeros(26, dtype=np.int64)
+    for made in range(1 << _REACH):
+        for distance in range(1, _REACH + 1):
+            blocker[25 - (_REACH + 1 - distance)] = 2 if made >> (distance - 1) & 1 else 0
+        table[made] = _escapes(runner, blocker)
+    return table
+
+
+_ESCAPES = _escape_table()
+
+
+@njit(cache=True)
+def _escapes_ahead(runner: npt.NDArray[np.int64], blocker: npt.NDArray[np.int64]) -> int:
+    """:func:`_escapes`, looked up in a table of the made points in front of the rearmost checker."""
+    start = 0
+    for point in range(25, 0, -1):
+        if runner[point] > 0:
+            start = point
+            break
+    if start == 0:
+        return 36
+    made = 0
+    for distance in range(1, min(_REACH, start - 1) + 1):
+        made |= (1 if _made(blocker, start - distance) else 0) << (distance - 1)
+    return int(_ESCAPES[made])
+
+
+@njit(cache=True)
 def _prime(side: npt.NDArray[np.int64]) -> int:
     """The longest run of consecutive points 1-24 holding two or more of ``side``'s checkers."""
     best = 0
@@ -259,26 +336,41 @@ def _prime(side: npt.NDArray[np.int64]) -> int:
 
 
 @njit(cache=True)
+def row_features(
+    board: npt.NDArray[np.generic],
+    mover: npt.NDArray[np.int64],
+    opponent: npt.NDArray[np.int64],
+    out: npt.NDArray[np.float32],
+) -> None:
+    """Write the six features of one board into ``out[:6]``; ``mover`` and ``opponent`` are scratch (26,).
+
+    The one computation of the features: :func:`fill_features` and the
+    encoder (:func:`tavola.bot.encode.sparse_inputs`) call it.
+    """
+    _sides(board, 0, mover)
+    _sides(board, 1, opponent)
+    out[2] = np.float32(_prime(mover)) / np.float32(6)
+    out[5] = np.float32(_prime(opponent)) / np.float32(6)
+    if not in_contact(board):
+        # A race: nothing can be hit and nothing stands in front of anyone.
+        out[0] = out[3] = np.float32(0)
+        out[1] = out[4] = np.float32(1)
+        return
+    # Seen by the opponent, the mover's points are the target's points 25 - p: _made and _blot
+    # take the hitter's (or blocker's) numbering, so each side is passed as seen by itself.
+    out[0] = np.float32(_shots(mover, opponent)) / np.float32(36)
+    out[1] = np.float32(_escapes_ahead(mover, opponent)) / np.float32(36)
+    out[3] = np.float32(_shots(opponent, mover)) / np.float32(36)
+    out[4] = np.float32(_escapes_ahead(opponent, mover)) / np.float32(36)
+
+
+@njit(cache=True)
 def fill_features(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32], column: int) -> None:
     """Write the six features of each board into ``out[:, column:column + 6]``."""
     mover = np.zeros(26, dtype=np.int64)
     opponent = np.zeros(26, dtype=np.int64)
     for row in range(boards.shape[0]):
-        _sides(boards[row], 0, mover)
-        _sides(boards[row], 1, opponent)
-        out[row, column + 2] = np.float32(_prime(mover)) / np.float32(6)
-        out[row, column + 5] = np.float32(_prime(opponent)) / np.float32(6)
-        if not in_contact(boards[row]):
-            # A race: nothing can be hit and nothing stands in front of anyone.
-            out[row, column] = out[row, column + 3] = np.float32(0)
-            out[row, column + 1] = out[row, column + 4] = np.float32(1)
-            continue
-        # Seen by the opponent, the mover's points are the target's points 25 - p: _made and _blot
-        # take the hitter's (or blocker's) numbering, so each side is passed as seen by itself.
-        out[row, column] = np.float32(_shots(mover, opponent)) / np.float32(36)
-        out[row, column + 1] = np.float32(_escapes(mover, opponent)) / np.float32(36)
-        out[row, column + 3] = np.float32(_shots(opponent, mover)) / np.float32(36)
-        out[row, column + 4] = np.float32(_escapes(opponent, mover)) / np.float32(36)
+        row_features(boards[row], mover, opponent, out[row, column : column + FEATURES])
 
 
 @njit(cache=True)

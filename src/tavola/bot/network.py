@@ -1,4 +1,4 @@
-"""The bot's neural networks, run with NumPy alone.
+"""The bot's neural networks, run with NumPy and one compiled first layer.
 
 A :class:`Network` is a multilayer perceptron: the 204 inputs of
 :mod:`tavola.bot.encode` (or its 198 raw inputs), hidden layers of sigmoid units, and five sigmoid
@@ -6,6 +6,14 @@ outputs, the probabilities for the player on roll of winning, winning a
 gammon, winning a backgammon, losing a gammon and losing a backgammon
 (gammons include backgammons). Weights are saved as ``.npz`` files; training
 (:mod:`tavola.bot.train`) writes them, the bot only reads them.
+
+Most inputs of a position are 0 (a point holds no checker, or fewer than
+three), so the first layer, by far the largest, adds up the weights of the
+non-zero inputs alone, row by row, in the order of the inputs (its sums do
+not depend on the batch; the small layers after it are BLAS products).
+:meth:`Network.of_boards` goes from positions to probabilities without
+writing the inputs out at all: the encoder lists each position's non-zero
+inputs as it goes.
 
 >>> net = Network.random([204, 8, 5], seed=1)
 >>> from tavola.position import Position
@@ -19,11 +27,15 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
+from tavola.bot.encode import INPUTS, as_boards, sparse_inputs
+from tavola.bot.features import FEATURES
 from tavola.errors import TavolaError
 from tavola.files import write_atomically
 
@@ -82,8 +94,34 @@ class Network:
 
     def probabilities(self, inputs: FloatArray) -> FloatArray:
         """(N, 5) probabilities for the player on roll, made consistent (a gammon is a win, and so on)."""
-        values = np.asarray(inputs, dtype=np.float32)
-        for weights, bias in self.layers:
+        values = np.ascontiguousarray(inputs, dtype=np.float32)
+        if values.ndim != 2 or values.shape[1] != self.sizes[0]:
+            raise ValueError(f"the network takes (N, {self.sizes[0]}) inputs, not {values.shape}")
+        weights, bias = self._layer(0)
+        hidden = _hidden_buffer(len(values), len(bias))
+        _layer_of_inputs(values, weights, bias, hidden)
+        return self._rest(hidden)
+
+    def of_boards(self, boards: npt.ArrayLike) -> FloatArray:
+        """:meth:`probabilities` of the inputs of an (N, 30) batch of positions, encoded on the way.
+
+        The same bits as ``probabilities(encode(boards, features=...))``,
+        the features included when the network takes them.
+        """
+        array = as_boards(boards)
+        weights, bias = self._layer(0)
+        hidden = _hidden_buffer(len(array), len(bias))
+        _first_layer_of_boards(array, self.sizes[0] == INPUTS, weights, bias, hidden)
+        return self._rest(hidden)
+
+    def _layer(self, number: int) -> tuple[FloatArray, FloatArray]:
+        weights, bias = self.layers[number]
+        return np.ascontiguousarray(weights, dtype=np.float32), np.ascontiguousarray(bias, dtype=np.float32)
+
+    def _rest(self, hidden: FloatArray) -> FloatArray:
+        """The first layer's sigmoid, the (small) layers after it as BLAS products, :func:`consistent`."""
+        values = _sigmoid(hidden)
+        for weights, bias in self.layers[1:]:
             values = values @ weights
             values += bias
             values = _sigmoid(values)
@@ -104,6 +142,108 @@ class Network:
                 return cls([(data[f"w{index}"], data[f"b{index}"]) for index in range(count)])
         except (OSError, KeyError, ValueError) as error:
             raise NetworkError(f"cannot read network weights from {path}: {error}") from error
+
+
+UNROLLED = 128
+"""The first layer's width whose sums are compiled with a loop of fixed length (see :func:`_weighted_sum`)."""
+
+
+@njit(cache=True, inline="always")
+def _weighted_sum(
+    index: npt.NDArray[np.int64],
+    value: FloatArray,
+    count: int,
+    weights: FloatArray,
+    bias: FloatArray,
+    sums: FloatArray,
+    out: FloatArray,
+) -> None:
+    """``out = bias + value[0] * weights[index[0]] + ...`` over the ``count`` inputs listed, in that order.
+
+    The sums are made in ``sums``, a work array of their own, then copied
+    to ``out``. With :data:`UNROLLED` hidden units (the shipped networks')
+    the loop over them has a fixed length, which the compiler turns into a
+    few vector instructions; each unit's sum is the same either way.
+    """
+    units = sums.shape[0]
+    for unit in range(units):
+        sums[unit] = bias[unit]
+    for entry in range(count):
+        row = index[entry]
+        factor = value[entry]
+        for unit in range(units):
+            sums[unit] += factor * weights[row, unit]
+    for unit in range(units):
+        out[unit] = sums[unit]
+
+
+@njit(cache=True, inline="always")
+def _unrolled_sum(
+    index: npt.NDArray[np.int64],
+    value: FloatArray,
+    count: int,
+    weights: FloatArray,
+    bias: FloatArray,
+    sums: FloatArray,
+    out: FloatArray,
+) -> None:
+    """:func:`_weighted_sum` for :data:`UNROLLED` units, every loop over them of that fixed length."""
+    for unit in range(UNROLLED):
+        sums[unit] = bias[unit]
+    for entry in range(count):
+        row = index[entry]
+        factor = value[entry]
+        for unit in range(UNROLLED):
+            sums[unit] += factor * weights[row, unit]
+    for unit in range(UNROLLED):
+        out[unit] = sums[unit]
+
+
+@njit(cache=True)
+def _layer_of_inputs(inputs: FloatArray, weights: FloatArray, bias: FloatArray, out: FloatArray) -> None:
+    """A layer's sums for rows of inputs: each row's non-zero inputs listed, then summed, row by row."""
+    index = np.empty(inputs.shape[1], dtype=np.int64)
+    value = np.empty(inputs.shape[1], dtype=np.float32)
+    sums = np.empty(weights.shape[1], dtype=np.float32)
+    for row in range(inputs.shape[0]):
+        count = 0
+        for column in range(inputs.shape[1]):
+            index[count] = column
+            value[count] = inputs[row, column]
+            count += 1 if inputs[row, column] != 0 else 0
+        if len(sums) == UNROLLED:
+            _unrolled_sum(index, value, count, weights, bias, sums, out[row])
+        else:
+            _weighted_sum(index, value, count, weights, bias, sums, out[row])
+
+
+@njit(cache=True)
+def _first_layer_of_boards(
+    boards: npt.NDArray[np.generic], features: bool, weights: FloatArray, bias: FloatArray, out: FloatArray
+) -> None:
+    """The first layer's sums for positions: each one's non-zero inputs from the encoder, then summed."""
+    index = np.empty(INPUTS, dtype=np.int64)
+    value = np.empty(INPUTS, dtype=np.float32)
+    scratch = np.empty(FEATURES, dtype=np.float32)
+    sides = np.empty((2, 26), dtype=np.int64)
+    sums = np.empty(weights.shape[1], dtype=np.float32)
+    for row in range(boards.shape[0]):
+        count = sparse_inputs(boards[row], features, index, value, scratch, sides)
+        if len(sums) == UNROLLED:
+            _unrolled_sum(index, value, count, weights, bias, sums, out[row])
+        else:
+            _weighted_sum(index, value, count, weights, bias, sums, out[row])
+
+
+_THREAD = threading.local()
+
+
+def _hidden_buffer(rows: int, units: int) -> FloatArray:
+    """A (rows, units) float32 work array, this thread's, reused from call to call (grown as needed)."""
+    buffer: FloatArray | None = getattr(_THREAD, "hidden", None)
+    if buffer is None or buffer.shape[0] < rows or buffer.shape[1] != units:
+        buffer = _THREAD.hidden = np.empty((max(rows, 1024), units), dtype=np.float32)
+    return buffer[:rows]
 
 
 def consistent(probabilities: FloatArray) -> FloatArray:

@@ -3,6 +3,9 @@
 * :class:`GreedyPolicy`: the 0-ply choice, each game's result best for the
   mover by an evaluator, with all the games' results evaluated in one call
   (optionally a keyed random play now and then, for variety);
+* :class:`LookAheadPolicy`: the same choices, found among every roll's
+  plays of each position before its roll, which also give the position's
+  1-ply value (what a rollout's variance reduction needs);
 * :class:`PubEvalPolicy`: pubeval's choice, all the games scored at once.
 
 The n-ply search's policy, with its noise, is
@@ -24,9 +27,10 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.network import equity, flip_probabilities
+from tavola.bot.network import OUTPUTS, equity, flip_probabilities
 from tavola.bot.pubeval import PubEval
-from tavola.bot.search import best_in_groups
+from tavola.bot.search import ROLL_INDEX, best_in_groups, evaluate_ply, rolls_ahead
+from tavola.dice import ALL_ROLLS
 from tavola.position import flip_array
 from tavola.selfplay import CHOICE, EXPLORE, Candidates, keyed_below, keyed_uniform
 
@@ -68,7 +72,10 @@ class GreedyPolicy:
     def __call__(self, candidates: Candidates) -> Indices:
         self.evaluations = self.evaluate(flip_array(candidates.results))
         self.equities = -self.equity(self.evaluations).astype(np.float64)
-        rows = best_in_groups(candidates.offsets, self.equities)
+        return self._explored(candidates, best_in_groups(candidates.offsets, self.equities))
+
+    def _explored(self, candidates: Candidates, rows: Indices) -> Indices:
+        """``rows``, with a keyed random play instead in the games that explore."""
         if self.explore > 0:
             wander = keyed_uniform(self.key, EXPLORE, candidates.stream, candidates.turn) < self.explore
             pick = keyed_below(
@@ -84,6 +91,61 @@ class GreedyPolicy:
     def mover_probabilities(self, rows: Indices) -> FloatArray:
         """The probabilities of the results at ``rows`` of the last call, for the player who moved."""
         return flip_probabilities(self.evaluations[rows])
+
+
+class LookAheadPolicy(GreedyPolicy):
+    """:class:`GreedyPolicy`'s 0-ply choice, found by looking at all 21 rolls of each game's position.
+
+    Each call judges, for every game's position before its roll, the plays
+    of all 21 rolls at 0-ply (:func:`~tavola.bot.search.rolls_ahead`); the
+    roll rolled is one of them, so its plays are judged once, and the best
+    of them is the choice (the search's order of equal plays; up to float
+    rounding, the greedy choice). After each call :attr:`means` holds each
+    game's 1-ply probabilities (:func:`~tavola.bot.search.evaluate_ply` at
+    1), what a rollout's variance reduction takes the luck of a roll from.
+    Where some game rolls no dice (an Acey-Deucey double chosen), the step
+    is the greedy one, and :attr:`means` is found on its own.
+
+    >>> from tavola.bot.evaluate import Evaluator
+    >>> from tavola.selfplay import play
+    >>> policy = LookAheadPolicy(Evaluator.untrained(hidden=8, seed=1))
+    >>> step = next(play(policy, games=2, key=3))
+    >>> policy.means.shape, policy.mover_probabilities(step.chosen).shape
+    ((2, 5), (2, 5))
+    """
+
+    def __init__(self, evaluator: Evaluator, explore: float = 0.0, key: int = 0) -> None:
+        super().__init__(evaluator.evaluate, evaluator.equity, explore, key)
+        self.evaluator = evaluator
+        self.means: FloatArray = np.zeros((0, OUTPUTS), dtype=np.float32)
+        self._mover: FloatArray | None = None
+
+    def __call__(self, candidates: Candidates) -> Indices:
+        rolled = ROLL_INDEX[candidates.dice[:, 0], candidates.dice[:, 1]]
+        if (rolled < 0).any():
+            self._mover = None
+            rows = super().__call__(candidates)
+            self.means = np.zeros((len(candidates), OUTPUTS), dtype=np.float32)
+            some = np.flatnonzero(rolled >= 0)
+            self.means[some] = evaluate_ply(self.evaluator, candidates.boards[some], 1)
+            return rows
+        rolls, position = rolls_ahead(self.evaluator, candidates.boards)
+        group = position * len(ALL_ROLLS) + rolled
+        first = rolls.offsets[group]
+        if not (rolls.offsets[group + 1] - first == candidates.counts).all():
+            raise RuntimeError("the rolls looked at do not list the plays of the roll rolled")
+        shift = np.repeat(first - candidates.offsets[:-1], candidates.counts)
+        self._mover = rolls.probabilities[shift + np.arange(len(candidates.results))]
+        self.evaluations = flip_probabilities(self._mover)
+        self.equities = self.equity(self._mover).astype(np.float64)
+        self.means = rolls.means[position]
+        return self._explored(candidates, rolls.best[group] - first + candidates.offsets[:-1])
+
+    def mover_probabilities(self, rows: Indices) -> FloatArray:
+        """The probabilities of the results at ``rows`` of the last call, for the player who moved."""
+        if self._mover is None:
+            return super().mover_probabilities(rows)
+        return self._mover[rows]
 
 
 class PubEvalPolicy:

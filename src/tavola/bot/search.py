@@ -230,6 +230,29 @@ class _Table:
 # --- the search ---------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, eq=False)
+class Rolls:
+    """The 21 rolls of some positions before the roll, and the best play of each (what n-ply looks at).
+
+    The plays of position ``i`` and roll ``r`` (of :data:`tavola.dice.ALL_ROLLS`) are group ``21 i + r``:
+    rows ``offsets[g]:offsets[g + 1]`` of ``probabilities`` (each play's result for its mover, at
+    ``plies - 1``), in :func:`~tavola.movegen.generate_batch`'s order for that position and roll;
+    ``best`` is each group's best row, ``means`` each position's probabilities at ``plies`` (the
+    rolls' best plays averaged, a double weighing 1/36, any other roll 2/36).
+    """
+
+    offsets: Indices
+    probabilities: FloatArray
+    best: Indices
+    means: FloatArray
+
+
+ROLL_INDEX = np.full((7, 7), -1, dtype=np.int64)
+"""The index in :data:`tavola.dice.ALL_ROLLS` of the roll of two dice (either order; -1 for a 0)."""
+for _index, _roll in enumerate(ALL_ROLLS):
+    ROLL_INDEX[_roll.high, _roll.low] = ROLL_INDEX[_roll.low, _roll.high] = _index
+
+
 @dataclass
 class _Search:
     """One search: the evaluator, the filter, and the positions evaluated so far at each depth."""
@@ -261,14 +284,19 @@ class _Search:
             out[over] = self.evaluator.evaluate(boards[over])
         live = boards[~over]
         if len(live):
-            offsets, results, _ = generate_batch(
-                np.repeat(live, len(_ROLLS), axis=0), np.tile(_ROLLS, (len(live), 1)), self.flags
-            )
-            probabilities, equities, plies_done = self.plays(offsets, results, plies - 1, reply=True)
-            best = best_in_groups(offsets, equities, plies_done)
-            by_roll = probabilities[best].reshape(len(live), len(_ROLLS), OUTPUTS).astype(np.float64)
-            out[~over] = np.tensordot(ROLL_WEIGHTS, by_roll, axes=(0, 1)).astype(np.float32)
+            out[~over] = self.rolls(live, plies).means
         return out
+
+    def rolls(self, boards: IntArray, plies: int) -> Rolls:
+        """The 21 rolls of each of ``boards`` (games going on), each roll's plays judged at ``plies - 1``."""
+        offsets, results, _ = generate_batch(
+            np.repeat(boards, len(_ROLLS), axis=0), np.tile(_ROLLS, (len(boards), 1)), self.flags
+        )
+        probabilities, equities, plies_done = self.plays(offsets, results, plies - 1, reply=True)
+        best = best_in_groups(offsets, equities, plies_done)
+        by_roll = probabilities[best].reshape(len(boards), len(_ROLLS), OUTPUTS).astype(np.float64)
+        means = np.tensordot(ROLL_WEIGHTS, by_roll, axes=(0, 1)).astype(np.float32)
+        return Rolls(offsets, probabilities, best, means)
 
     def plays(
         self,
@@ -386,6 +414,29 @@ def evaluate_ply(
     if array.ndim != 2 or array.shape[1] != ARRAY_SIZE:
         raise ValueError(f"boards must have shape (N, {ARRAY_SIZE}), not {array.shape}")
     return _Search(evaluator, filter).evaluate(array, plies)
+
+
+def rolls_ahead(evaluator: Evaluator, boards: npt.ArrayLike) -> tuple[Rolls, Indices]:
+    """The 21 rolls of each distinct position of ``boards`` (games going on, before the roll) at 1-ply,
+    and for each board the index of its position among them.
+
+    ``means`` are :func:`evaluate_ply` at 1; the groups hold every play of every roll at 0-ply, so
+    a caller that plays one of the rolls (a rollout's policy) finds its plays judged already.
+
+    >>> evaluator = Evaluator.untrained(hidden=8, seed=2)
+    >>> start = Position.start().to_array()
+    >>> rolls, position = rolls_ahead(evaluator, np.stack([start, start]))
+    >>> same = bool((rolls.means == evaluate_ply(evaluator, start[None], 1)).all())
+    >>> position.tolist(), len(rolls.best), same
+    ([0, 0], 21, True)
+    """
+    array = np.ascontiguousarray(boards, dtype=np.int8)
+    if array.ndim != 2 or array.shape[1] != ARRAY_SIZE or game_over(array).any():
+        raise ValueError(
+            f"rolls are looked at for games going on, shape (N, {ARRAY_SIZE}), not {array.shape}"
+        )
+    distinct, position = np.unique(array, axis=0, return_inverse=True)
+    return _Search(evaluator).rolls(distinct, 1), position.reshape(-1)
 
 
 def _check_noise(noise: float) -> None:
