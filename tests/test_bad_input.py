@@ -12,6 +12,7 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -269,7 +270,7 @@ def mutated_lines(text: str, data: st.DataObject) -> str:
             lines.insert(index, lines[index])
         elif kind == "digits":
             digits = "9" * data.draw(st.sampled_from([3, 20, 700, 5000]))
-            lines[index] = "".join(digits if char.isdigit() else char for char in lines[index])
+            lines[index] = re.sub(r"\d+", digits, lines[index])  # each number, however often mutated
         else:
             lines[index] = lines[index][: data.draw(st.integers(0, len(lines[index])))]
     return "\n".join(lines) + "\n"
