@@ -1,5 +1,5 @@
-"""What a position typed on the command line brings with it: the position, and from an XGID its dice,
-cube, match score and money rules.
+"""What a position typed on the command line brings with it: the position, and from an XGID or a gnubg
+ID (``POSITIONID:MATCHID``) its dice, cube, match score and money rules.
 
 ``tavola hint`` and ``tavola moves`` read POSITION the same way: a gnubg
 Position ID (``POSITIONID:MATCHID`` too), an XGID or a Tavola ID
@@ -11,6 +11,9 @@ Position ID (``POSITIONID:MATCHID`` too), an XGID or a Tavola ID
 (Dice(5, 2), Cube(1), Rules(jacoby=True, beavers=1))
 >>> read_setup("TVL=--------------------------:15:15:15", STANDARD).position.waiting
 (15, 15)
+>>> setup = read_setup("4HPwATDgc/ABMA:QYkqAQAAAAAE", STANDARD)  # 9-point match, 5-2; theirs: a cube of 2
+>>> setup.dice, setup.cube, setup.match
+(Dice(5, 2), Cube(2, owner=1), MatchScore(length=9, score=(0, 0), crawford=False))
 """
 
 from __future__ import annotations
@@ -19,7 +22,15 @@ from dataclasses import dataclass, field
 
 from tavola.cube import Cube
 from tavola.dice import Dice
-from tavola.ids import XgidSide, XgidStage, decode_xgid, is_xgid, parse_position
+from tavola.ids import (
+    MatchState,
+    XgidSide,
+    XgidStage,
+    decode_xgid,
+    gnubg_match_state,
+    is_xgid,
+    parse_position,
+)
 from tavola.match import MatchScore
 from tavola.position import Position
 from tavola.rules import Rules
@@ -38,9 +49,12 @@ class Setup:
 
 
 def read_setup(text: str, variant: Variant) -> Setup:
-    """The position in ``text`` (any ID), with ``variant``'s checkers; an XGID adds dice, cube and score."""
+    """The position in ``text`` (any ID), with ``variant``'s checkers; an XGID or a gnubg ID adds dice,
+    cube and score."""
     if not is_xgid(text):
-        return Setup(parse_position(text, checkers=variant.checkers))
+        position = parse_position(text, checkers=variant.checkers)
+        match_state = gnubg_match_state(text)
+        return Setup(position) if match_state is None else _from_match_id(position, match_state)
     state = decode_xgid(text, checkers=variant.checkers)
     dice = Dice(*state.dice) if state.stage is XgidStage.ROLLED else None
     owner = None if state.cube_owner is None else 0 if state.cube_owner == state.turn else 1
@@ -51,3 +65,14 @@ def read_setup(text: str, variant: Variant) -> Setup:
     if state.turn is XgidSide.TOP:
         mine, theirs = theirs, mine
     return Setup(state.position, dice, cube, MatchScore(state.match_length, (mine, theirs), state.crawford))
+
+
+def _from_match_id(position: Position, state: MatchState) -> Setup:
+    """A gnubg ID's setup: its position is seen by the player on roll, who moves."""
+    mover = state.player_on_roll
+    dice = Dice(*state.dice) if state.dice != (0, 0) else None
+    cube = Cube(state.cube_value, None if state.cube_owner is None else 0 if state.cube_owner == mover else 1)
+    if not state.match_length:
+        return Setup(position, dice, cube, rules=Rules(jacoby=state.jacoby))
+    score = (state.score[mover], state.score[1 - mover])
+    return Setup(position, dice, cube, MatchScore(state.match_length, score, state.crawford))

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from tavola.ids._checks import MATCH_ID_LENGTH, POSITION_ID_LENGTH
 from tavola.ids.match_id import GameState, MatchState, decode_match_id, encode_match_id
-from tavola.ids.parse import is_xgid, parse_position, position_text
+from tavola.ids.parse import gnubg_match_state, is_xgid, parse_position, position_text
 from tavola.ids.position_id import decode_position_id, encode_position_id
 from tavola.ids.tavola_id import decode_tavola_id, encode_tavola_id
 from tavola.ids.xgid import XgidSide, XgidStage, XgidState, decode_xgid, encode_xgid
@@ -52,6 +52,7 @@ __all__ = [
     "encode_position_id",
     "encode_tavola_id",
     "encode_xgid",
+    "gnubg_match_state",
     "is_xgid",
     "parse_position",
     "position_text",

@@ -7,7 +7,7 @@ import re
 from tavola.errors import InvalidIdError
 from tavola.i18n import _
 from tavola.ids._checks import POSITION_ID_LENGTH, _checked_text, _shown
-from tavola.ids.match_id import decode_match_id
+from tavola.ids.match_id import MatchState, decode_match_id
 from tavola.ids.position_id import decode_position_id
 from tavola.ids.tavola_id import _TAVOLA_PREFIX, decode_tavola_id
 from tavola.ids.xgid import _XGID_PREFIX, decode_xgid
@@ -50,6 +50,18 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
             id=_shown(text), length=POSITION_ID_LENGTH
         )
     )
+
+
+def gnubg_match_state(text: str) -> MatchState | None:
+    """The Match ID's state of a gnubg ID (``POSITIONID:MATCHID``); None for any other ID.
+
+    >>> gnubg_match_state("4HPwATDgc/ABMA:cAkgAQAAAAAE").match_length
+    9
+    >>> gnubg_match_state("4HPwATDgc/ABMA") is None
+    True
+    """
+    found = _GNUBG_ID.fullmatch(text.strip())
+    return None if found is None else decode_match_id(found.group(2))
 
 
 def is_xgid(text: str) -> bool:
