@@ -41,7 +41,7 @@ function seriesFields(series = "single") {
     { class: "series" },
     element("legend", { "data-i18n": "form.play" }),
     field("form.series", select("series", ["single", "money", "match"], (value) => t(`series.${value}`), series)),
-    field("form.length", number("length", 3, 1, 25)),
+    field("form.length", number("match_length", 3, 1, 25)),
     field("form.variant", select("variant", VARIANTS)),
     rulesFields(),
   );
@@ -77,7 +77,7 @@ function gameOptions(form, seats) {
   return {
     kind: "game",
     series: form.elements.series.value,
-    length: Number(form.elements.length.value),
+    length: Number(form.elements.match_length.value),
     variant: form.elements.variant.value,
     rules: rulesOf(form),
     hints: Boolean(form.elements.hints?.checked),

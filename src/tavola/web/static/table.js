@@ -220,7 +220,7 @@ export class TablePage {
     const layout = element(
       "div",
       { class: "table-layout" },
-      element("section", { class: "play" }, this.headline(), element("div", { id: "board" }), this.turnInfo(), this.actions()),
+      element("section", { class: "play" }, this.headline(), this.turnInfo(), this.actions(), element("div", { id: "board" })),
       element(
         "aside",
         { class: "side" },
