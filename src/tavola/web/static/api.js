@@ -65,7 +65,9 @@ export function element(tag, attributes = {}, ...children) {
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
     if (name.startsWith("on")) made.addEventListener(name.slice(2), value);
-    else if (name === "dataset") Object.assign(made.dataset, value);
+    else if (name === "dataset") {
+      for (const [key, item] of Object.entries(value)) if (item !== undefined && item !== null) made.dataset[key] = item;
+    }
     else made.setAttribute(name, value === true ? "" : value);
   }
   for (const child of children.flat()) {

@@ -212,6 +212,7 @@ export class TablePage {
 
   render() {
     const { state } = this;
+    const typed = keptInputs(this.root);
     this.root.replaceChildren();
     this.root.dataset.version = state.version;
     this.root.dataset.status = state.status;
@@ -237,6 +238,7 @@ export class TablePage {
     this.renderChat();
     this.renderError();
     translate(this.root);
+    restoreInputs(typed);
   }
 
   renderBoard() {
@@ -364,7 +366,7 @@ export class TablePage {
     }
     if (this.hint) parts.push(this.hintPanel());
     if (plays.length) {
-      parts.push(element("details", { class: "plays", open: plays.length <= 12 }, element("summary", {}, t("plays.title", { count: plays.length })), element("ol", { id: "plays" }, plays)));
+      parts.push(element("details", { class: "plays", open: true }, element("summary", {}, t("plays.title", { count: plays.length })), element("ol", { id: "plays" }, plays)));
     }
     if (resignations.length) {
       parts.push(element("details", { class: "resign" }, element("summary", { "data-i18n": "resign.title" }), element("div", { class: "buttons" }, resignations)));
@@ -421,7 +423,7 @@ export class TablePage {
   sitForm(index) {
     const invited = this.invitedSeat === null || this.invitedSeat === index;
     if (!invited) return element("span", { class: "tag" }, t("seat.open"));
-    const name = element("input", { name: "name", maxlength: 40, value: localStorage.getItem("tavola.name") || "", "data-i18n-placeholder": "form.name", required: true });
+    const name = element("input", { name: "name", id: `sit-name-${index}`, maxlength: 40, value: localStorage.getItem("tavola.name") || "", "data-i18n-placeholder": "form.name", required: true });
     const form = element(
       "form",
       {
@@ -646,6 +648,23 @@ export function actionLabel(action) {
       return action.against && action.against.length ? `${label} (${action.against.join(", ")})` : label;
     }
   }
+}
+
+// What is typed in the page's fields (by id) and which has the focus, to keep across a new drawing.
+function keptInputs(root) {
+  const fields = [...root.querySelectorAll("input[id]:not([type=checkbox]):not([readonly])")];
+  return {
+    values: Object.fromEntries(fields.map((field) => [field.id, field.value])),
+    focused: fields.includes(document.activeElement) ? document.activeElement.id : null,
+  };
+}
+
+function restoreInputs(typed) {
+  for (const [id, value] of Object.entries(typed.values)) {
+    const field = document.getElementById(id);
+    if (field && value) field.value = value;
+  }
+  if (typed.focused) document.getElementById(typed.focused)?.focus();
 }
 
 function signed(value) {
