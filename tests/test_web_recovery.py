@@ -3,11 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -20,76 +15,7 @@ pytest.importorskip("fastapi", reason="the web server needs the web extra (pip i
 import httpx
 from websockets.sync.client import connect
 
-from web_helpers import choose
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Server:
-    """``tavola serve`` on a free loopback port and a SQLite file, in a process of its own."""
-
-    def __init__(self, database: Path) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
-        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
-        command = [
-            sys.executable,
-            "-m",
-            "tavola",
-            "serve",
-            "--port",
-            str(self.port),
-            "--database",
-            f"sqlite:///{database}",
-        ]
-        self.process = subprocess.Popen(
-            command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        self.client = httpx.Client(base_url=self.url, timeout=30)
-        deadline = time.monotonic() + 90
-        while True:
-            if self.process.poll() is not None:
-                raise AssertionError(f"tavola serve stopped: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
-            try:
-                if self.client.get("/api/tables").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "tavola serve did not start in 90 seconds"
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        """kill -9: no clean-up of any kind."""
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=30)
-        self.client.close()
-        if self.process.stderr is not None:
-            self.process.stderr.close()
-
-    def state(self, table: str, token: str) -> dict[str, Any]:
-        response = self.client.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {token}"})
-        assert response.status_code == 200, response.text
-        return dict(response.json())
-
-    def act_once(self, table: str, tokens: dict[int, str]) -> dict[str, Any]:
-        """One action by the seat to act (the server answers with the state it stored)."""
-        seen = self.state(table, tokens[0])
-        seat = seen["to_act"][0]
-        mine = self.state(table, tokens[seat])
-        response = self.client.post(
-            f"/api/tables/{table}/actions",
-            json=choose(mine["legal_actions"]),
-            headers={"Authorization": f"Bearer {tokens[seat]}"},
-        )
-        assert response.status_code == 200, response.text
-        return dict(response.json())
+from web_helpers import Server, choose
 
 
 def test_kill_9_at_any_moment_loses_nothing(tmp_path: Path) -> None:

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +15,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 
+import httpx
 from fastapi.testclient import TestClient
 
 from tavola.web.app import create_app
@@ -73,3 +80,74 @@ def play_on(client: TestClient, table: str, tokens: dict[int, str], until: Any, 
         )
         assert response.status_code == 200, response.text
     raise AssertionError(f"still playing after {most} actions")
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    """``tavola serve`` on a loopback port (a free one unless given) and a SQLite file, in a process of
+    its own."""
+
+    def __init__(self, database: Path, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
+        command = [
+            sys.executable,
+            "-m",
+            "tavola",
+            "serve",
+            "--port",
+            str(self.port),
+            "--database",
+            f"sqlite:///{database}",
+        ]
+        self.process = subprocess.Popen(
+            command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        self.client = httpx.Client(base_url=self.url, timeout=30)
+        deadline = time.monotonic() + 90
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"tavola serve stopped: {self.process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            try:
+                if self.client.get("/api/tables").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "tavola serve did not start in 90 seconds"
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """kill -9: no clean-up of any kind."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+        self.client.close()
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+
+    def state(self, table: str, token: str) -> dict[str, Any]:
+        response = self.client.get(f"/api/tables/{table}", headers={"Authorization": f"Bearer {token}"})
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    def act_once(self, table: str, tokens: dict[int, str]) -> dict[str, Any]:
+        """One action by the seat to act (the server answers with the state it stored)."""
+        seen = self.state(table, tokens[0])
+        seat = seen["to_act"][0]
+        mine = self.state(table, tokens[seat])
+        response = self.client.post(
+            f"/api/tables/{table}/actions",
+            json=choose(mine["legal_actions"]),
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert response.status_code == 200, response.text
+        return dict(response.json())

@@ -16,7 +16,14 @@ the storage and the recovery. In short:
   end, the secret, checked with :func:`tavola.dicesource.verify`;
 * ``GET /api/tables/{id}/record.json`` and ``record.mat``: the play as
   Tavola's JSON record or a ``.mat`` file;
-* ``WS /api/tables/{id}/live``: the state after every action, and chat.
+* ``GET /api/tables/{id}/hint``: the bot's best plays for the roll being
+  played, at tables that allow hints (:mod:`tavola.web.hints`);
+* ``WS /api/tables/{id}/live``: the state after every action, and chat (a
+  chouette side's own channel with ``"scope": "team"``).
+
+The page itself is served too: ``/`` the lobby, ``/t/{id}`` a table (the
+same document, ``static/index.html``), and its scripts, styles and words under
+``/static``.
 
 Errors are ``{"error": "..."}``: the engine's own message for a refused
 action, with 400 (a bad action or bad options), 403 (no token, or another
@@ -32,13 +39,16 @@ import threading
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from importlib.metadata import version as _installed_version
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
@@ -49,6 +59,7 @@ from tavola.errors import DiceVerificationError, SeatingError, TavolaError
 from tavola.i18n import LANGUAGES, _, use_language
 from tavola.records import mat_text, to_json
 from tavola.schema import JsonTextError, parse_json
+from tavola.web.hints import HINT_LEVEL, hint_json
 from tavola.web.limits import MAX_CHAT, MAX_MESSAGE, RateLimits, TokenBucket
 from tavola.web.live import LiveTable, NotFoundError, StateError, TokenError, not_playing
 from tavola.web.options import ChouetteOptions, GameOptions, TableOptions, read_options
@@ -59,6 +70,9 @@ __all__ = ["Hub", "create_app"]
 
 COOKIE = "tavola_seat"
 """The cookie holding a seat's token, one per table (its path is the table's)."""
+
+STATIC = Path(__file__).with_name("static")
+"""The page: ``index.html`` (the lobby and a table), its modules, its style and its words (``i18n/``)."""
 
 
 # --- the tables the server holds ------------------------------------------------------------
@@ -89,6 +103,7 @@ class Hub:
         self.lock = threading.RLock()
         self.tables: dict[str, LiveTable] = {}
         self.watchers: dict[str, set[_Connection]] = {}
+        self._hint_bot: Bot | None = None
 
     def resume_all(self) -> int:
         """Load every unfinished table, replaying its actions; how many."""
@@ -110,6 +125,12 @@ class Hub:
         with self.lock:
             table = LiveTable.create(uuid.uuid4().hex[:16], options, self.store, self.make_bot)
             return self._watch(table)
+
+    def hint_bot(self) -> Bot:
+        """The bot that gives hints (made at the first hint, then kept)."""
+        if self._hint_bot is None:
+            self._hint_bot = self.make_bot(HINT_LEVEL)
+        return self._hint_bot
 
     def forget(self, table_id: str) -> None:
         """Drop a table from memory (after a failed write): it is loaded again from the store."""
@@ -351,9 +372,33 @@ def create_app(
         text = await run_in_threadpool(written)
         return PlainTextResponse(text, headers=_attachment(f"tavola-{table_id}.mat"))
 
+    @app.get(
+        "/api/tables/{table_id}/hint",
+        summary="The bot's best plays for the roll being played (a seat's token needed)",
+    )
+    async def hint(table_id: str, request: Request) -> dict[str, Any]:
+        token = _token(request, table_id)
+
+        def hinted() -> dict[str, Any]:
+            table = hub.get(table_id)
+            with hub.lock:
+                return hint_json(table, table.seat_of_token(token), hub.hint_bot())
+
+        return await run_in_threadpool(hinted)
+
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str) -> None:
         await _live(websocket, hub, table_id)
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> Response:
+        return _page()
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return _page()
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -402,10 +447,7 @@ def _acted(hub: Hub, table_id: str, token: str | None, data: object) -> dict[str
 def _chatted(hub: Hub, table_id: str, token: str | None, text: str) -> dict[str, Any]:
     table = hub.get(table_id)
     seat = _seat_for(table, token)
-    text = text.strip()
-    if not 1 <= len(text) <= MAX_CHAT:
-        raise StateError(_("a chat message has 1 to {most} characters").format(most=MAX_CHAT))
-    row = hub.store.append_chat(table_id, seat, text)
+    row = hub.store.append_chat(table_id, seat, _chat_text(text))
     message = _chat_json(table, row)
     hub.broadcast(table_id, {"type": "chat", "message": message})
     return message
@@ -513,9 +555,14 @@ async def _answer(
                     _("a seat acts only with its own token: sit down first, or send the seat's token")
                 )
             words = message.get("text")
-            await run_in_threadpool(
-                _chat_as, hub, table, connection.viewer, words if isinstance(words, str) else ""
-            )
+            text = words if isinstance(words, str) else ""
+            scope = message.get("scope", "table")
+            if scope == "team":
+                await run_in_threadpool(_team_chat_as, hub, table, connection.viewer, text)
+            elif scope == "table":
+                await run_in_threadpool(_chat_as, hub, table, connection.viewer, text)
+            else:
+                return {"type": "error", "error": "scope: one of table, team"}
             return None
         if kind == "ping":
             return {"type": "pong"}
@@ -527,11 +574,39 @@ async def _answer(
 
 
 def _chat_as(hub: Hub, table: LiveTable, seat: int, text: str) -> None:
+    row = hub.store.append_chat(table.id, seat, _chat_text(text))
+    hub.broadcast(table.id, {"type": "chat", "message": _chat_json(table, row)})
+
+
+def _team_chat_as(hub: Hub, table: LiveTable, seat: int, text: str) -> None:
+    """A message on a chouette side's own channel: sent to the connections of that side's seats only,
+    and not stored (the table's chat log is everyone's)."""
+    text = _chat_text(text)
+    with hub.lock:
+        members = table.side_of_seat(seat)
+        if not members:
+            raise StateError(_("the team's channel is for the players of a chouette game in play"))
+        message = {
+            "type": "chat",
+            "message": {
+                "seat": seat,
+                "name": table.seats[seat].name,
+                "text": text,
+                "time": datetime.now(UTC).isoformat(),
+                "scope": "team",
+            },
+        }
+        for connection in list(hub.watchers.get(table.id, ())):
+            if connection.viewer in members:
+                connection.send(message)
+
+
+def _chat_text(text: str) -> str:
+    """A chat message's text, stripped, or refused when empty or too long."""
     text = text.strip()
     if not 1 <= len(text) <= MAX_CHAT:
         raise StateError(_("a chat message has 1 to {most} characters").format(most=MAX_CHAT))
-    row = hub.store.append_chat(table.id, seat, text)
-    hub.broadcast(table.id, {"type": "chat", "message": _chat_json(table, row)})
+    return text
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -603,6 +678,11 @@ def _status(error: TavolaError) -> int:
     if isinstance(error, _TooLargeError):
         return 413
     return 400
+
+
+def _page() -> Response:
+    """The page's one document: it reads the address to show the lobby or a table."""
+    return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
 
 def _error(status: int, message: str) -> JSONResponse:

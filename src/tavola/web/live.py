@@ -216,6 +216,26 @@ class LiveTable:
                 return index
         return None
 
+    @property
+    def allows_hints(self) -> bool:
+        """Whether the players may ask the bot for hints: at a table with a bot seat, or where the
+        options say so."""
+        return self.options.hints or any(seat.bot is not None for seat in self.seats)
+
+    def side_of_seat(self, index: int) -> list[int]:
+        """The seats playing on the same side as seat ``index`` in the chouette game in play (the box
+        and its partner, or the team), ``index`` among them; empty when it plays in no such game."""
+        chouette = self.chouette_table.chouette if self.chouette_table is not None else None
+        game = chouette.game if chouette is not None else None
+        if game is None or game.is_over or self.status != "live":
+            return []
+        names = self.names
+        sides: tuple[list[str | None], ...] = ([game.box, game.partner], list(game.team))
+        for members in sides:
+            if names[index] in members:
+                return [number for number, name in enumerate(names) if name in members]
+        return []
+
     def to_act(self) -> list[int]:
         """The seats that may act now (at a chouette, several may)."""
         if self.status != "live":

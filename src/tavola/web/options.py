@@ -5,7 +5,8 @@ Two kinds of table:
 * ``{"kind": "game", ...}``: two seats at a single game, a money session or a
   match (``series``), with a ``variant``, the ``rules`` (each field of
   :class:`~tavola.rules.Rules`, as Tavola's records write them), the
-  ``length`` of a match and the ``stake`` of money play;
+  ``length`` of a match and the ``stake`` of money play, and whether the
+  players may ask for ``hints``;
 * ``{"kind": "chouette", ...}``: three to eight seats, with the ``settings``
   of the chouette as its record writes them (:mod:`tavola.chouette.record`);
   a setting left out keeps its default.
@@ -86,6 +87,8 @@ class GameOptions(Shape):
     stake: int | float = 1
     variant: Annotated[str, Field(max_length=40)] = "standard"
     rules: RulesShape = RulesShape()
+    hints: bool = False
+    """Whether the players may ask the bot for hints (a table with a bot seat always allows them)."""
     seats: Annotated[list[SeatOptions], Field(min_length=2, max_length=2)]
 
 
@@ -94,6 +97,8 @@ class ChouetteOptions(Shape):
 
     kind: Literal["chouette"]
     settings: dict[str, Any] = Field(default_factory=dict)
+    hints: bool = False
+    """Whether the players may ask the bot for hints (a table with a bot seat always allows them)."""
     seats: Annotated[list[SeatOptions], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
 
 

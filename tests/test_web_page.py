@@ -1,0 +1,406 @@
+"""The page in a real browser (headless Chromium through Playwright), against ``tavola serve`` in its own
+process: two people play a game to the end by clicking, a chouette's team answers a double two ways, a
+spectator sees each play, a page closed and opened again resumes, and a server killed with kill -9 and
+started again loses nothing while the page reconnects by itself.
+
+Screenshots of the board go to the test's folder, and to $TAVOLA_ARTEFACTS where it is set.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
+
+from web_helpers import Server  # noqa: E402 (after the skips)
+
+CHROMIUM = os.environ.get("TAVOLA_CHROMIUM", "/usr/bin/chromium")
+WAIT = 30_000  # milliseconds a page may take to show what the server sent
+
+Page = Any
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (set TAVOLA_CHROMIUM)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "server.sqlite3")
+    yield running
+    running.kill()
+
+
+def _screenshot(page: Page, folder: Path, name: str) -> Path:
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
+    if artefacts:
+        Path(artefacts).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(artefacts) / path.name)
+    return path
+
+
+def _state(page: Page) -> dict[str, Any]:
+    return dict(page.evaluate("window.tavolaTable.state"))
+
+
+def _version(page: Page) -> int:
+    return int(page.get_attribute("#main", "data-version"))
+
+
+def _wait_version(page: Page, version: int) -> None:
+    """Until the page shows the state after ``version`` (the server numbers its states by actions)."""
+    page.wait_for_function(
+        "v => Number(document.querySelector('#main').dataset.version) >= v", arg=version, timeout=WAIT
+    )
+
+
+def _open(context: Any, url: str) -> Page:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(url)
+    return page
+
+
+def _sit(page: Page, seat: int, name: str) -> None:
+    page.fill(f"#sit-{seat} input", name)
+    page.click(f"#sit-{seat} button")
+    page.wait_for_selector(f"#main[data-you='{seat}']", timeout=WAIT)
+
+
+def _click_move(page: Page, move: str) -> None:
+    """Click the checker, see its destinations highlighted, click the destination."""
+    source, destination = move.replace("*", "").split("/")
+    source = "bar" if source == "in" else source
+    page.click(f"#board [data-point='{source}']", timeout=3000)
+    page.wait_for_selector(f"#board [data-point='{destination}'].target", timeout=3000)
+    page.click(f"#board [data-point='{destination}']", timeout=3000)
+
+
+def _act(page: Page, choose: Any) -> dict[str, Any] | None:
+    """Click what ``choose(state)`` picks: ("button", action), ("move", "13/7") or ("play", "13/7 13/9");
+    wait for the state it makes. The action clicked comes back; None when the page was showing a state
+    the table had already left (a bot or a forced roll acted meanwhile), for the caller to look again."""
+    before = _state(page)
+    if not before["legal_actions"]:
+        time.sleep(0.05)
+        return None
+    kind, what = choose(before)
+    try:
+        if kind == "move":
+            _click_move(page, what)
+        elif kind == "play":
+            page.click(f"#plays button[data-play='{what}']", timeout=3000)
+        else:
+            selector = f"#actions button[data-action='{what['action']}']"
+            if "against" in what:
+                selector += f"[data-against='{','.join(what['against'])}']"
+            page.click(selector, timeout=3000)
+        page.wait_for_function(
+            "v => Number(document.querySelector('#main').dataset.version) > v"
+            " || !document.querySelector('#error').hidden",
+            arg=before["version"],
+            timeout=WAIT,
+        )
+    except sync_api.TimeoutError:
+        return None
+    if _version(page) <= before["version"]:
+        return None  # refused: the page says why, and the state it showed was already old
+    return {"kind": kind, "what": what}
+
+
+def _named(legal: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
+    return next((action for action in legal if action["action"] == name), None)
+
+
+# --- two people -------------------------------------------------------------------------------
+
+
+def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page_reopened(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    started = time.monotonic()
+    ann_context, bob_context, watcher_context = (browser.new_context() for _ in range(3))
+    ann = _open(ann_context, server.url + "/")
+    ann.fill("#play-friend input[name=name]", "Ann")
+    ann.select_option("#play-friend select[name=series]", "single")
+    ann.click("#play-friend button[type=submit]")
+    ann.wait_for_selector("#invite-1", timeout=WAIT)
+    invite = ann.input_value("#invite-1")
+    assert invite.endswith("?seat=1")
+    table = _state(ann)["id"]
+
+    bob = _open(bob_context, invite)
+    _sit(bob, 1, "Bob")
+    ann.wait_for_selector("#main[data-status='live']", timeout=WAIT)
+    watcher = _open(watcher_context, f"{server.url}/t/{table}")
+    watcher.wait_for_selector("#main[data-status='live']", timeout=WAIT)
+    assert "watching" in watcher.inner_text("#you")
+    _screenshot(ann, tmp_path, "page-two-people-start")
+
+    pages = {0: ann, 1: bob}
+    doubled = {"offered": False, "taken": False}
+    clicked_moves = 0
+    reopened = False
+    plays_seen = 0
+
+    def choose(seen: dict[str, Any]) -> tuple[str, Any]:
+        nonlocal clicked_moves
+        legal = seen["legal_actions"]
+        for name in ("take", "accept", "commit"):
+            if action := _named(legal, name):
+                return "button", action
+        if not doubled["offered"] and (action := _named(legal, "double")):
+            return "button", action
+        if action := _named(legal, "roll"):
+            return "button", action
+        moves = [action["moves"] for action in legal if action["action"] == "move"]
+        if moves and clicked_moves < 12:
+            clicked_moves += 1
+            return "move", moves[0]
+        plays = [action["play"] for action in legal if action["action"] == "play"]
+        if plays:
+            return "play", plays[0]
+        return "button", legal[0]
+
+    for _ in range(600):
+        seen = _state(ann)
+        if seen["status"] == "finished":
+            break
+        seat = seen["to_act"][0]
+        page = pages[seat]
+        _wait_version(page, seen["version"])
+        done = _act(page, choose)
+        if done is None:
+            continue
+        if done["kind"] == "button" and done["what"]["action"] == "double":
+            doubled["offered"] = True
+        if done["kind"] == "button" and done["what"]["action"] == "take":
+            doubled["taken"] = True
+            cube = _state(page)["game"]["cube"]
+            assert cube == {"value": 2, "owner": seat}
+            assert page.get_attribute("#board .cube", "data-owner") == "near"
+        version = _version(page)
+        _wait_version(watcher, version)
+        assert watcher.locator("#actions button").count() == 0
+        if watcher.inner_text("#last-play") != page.inner_text("#last-play"):
+            _wait_version(watcher, _version(page))
+        assert watcher.inner_text("#last-play") == page.inner_text("#last-play")
+        if watcher.inner_text("#last-play"):
+            plays_seen += 1
+        if not reopened and clicked_moves >= 6 and seen["game"]["phase"] == "roll":
+            reopened = True  # Bob closes the page and opens it again: the seat is his, the state the same
+            bob.close()
+            bob = _open(bob_context, f"{server.url}/t/{table}")
+            bob.wait_for_selector("#main[data-you='1']", timeout=WAIT)
+            _wait_version(bob, _version(ann))
+            assert _state(bob)["version"] == _state(ann)["version"]
+            pages[1] = bob
+        if clicked_moves == 3:
+            _screenshot(page, tmp_path, "page-two-people-moving")
+    final = _state(ann)
+    assert final["status"] == "finished"
+    assert doubled == {"offered": True, "taken": True}
+    assert reopened
+    assert clicked_moves == 12
+    assert plays_seen > 10
+    _wait_version(watcher, final["version"])
+    assert "wins" in ann.inner_text("#outcome")
+    ann.wait_for_selector("#secret", timeout=WAIT)
+    ann.wait_for_selector("#verified.ok", timeout=WAIT)
+    assert ann.inner_text("#secret") == final["dice"]["secret"]
+    assert ann.get_attribute("#download-mat", "href") == f"/api/tables/{table}/record.mat"
+    mat = ann.request.get(server.url + f"/api/tables/{table}/record.mat")
+    assert "Ann" in mat.text()
+    assert "Bob" in mat.text()
+    _screenshot(watcher, tmp_path, "page-two-people-end")
+    for page in (ann, bob, watcher):
+        assert page.errors == []
+    print(f"two people: {time.monotonic() - started:.1f} s")
+
+
+# --- a chouette ---------------------------------------------------------------------------------
+
+
+def test_a_chouette_of_three_people_and_the_bot_whose_team_answers_a_double_two_ways(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    started = time.monotonic()
+    contexts = [browser.new_context() for _ in range(3)]
+    names = ["Ann", "Bob", "Cy"]
+    for _attempt in range(12):  # the order is drawn: play where a person has the box
+        ann = _open(contexts[0], server.url + "/")
+        ann.fill("#chouette input[name=name]", "Ann")
+        ann.fill("#chouette input[name=seats]", "4")
+        ann.fill("#chouette input[name=bots]", "1")
+        ann.select_option("#chouette select[name=level]", "beginner")
+        ann.click("#chouette button[type=submit]")
+        ann.wait_for_selector("#invite-2", timeout=WAIT)
+        pages = {0: ann}
+        for seat in (1, 2):
+            page = _open(contexts[seat], ann.input_value(f"#invite-{seat}"))
+            _sit(page, seat, names[seat])
+            pages[seat] = page
+        ann.wait_for_selector("#main[data-status='live']", timeout=WAIT)
+        game = _state(ann)["game"]
+        if game["box"] in names:
+            break
+        for page in pages.values():
+            page.close()
+    else:
+        raise AssertionError("the bot had the box twelve times")
+    box = names.index(game["box"])
+    team = [seat for seat, name in enumerate(names) if name in game["team"]]
+    answers: dict[int, str] = {}
+
+    def choose(seen: dict[str, Any]) -> tuple[str, Any]:
+        legal = seen["legal_actions"]
+        you = seen["you"]
+        doubles = [action for action in legal if action["action"] == "double"]
+        if you == box and not answers and doubles:  # against the whole team
+            return "button", max(doubles, key=lambda action: (not action["against"], len(action["against"])))
+        if _named(legal, "take") and you in team and you not in answers:
+            answer = "take" if "take" not in answers.values() else "drop"
+            return "button", _named(legal, answer)
+        for name in ("take", "roll", "commit", "decline_extra", "decline_partnership", "end_session"):
+            if action := _named(legal, name):
+                return "button", action
+        plays = [action["play"] for action in legal if action["action"] == "play"]
+        if plays:
+            return "play", plays[0]
+        return "button", legal[0]
+
+    talked = False
+    for _ in range(600):
+        seen = _state(ann)
+        if seen["status"] == "finished":
+            break
+        people = [seat for seat in seen["to_act"] if seat in pages]
+        if not people:
+            _wait_version(ann, seen["version"] + 1)
+            continue
+        page = pages[people[0]]
+        _wait_version(page, seen["version"])
+        done = _act(page, choose)
+        if (
+            done
+            and done["kind"] == "button"
+            and done["what"]["action"] in ("take", "drop")
+            and people[0] in team
+        ):
+            answers[people[0]] = done["what"]["action"]
+        if len(answers) == 2 and not talked and not _state(ann)["game"].get("is_over"):
+            talked = True
+            speaker, listeners = team[0], team[1:]
+            pages[speaker].select_option("#chat-scope", "team")
+            pages[speaker].fill("#chat-text", "we split it")
+            pages[speaker].click(".chat-form button")
+            for seat in listeners:
+                pages[seat].wait_for_selector("#messages li.team >> text=we split it", timeout=WAIT)
+            pages[box].fill("#chat-text", "good luck")
+            pages[box].click(".chat-form button")
+            for seat in pages:
+                pages[seat].wait_for_selector("#messages >> text=good luck", timeout=WAIT)
+            assert "we split it" not in pages[box].inner_text("#messages")
+            _screenshot(pages[team[0]], tmp_path, "page-chouette-after-the-double")
+    final = _state(ann)
+    assert final["status"] == "finished", final["game"]
+    people_in_team = [seat for seat in team if seat in pages]
+    assert sorted(answers.values()) == sorted(["take", "drop"][: len(people_in_team)])
+    assert set(answers) == set(people_in_team)
+    assert talked
+    bets = {bet["team_side"]: bet for bet in final["game"]["bets"]}
+    for seat, answer in answers.items():
+        bet = bets[names[seat]]
+        if answer == "take":  # the cube taken (and perhaps turned again later)
+            assert bet["cube"]["value"] >= 2
+        else:  # the dropped bet ended there, at the cube's value before the double
+            assert bet["live"] is False
+            assert bet["cube"]["value"] == 1
+    _screenshot(ann, tmp_path, "page-chouette-end")
+    for page in pages.values():
+        assert page.errors == []
+    print(f"chouette: {time.monotonic() - started:.1f} s")
+
+
+# --- the bot, a phone, the languages and a server killed -----------------------------------------
+
+
+def test_the_page_reconnects_to_a_server_killed_and_started_again_losing_nothing(
+    browser: Any, tmp_path: Path
+) -> None:
+    started = time.monotonic()
+    database = tmp_path / "server.sqlite3"
+    server = Server(database)
+    try:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="it-IT")
+        page = _open(context, server.url + "/")
+        assert page.inner_text("#play-bot h2") == "Gioca contro il bot"
+        page.fill("#play-bot input[name=name]", "Ann")
+        page.select_option("#play-bot select[name=level]", "beginner")
+        page.click("#play-bot button[type=submit]")
+        page.wait_for_selector("#main[data-status='live']", timeout=WAIT)
+        page.wait_for_selector("#to-act.mine", timeout=WAIT)
+        board = page.locator("#board svg").bounding_box()
+        assert 300 < board["width"] <= 390  # the board fits a phone's screen
+        page.select_option("#language", "en")
+        page.wait_for_selector("#to-act >> text=Your turn", timeout=WAIT)
+
+        def choose(seen: dict[str, Any]) -> tuple[str, Any]:
+            legal = seen["legal_actions"]
+            for name in ("roll", "commit", "take"):
+                if action := _named(legal, name):
+                    return "button", action
+            moves = [action["moves"] for action in legal if action["action"] == "move"]
+            if moves:
+                return "move", moves[0]
+            return "button", legal[0]
+
+        hinted = False
+        for _ in range(8):
+            page.wait_for_selector("#to-act.mine", timeout=WAIT)
+            if not hinted and page.locator("#hint-button").count():
+                page.click("#hint-button")
+                page.wait_for_selector("#hint li", timeout=WAIT)
+                hinted = True
+                _screenshot(page, tmp_path, "page-phone-hint")
+            _act(page, choose)
+        assert hinted
+        page.wait_for_selector("#to-act.mine", timeout=WAIT)
+        before = _state(page)
+
+        server.kill()
+        page.wait_for_selector("#banner:not([hidden])", timeout=WAIT)
+        server = Server(database, port=server.port)
+        page.wait_for_selector("#banner[hidden]", state="attached", timeout=WAIT)
+        page.wait_for_function(
+            "v => window.tavolaTable.state.version === v && window.tavolaTable.socket.readyState === 1",
+            arg=before["version"],
+            timeout=WAIT,
+        )
+        after = _state(page)
+        assert after == before
+        assert _act(page, choose) is not None
+        assert _state(page)["version"] > before["version"]
+        _screenshot(page, tmp_path, "page-phone-after-restart")
+        assert page.errors == []
+    finally:
+        server.kill()
+    print(f"reconnect: {time.monotonic() - started:.1f} s")
