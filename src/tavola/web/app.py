@@ -279,10 +279,10 @@ def create_app(
         summary="Act for a seat (its token needed)",
         openapi_extra=_body(ActionRequest, schemas),
     )
-    async def act(table_id: str, request: Request) -> dict[str, Any]:
+    async def act(table_id: str, request: Request, version: int | None = None) -> dict[str, Any]:
         data = await _json_body(request)
         token = _token(request, table_id)
-        return await run_in_threadpool(_acted, hub, table_id, token, data)
+        return await run_in_threadpool(_acted, hub, table_id, token, data, version)
 
     @app.post("/api/tables/{table_id}/chat", summary="Say something at the table (a seat's token needed)")
     async def chat(table_id: str, request: Request, message: ChatRequest) -> dict[str, Any]:
@@ -385,11 +385,13 @@ def _seat_for(table: LiveTable, token: str | None) -> int:
     return seat
 
 
-def _acted(hub: Hub, table_id: str, token: str | None, data: object) -> dict[str, Any]:
+def _acted(
+    hub: Hub, table_id: str, token: str | None, data: object, version: int | None = None
+) -> dict[str, Any]:
     table = hub.get(table_id)
     seat = _seat_for(table, token)
     try:
-        table.act(seat, data)
+        table.act(seat, data, version)
     except TavolaError:
         raise
     except Exception:
@@ -495,10 +497,13 @@ async def _answer(
                     _("a seat acts only with its own token: sit down first, or send the seat's token")
                 )
             viewer = connection.viewer
+            version = message.get("version")
+            if version is not None and (type(version) is not int or version < 0):
+                return {"type": "error", "error": "version: a whole number, the table's", "status": 400}
 
             def acted() -> None:
                 try:
-                    table.act(viewer, message.get("action"))
+                    table.act(viewer, message.get("action"), version)
                 except TavolaError:
                     raise
                 except Exception:
