@@ -29,8 +29,8 @@ not choose there and that the table does not make by itself (the table
 makes a seat's forced rolls and plays: a roll or play not chosen there is
 counted only where it repeats an action the client sent again). A table
 whose stored log does not begin with what a client was shown counts as
-diverged. Both counts, and the diverged tables, must be 0 (the exit status
-is 1 otherwise).
+diverged, and the errors the server logged are counted too. All must be 0
+(the exit status is 1 otherwise).
 
 Each game's clients post from an address of their own on the loopback
 (127.1.x.y: Linux answers the whole of 127.0.0.0/8), as people's browsers
@@ -387,6 +387,8 @@ class LoadReport:
     lost: int
     duplicated: int
     diverged: int
+    errors: list[str]
+    """The errors the server logged (an exception in a request or a WebSocket, say)."""
     start: float
     restart: float | None
     recovery: float | None
@@ -441,6 +443,7 @@ async def _run(
         lost=lost,
         duplicated=duplicated,
         diverged=diverged,
+        errors=[line for line in log.read_text(errors="replace").splitlines() if line.startswith("ERROR")],
         start=start,
         restart=None if run.killed is None or run.restarted is None else run.restarted - run.killed,
         recovery=None if run.killed is None or first_after is None else first_after - run.killed,
@@ -528,6 +531,7 @@ def show(report: LoadReport, console: Console) -> None:
         ("lost", str(report.lost)),
         ("duplicated", str(report.duplicated)),
         ("tables diverged", str(report.diverged)),
+        ("errors the server logged", str(len(report.errors))),
     ]
     for name, value in rows:
         figures.add_row(name, value)
@@ -545,8 +549,11 @@ def main() -> None:
     args = parser.parse_args()
     kill_at = None if args.no_kill else (args.seconds / 2 if args.kill_at is None else args.kill_at)
     report = run_load(args.games, args.seconds, kill_at, args.database, args.seed)
-    show(report, Console())
-    sys.exit(1 if report.lost or report.duplicated or report.diverged else 0)
+    console = Console()
+    show(report, console)
+    for line in report.errors[:10]:
+        console.print(line, markup=False, highlight=False)
+    sys.exit(1 if report.lost or report.duplicated or report.diverged or report.errors else 0)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ def test_games_played_through_a_kill_9_lose_and_duplicate_no_action(tmp_path: Pa
     assert report.stored >= report.acknowledged
     assert len(report.latencies) + report.recovered == report.acknowledged
     assert (report.lost, report.duplicated, report.diverged) == (0, 0, 0)
+    assert report.errors == []
 
 
 def _decision(version: int, seat: int, action: dict[str, Any], *, sends: int = 1) -> Decision:
