@@ -42,6 +42,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketState
 
 from tavola.bot.player import Bot
 from tavola.dicesource import verify
@@ -445,7 +446,7 @@ async def _live(websocket: WebSocket, hub: Hub, table_id: str) -> None:
         await run_in_threadpool(hello)
         sender = asyncio.create_task(_send_queued(websocket, connection))
         try:
-            while True:
+            while websocket.application_state == WebSocketState.CONNECTED:  # else sending found it closed
                 text = await websocket.receive_text()
                 reply = await _answer(hub, table, connection, bucket, text)
                 if reply is not None:
@@ -461,9 +462,11 @@ async def _live(websocket: WebSocket, hub: Hub, table_id: str) -> None:
 
 
 async def _send_queued(websocket: WebSocket, connection: _Connection) -> None:
-    while True:
-        message = await connection.queue.get()
-        await websocket.send_json(message)
+    """Send what the connection is sent, until the client is gone (it may go in the middle of a message)."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            message = await connection.queue.get()
+            await websocket.send_json(message)
 
 
 async def _answer(
