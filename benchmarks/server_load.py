@@ -443,11 +443,26 @@ async def _run(
         lost=lost,
         duplicated=duplicated,
         diverged=diverged,
-        errors=[line for line in log.read_text(errors="replace").splitlines() if line.startswith("ERROR")],
+        errors=logged_errors(log.read_text(errors="replace")),
         start=start,
         restart=None if run.killed is None or run.restarted is None else run.restarted - run.killed,
         recovery=None if run.killed is None or first_after is None else first_after - run.killed,
     )
+
+
+def logged_errors(output: str) -> list[str]:
+    r"""The errors in uvicorn's output, each with the lines after it (its traceback).
+
+    >>> logged_errors("INFO:     started\nERROR:    Exception\nTraceback\nINFO:     more")
+    ['ERROR:    Exception\nTraceback']
+    """
+    records: list[list[str]] = []
+    for line in output.splitlines():
+        if line.split(":")[0] in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL") or not records:
+            records.append([line])
+        else:
+            records[-1].append(line)
+    return ["\n".join(record) for record in records if record[0].startswith(("ERROR", "CRITICAL"))]
 
 
 def check(run: Run, database: str) -> tuple[int, int, int, int]:
@@ -500,12 +515,14 @@ def run_load(
     database: str | None = None,
     seed: int = 2026,
     port: int | None = None,
+    server_log: Path | None = None,
 ) -> LoadReport:
     """Run the load (``kill_at`` None: no kill) on ``database`` (a SQLite file in a temporary folder by
-    default) and check what was stored."""
+    default) and check what was stored; the server's output goes to ``server_log`` (by default beside the
+    database, and gone with it)."""
     with tempfile.TemporaryDirectory(prefix="tavola-load-") as folder:
         database = database or f"sqlite:///{Path(folder) / 'server.sqlite3'}"
-        log = Path(folder) / "server.log"
+        log = server_log or Path(folder) / "server.log"
         return asyncio.run(_run(games, seconds, kill_at, database, seed, port or free_port(), log))
 
 
@@ -546,13 +563,14 @@ def main() -> None:
     parser.add_argument("--no-kill", action="store_true", help="never kill the server")
     parser.add_argument("--database", help="the server's database (a SQLite file in a temporary folder)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--server-log", type=Path, help="keep the server's output in this file")
     args = parser.parse_args()
     kill_at = None if args.no_kill else (args.seconds / 2 if args.kill_at is None else args.kill_at)
-    report = run_load(args.games, args.seconds, kill_at, args.database, args.seed)
+    report = run_load(args.games, args.seconds, kill_at, args.database, args.seed, server_log=args.server_log)
     console = Console()
     show(report, console)
-    for line in report.errors[:10]:
-        console.print(line, markup=False, highlight=False)
+    for error in report.errors[:3]:
+        console.print(error, markup=False, highlight=False)
     sys.exit(1 if report.lost or report.duplicated or report.diverged or report.errors else 0)
 
 
