@@ -186,9 +186,14 @@ class Run:
     """The longest log of each table a client was shown."""
     killed: float | None = None
     restarted: float | None = None
+    resumed: float | None = None
+    """When the first action was acknowledged on a connection made after the kill."""
 
-    def acknowledge(self, decision: Decision, connection: int) -> None:
+    def acknowledge(self, decision: Decision, connection: int, opened: float) -> None:
+        """``decision`` is done, as a state on the client's ``connection`` (made at ``opened``) shows."""
         decision.acknowledged = time.perf_counter()
+        if self.killed is not None and opened > self.killed and self.resumed is None:
+            self.resumed = decision.acknowledged
         if connection == decision.connection:
             self.latencies.append(decision.acknowledged - decision.sent)
         else:
@@ -228,6 +233,7 @@ class SeatClient:
         """The connection the pending action was last sent on."""
         self.state: dict[str, Any] | None = None
         self.connections = 0
+        self.opened = 0.0
         self.retries = 0
         self.finished = False
 
@@ -240,6 +246,7 @@ class SeatClient:
                     address, max_size=None, ping_interval=None, open_timeout=30, close_timeout=1
                 ) as websocket:
                     self.connections += 1
+                    self.opened = time.perf_counter()
                     await websocket.send(json.dumps({"type": "hello", "token": self.token}))
                     await self._listen(websocket)
             except (OSError, TimeoutError, websockets.WebSocketException):
@@ -276,7 +283,7 @@ class SeatClient:
         if pending is not None:
             if state["version"] > pending.version:
                 if log[pending.version] == pending.entry:
-                    self.run.acknowledge(pending, self.connections)
+                    self.run.acknowledge(pending, self.connections, self.opened)
                 self.pending = None  # done, or not done and never to be: the table has moved on
             elif self.sent_on != self.connections:
                 await self._send(websocket)  # its answer went with the connection: the version keeps it once
@@ -428,7 +435,6 @@ async def _run(
         server.stop()
     lost, duplicated, diverged, stored = check(run, database)
     acknowledged = [decision.acknowledged for decision in run.decisions if decision.acknowledged is not None]
-    first_after = min((moment for moment in acknowledged if run.killed and moment > run.killed), default=None)
     return LoadReport(
         games=games,
         seconds=elapsed,
@@ -446,7 +452,7 @@ async def _run(
         errors=logged_errors(log.read_text(errors="replace")),
         start=start,
         restart=None if run.killed is None or run.restarted is None else run.restarted - run.killed,
-        recovery=None if run.killed is None or first_after is None else first_after - run.killed,
+        recovery=None if run.killed is None or run.resumed is None else run.resumed - run.killed,
     )
 
 
@@ -542,7 +548,7 @@ def show(report: LoadReport, console: Console) -> None:
         ("server start", f"{report.start:.1f} s"),
         ("kill -9 → server answering", "-" if report.restart is None else f"{report.restart:.1f} s"),
         (
-            "kill -9 → first action acknowledged",
+            "kill -9 → actions acknowledged again",
             "-" if report.recovery is None else f"{report.recovery:.1f} s",
         ),
         ("lost", str(report.lost)),
