@@ -52,6 +52,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketState
 
 from tavola.bot.player import Bot
 from tavola.dicesource import verify
@@ -300,10 +301,10 @@ def create_app(
         summary="Act for a seat (its token needed)",
         openapi_extra=_body(ActionRequest, schemas),
     )
-    async def act(table_id: str, request: Request) -> dict[str, Any]:
+    async def act(table_id: str, request: Request, version: int | None = None) -> dict[str, Any]:
         data = await _json_body(request)
         token = _token(request, table_id)
-        return await run_in_threadpool(_acted, hub, table_id, token, data)
+        return await run_in_threadpool(_acted, hub, table_id, token, data, version)
 
     @app.post("/api/tables/{table_id}/chat", summary="Say something at the table (a seat's token needed)")
     async def chat(table_id: str, request: Request, message: ChatRequest) -> dict[str, Any]:
@@ -430,11 +431,13 @@ def _seat_for(table: LiveTable, token: str | None) -> int:
     return seat
 
 
-def _acted(hub: Hub, table_id: str, token: str | None, data: object) -> dict[str, Any]:
+def _acted(
+    hub: Hub, table_id: str, token: str | None, data: object, version: int | None = None
+) -> dict[str, Any]:
     table = hub.get(table_id)
     seat = _seat_for(table, token)
     try:
-        table.act(seat, data)
+        table.act(seat, data, version)
     except TavolaError:
         raise
     except Exception:
@@ -485,7 +488,7 @@ async def _live(websocket: WebSocket, hub: Hub, table_id: str) -> None:
         await run_in_threadpool(hello)
         sender = asyncio.create_task(_send_queued(websocket, connection))
         try:
-            while True:
+            while websocket.application_state == WebSocketState.CONNECTED:  # else sending found it closed
                 text = await websocket.receive_text()
                 reply = await _answer(hub, table, connection, bucket, text)
                 if reply is not None:
@@ -501,9 +504,11 @@ async def _live(websocket: WebSocket, hub: Hub, table_id: str) -> None:
 
 
 async def _send_queued(websocket: WebSocket, connection: _Connection) -> None:
-    while True:
-        message = await connection.queue.get()
-        await websocket.send_json(message)
+    """Send what the connection is sent, until the client is gone (it may go in the middle of a message)."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            message = await connection.queue.get()
+            await websocket.send_json(message)
 
 
 async def _answer(
@@ -537,10 +542,13 @@ async def _answer(
                     _("a seat acts only with its own token: sit down first, or send the seat's token")
                 )
             viewer = connection.viewer
+            version = message.get("version")
+            if version is not None and (type(version) is not int or version < 0):
+                return {"type": "error", "error": "version: a whole number, the table's", "status": 400}
 
             def acted() -> None:
                 try:
-                    table.act(viewer, message.get("action"))
+                    table.act(viewer, message.get("action"), version)
                 except TavolaError:
                     raise
                 except Exception:

@@ -298,14 +298,22 @@ class LiveTable:
                 self._changed()
             return token
 
-    def act(self, index: int, data: object) -> None:
+    def act(self, index: int, data: object, version: int | None = None) -> None:
         """Do the action ``data`` (JSON) for seat ``index``, then whatever needs nobody; a refused
-        action raises the engine's :class:`~tavola.errors.TavolaError`, the table untouched."""
+        action raises the engine's :class:`~tavola.errors.TavolaError`, the table untouched.
+
+        ``version``, when given, is the table's version (how many actions it has stored) that the
+        action was chosen at: at any other version the action is refused, so an action sent again
+        (its answer lost with a connection) is never done twice.
+        """
         with self.lock:
             if self.status != "live":
                 raise StateError(not_playing(self.status))
             if self.seats[index].bot is not None:
                 raise TokenError(_("seat {seat} is the bot's").format(seat=index))
+            if version is not None and version != len(self.actions):
+                moved_on = _("the table has moved on: the action was for version {version}, it is at {now}")
+                raise StateError(moved_on.format(version=version, now=len(self.actions)))
             try:
                 self._do(index, data)
             except TavolaError as error:

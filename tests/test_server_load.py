@@ -1,0 +1,58 @@
+"""The server load benchmark (``benchmarks/server_load.py``) in a tiny run, and how it counts what went wrong."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from server_load import MATCH, Decision, Run, check, run_load  # noqa: E402
+from tavola.web.storage import Store, open_database  # noqa: E402
+
+
+def test_games_played_through_a_kill_9_lose_and_duplicate_no_action(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    report = run_load(games=4, seconds=4.0, kill_at=2.0, database=database, seed=7)
+    assert report.acknowledged > 40
+    assert report.restart is not None
+    assert report.recovery is not None  # an action was acknowledged after the restart
+    assert report.stored >= report.acknowledged
+    assert len(report.latencies) + report.recovered == report.acknowledged
+    assert (report.lost, report.duplicated, report.diverged) == (0, 0, 0)
+    assert report.errors == []
+
+
+def _decision(version: int, seat: int, action: dict[str, Any], *, sends: int = 1) -> Decision:
+    return Decision("t", seat, version, action, sent=0.0, connection=1, sends=sends, acknowledged=1.0)
+
+
+def test_the_check_counts_lost_duplicated_and_diverged(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    store = Store(open_database(database))
+    store.create_table("t", "game", MATCH, "00" * 32, [("Ann", None), ("Bob", None)])
+    move, roll, commit = {"action": "move", "moves": "24/18"}, {"action": "roll"}, {"action": "commit"}
+    stored = [
+        (0, move),  # chosen at 0
+        (0, move),  # chosen at no version: no table moves checkers by itself
+        (0, roll),  # a forced roll: chosen by no one
+        (1, roll),  # chosen at 3, sent twice
+        (1, roll),  # the same again, where the table would not roll for its seat
+        (None, {"action": "start_game"}),  # the table's own
+    ]
+    for number, (seat, action) in enumerate(stored):
+        store.append_action("t", number, seat, action)
+    run = Run("http://127.0.0.1:1", seed=0, deadline=0.0, tables=["t"])
+    run.decisions = [_decision(0, 0, move), _decision(3, 1, roll, sends=2), _decision(6, 0, commit)]
+    run.seen["t"] = [{"seat": 0, **move}, {"seat": 0, **roll}]
+    lost, duplicated, diverged, count = check(run, database)
+    assert (lost, duplicated, diverged, count) == (1, 2, 1, 6)
+    run.decisions = run.decisions[:2]
+    run.seen["t"] = [{"seat": 0, **move}, {"seat": 0, **move}]
+    assert check(run, database) == (0, 2, 0, 6)
