@@ -263,3 +263,21 @@ def test_tavola_verify_takes_the_three_parts_as_options(capsys: pytest.CaptureFi
         main(["serve", "--help"])
     assert exited.value.code == 0
     assert "--database URL" in capsys.readouterr().out
+
+
+def test_a_finished_table_is_analysed_as_the_html_report(client) -> None:
+    table = create(client, TWO_PEOPLE)
+    tokens = {0: sit(client, table, 0, "Ann"), 1: sit(client, table, 1, "Bob")}
+    early = client.get(f"/api/tables/{table}/analysis.html", params={"level": "0-ply"})
+    assert early.status_code == 409
+    assert "once it is finished" in early.json()["error"]
+    play_on(client, table, tokens, lambda seen: seen["status"] == "finished")
+    assert client.get(f"/api/tables/{table}/analysis.html", params={"level": "9-ply"}).status_code == 400
+    report = client.get(f"/api/tables/{table}/analysis.html", params={"level": "0-ply", "lang": "it"})
+    assert report.status_code == 200
+    assert report.headers["content-type"].startswith("text/html")
+    assert '<html lang="it"' in report.text
+    assert "Ann" in report.text and "Bob" in report.text
+    assert "0-ply" in report.text
+    again = client.get(f"/api/tables/{table}/analysis.html", params={"level": "0-ply", "lang": "it"})
+    assert again.text == report.text

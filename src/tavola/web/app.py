@@ -16,6 +16,8 @@ the storage and the recovery. In short:
   end, the secret, checked with :func:`tavola.dicesource.verify`;
 * ``GET /api/tables/{id}/record.json`` and ``record.mat``: the play as
   Tavola's JSON record or a ``.mat`` file;
+* ``GET /api/tables/{id}/analysis.html``: a finished match or session analysed,
+  as the HTML report (:mod:`tavola.analysis`; ``?level=`` as ``tavola analyze``'s);
 * ``GET /api/tables/{id}/hint``: the bot's best plays for the roll being
   played, at tables that allow hints (:mod:`tavola.web.hints`);
 * ``WS /api/tables/{id}/live``: the state after every action, and chat (a
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import threading
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -47,17 +50,20 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketState
 
+from tavola.analysis.analyze import analyze_series
+from tavola.analysis.html import report_html
+from tavola.analysis.levels import analysis_level
 from tavola.bot.player import Bot
 from tavola.dicesource import verify
 from tavola.errors import DiceVerificationError, SeatingError, TavolaError
-from tavola.i18n import LANGUAGES, _, use_language
+from tavola.i18n import LANGUAGES, _, language, use_language
 from tavola.records import mat_text, to_json
 from tavola.schema import JsonTextError, parse_json
 from tavola.web.hints import HINT_LEVEL, hint_json
@@ -66,6 +72,12 @@ from tavola.web.live import LiveTable, NotFoundError, StateError, TokenError, no
 from tavola.web.options import ChouetteOptions, GameOptions, TableOptions, read_options
 from tavola.web.state import table_state, table_summary
 from tavola.web.storage import Store
+
+WEB_ANALYSIS_LEVEL = "1-ply"
+"""How deep a finished table's report looks unless asked (a few seconds a match; ``?level=2-ply`` for the
+strongest, as ``tavola analyze`` does by default)."""
+MAX_REPORTS = 32
+"""Analysis reports kept made (a finished table never changes); the oldest goes first."""
 
 __all__ = ["Hub", "create_app"]
 
@@ -372,6 +384,32 @@ def create_app(
 
         text = await run_in_threadpool(written)
         return PlainTextResponse(text, headers=_attachment(f"tavola-{table_id}.mat"))
+
+    reports: dict[tuple[str, str, str], str] = {}
+
+    @app.get(
+        "/api/tables/{table_id}/analysis.html",
+        summary="A finished match or session analysed: the HTML report",
+        response_class=HTMLResponse,
+    )
+    async def analysis_report(table_id: str, level: str = WEB_ANALYSIS_LEVEL) -> Response:
+        def reported() -> str:
+            title = analysis_level(level).title  # a bad level is refused before anything is copied
+            table = hub.get(table_id)
+            with hub.lock:
+                if table.game_table is None:
+                    raise StateError(_("the analysis report covers two-player tables, not a chouette"))
+                if table.status != "finished":
+                    raise StateError(_("a table is analysed once it is finished"))
+                series = copy.deepcopy(table.game_table.series)  # analysed outside the lock
+            key = (table_id, title, language())
+            if key not in reports:
+                if len(reports) >= MAX_REPORTS:
+                    del reports[next(iter(reports))]
+                reports[key] = report_html(analyze_series(series, level=level, source=f"/t/{table_id}"))
+            return reports[key]
+
+        return HTMLResponse(await run_in_threadpool(reported))
 
     @app.get(
         "/api/tables/{table_id}/hint",

@@ -2,7 +2,7 @@
 // by link, and the tables to watch, live or finished (with their records and dice).
 
 import { api, element, sitDown } from "./api.js";
-import { t, translate } from "./i18n.js";
+import { language, t, translate } from "./i18n.js";
 
 export const LEVELS = ["beginner", "casual", "intermediate", "advanced", "expert", "world-class"];
 export const VARIANTS = ["standard", "nackgammon", "hypergammon", "dutch", "acey-deucey"];
@@ -189,7 +189,10 @@ function tableRow(table) {
   const links = [element("a", { href: `/t/${table.id}`, class: "watch" }, table.status === "open" ? t("lobby.open_table") : t("lobby.watch"))];
   if (table.status === "finished") {
     links.push(" · ", element("a", { href: `/api/tables/${table.id}/record.json`, download: true }, t("records.json")));
-    if (table.kind === "game") links.push(" · ", element("a", { href: `/api/tables/${table.id}/record.mat`, download: true }, t("records.mat")));
+    if (table.kind === "game") {
+      links.push(" · ", element("a", { href: `/api/tables/${table.id}/record.mat`, download: true }, t("records.mat")));
+      links.push(" · ", element("a", { href: `/api/tables/${table.id}/analysis.html?lang=${language()}`, target: "_blank" }, t("records.analysis")));
+    }
     links.push(" · ", element("a", { href: `/api/tables/${table.id}/dice`, target: "_blank" }, t("dice.link")));
   }
   return element(

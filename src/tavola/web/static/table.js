@@ -4,7 +4,7 @@
 
 import { api, element, heldSeat, liveUrl, sitDown } from "./api.js";
 import { boardSvg, COLOURS } from "./board.js";
-import { t, translate } from "./i18n.js";
+import { language, t, translate } from "./i18n.js";
 import { movesByPlace } from "./moves.js";
 
 const PREFERENCES = "tavola.board";
@@ -568,6 +568,10 @@ export class TablePage {
     const links = [element("a", { href: `/api/tables/${this.tableId}/record.json`, download: true, id: "download-json", "data-i18n": "records.json" })];
     if (state.kind === "game") {
       links.push(" · ", element("a", { href: `/api/tables/${this.tableId}/record.mat`, download: true, id: "download-mat", "data-i18n": "records.mat" }));
+      if (state.status === "finished") {
+        const report = `/api/tables/${this.tableId}/analysis.html?lang=${language()}`;
+        links.push(" · ", element("a", { href: report, target: "_blank", id: "analysis-report", "data-i18n": "records.analysis" }));
+      }
     }
     return element("div", { class: "panel" }, element("h2", { "data-i18n": "records.title" }), element("p", {}, links));
   }
