@@ -231,9 +231,12 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
     assert "Ann" in mat.text()
     assert "Bob" in mat.text()
     report = ann.get_attribute("#analysis-report", "href")
-    assert report is not None and report.startswith(f"/api/tables/{table}/analysis.html")
+    assert report is not None
+    assert report.startswith(f"/api/tables/{table}/analysis.html")
     analysed = ann.request.get(server.url + report + "&level=0-ply")
-    assert analysed.ok and "Ann" in analysed.text() and "<svg" in analysed.text()
+    assert analysed.ok
+    assert "Ann" in analysed.text()
+    assert "<svg" in analysed.text()
     _screenshot(watcher, tmp_path, "page-two-people-end")
     for page in (ann, bob, watcher):
         assert page.errors == []
