@@ -270,3 +270,30 @@ def test_what_the_tutor_cannot_judge_is_made_without_its_word() -> None:
     ConsoleGame(session, Console(file=output, width=120), script, tutor=tutor).run()
     assert "The tutor cannot judge this: no judgement here" in output.getvalue()
     assert series.games[0].player_on_roll == 1
+
+
+def test_the_warning_names_the_loss_its_class_and_the_better_choice() -> None:
+    from tavola.analysis.model import Alternative, CubeError, Decision, Skill
+    from tavola.console.view import tutor_warning
+    from tavola.cube import Cube
+    from tavola.position import Position
+
+    take = Decision(
+        game=1,
+        move=9,
+        player=1,
+        kind="cube",
+        position=Position.start(),
+        dice=None,
+        cube=Cube(1),
+        played="take",
+        best="pass",
+        equity_loss=0.24,
+        mwc_loss=0.031,
+        skill=Skill.VERY_BAD,
+        alternatives=(Alternative("pass", -1.0), Alternative("take", -1.24)),
+        cube_error=CubeError.WRONG_TAKE,
+    )
+    assert tutor_warning(take).plain == (
+        "Tutor: take loses 0.240 (very bad); better: pass. In match winning chances: 3.1%."
+    )

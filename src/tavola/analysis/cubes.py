@@ -84,7 +84,7 @@ def answer_choices(decision: CubeDecision, rules: Rules, redoubles: int) -> Choi
     return [(text, (1.0 - value) if decision.match else -value) for text, value in answers]
 
 
-def doubling_error(played: str, best: str) -> CubeError:
+def doubling_error(played: str) -> CubeError:
     """The kind of a wrong double or no double."""
     return CubeError.MISSED_DOUBLE if played == "no double" else CubeError.WRONG_DOUBLE
 

@@ -155,7 +155,7 @@ def doubling_decision(
     stakes = stakes_in(game, player, away)
     values = dict(choices)
     close = stakes.normalised(values[double]) >= stakes.normalised(values["no double"]) - CLOSE_CUBE
-    error = doubling_error(played, choices[0][0])
+    error = doubling_error(played)
     return cube_decision(where, game, stakes, choices, played, error, plies), close
 
 

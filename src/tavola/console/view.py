@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from tavola.analysis.model import Decision, Skill
+from tavola.analysis.model import Decision
 from tavola.analysis.words import choice_name, skill_name
 from tavola.bot.cube import CubeDecision
 from tavola.bot.player import Choice
@@ -223,11 +223,8 @@ def _number(decision: CubeDecision, value: float) -> str:
 
 
 def tutor_warning(decision: Decision) -> Text:
-    """The tutor's warning: what the choice about to be made loses, how bad that is, and the better one.
-
-    >>> print(tutor_warning(_example_take()))
-    Tutor: take loses 0.240 (very bad); better: pass.
-    """
+    """The tutor's warning: what the choice about to be made loses, how bad that is, and the better one
+    (``Tutor: take loses 0.240 (very bad); better: pass.``)."""
     text = _("Tutor: {played} loses {loss:.3f} ({skill}); better: {best}.").format(
         played=choice_name(decision.played),
         loss=decision.equity_loss,
@@ -237,30 +234,6 @@ def tutor_warning(decision: Decision) -> Text:
     if decision.mwc_loss is not None:
         text += " " + _("In match winning chances: {loss:.1f}%.").format(loss=100 * decision.mwc_loss)
     return Text(text, style="yellow")
-
-
-def _example_take() -> Decision:
-    """A doubled player's wrong take, for the examples above."""
-    from tavola.analysis.model import Alternative, CubeError
-    from tavola.cube import Cube
-    from tavola.position import Position
-
-    return Decision(
-        game=1,
-        move=9,
-        player=1,
-        kind="cube",
-        position=Position.start(),
-        dice=None,
-        cube=Cube(1),
-        played="take",
-        best="pass",
-        equity_loss=0.24,
-        mwc_loss=None,
-        skill=Skill.VERY_BAD,
-        alternatives=(Alternative("pass", -1.0), Alternative("take", -1.24)),
-        cube_error=CubeError.WRONG_TAKE,
-    )
 
 
 @contextmanager

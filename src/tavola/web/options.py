@@ -29,7 +29,6 @@ tavola.web.options.OptionsError: the Jacoby rule is for money play, not matches 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -55,7 +54,6 @@ __all__ = [
     "build_chouette",
     "build_series",
     "chouette_settings",
-    "options_json",
     "read_options",
 ]
 
@@ -126,14 +124,6 @@ def read_options(data: object) -> GameOptions | ChouetteOptions:
     return options
 
 
-def options_json(options: GameOptions | ChouetteOptions) -> dict[str, Any]:
-    """The options as JSON data, every default written out (read back by :func:`read_options`)."""
-    data = options.model_dump()
-    if isinstance(options, ChouetteOptions):
-        data["settings"] = _settings_json(chouette_settings(options))
-    return data
-
-
 def build_series(
     options: GameOptions, names: tuple[str, str], dice: DiceSource | None
 ) -> Match | MoneySession:
@@ -165,12 +155,3 @@ def chouette_settings(options: ChouetteOptions) -> ChouetteSettings:
 def build_chouette(options: ChouetteOptions, names: list[str], dice: DiceSource | None) -> Chouette:
     """The chouette the options ask for, its players seated in order."""
     return Chouette(chouette_settings(options), dice, players=names)
-
-
-def default_rules() -> dict[str, Any]:
-    """Every rule at its default, as the options write them.
-
-    >>> default_rules()["crawford"]
-    True
-    """
-    return {item.name: item.default for item in dataclasses.fields(Rules)}
