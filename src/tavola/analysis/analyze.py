@@ -60,6 +60,7 @@ from tavola.analysis.decisions import (
     answer_decision,
     doubling_decision,
     move_decision,
+    stakes_in,
 )
 from tavola.analysis.figures import player_figures
 from tavola.analysis.levels import DEFAULT_LEVEL, AnalysisLevel, analysis_level
@@ -137,8 +138,7 @@ def analyze_series(
 
 def stakes_of(moment: Moment, player: int) -> Stakes:
     """The stakes of ``player``'s decision at ``moment``."""
-    game = moment.game
-    return Stakes(player, game.cube, game.rules, game.variant, moment.away_for(player), game.crawford)
+    return stakes_in(moment.game, player, moment.away_for(player))
 
 
 def _results(series: Series) -> tuple[float, float]:
@@ -264,9 +264,7 @@ class _Decisions:
                 moment, move_decision(where, entry.player, action.play, game, self._judged(), self.luck)
             )
             self.luck = None
-        elif isinstance(action, Roll) or (
-            isinstance(action, OpeningRoll) and action.dice[0] != action.dice[1]
-        ):
+        elif isinstance(action, Roll) or _opening(action):
             self.luck = Luck(*self.work.luck[self.roll])
             self.roll += 1
         if probabilities is not None and isinstance(action, Roll | Double):
