@@ -46,7 +46,7 @@ chunks, between processes (``workers``) or not.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
@@ -669,11 +669,7 @@ def _cubeful(job: _Job, moments: Moments, start: int) -> Cubeful:
 
 def _decision(job: _Job, decision: CubeDecision) -> CubeDecision:
     """The decision, a redouble where the player on roll owns the cube."""
-    redouble = job.settings.cube.owner == 0
-    return CubeDecision(
-        decision.action, decision.response, decision.no_double, decision.double_take, decision.double_pass,
-        decision.double_beaver, redouble=redouble, match=decision.match,
-    )  # fmt: skip
+    return replace(decision, redouble=job.settings.cube.owner == 0)
 
 
 def _normalised(job: _Job, figures: Cubeful) -> Cubeful:
@@ -687,12 +683,18 @@ def _normalised(job: _Job, figures: Cubeful) -> Cubeful:
         difference = job.normalised(difference, difference=True)
     decision = figures.decision
     if decision is not None:
-        decision = CubeDecision(
-            decision.action, decision.response, job.normalised(Estimate(decision.no_double, 0.0)).mean,
-            None if decision.double_take is None else job.normalised(Estimate(decision.double_take, 0)).mean,
-            None if decision.double_pass is None else job.normalised(Estimate(decision.double_pass, 0)).mean,
-            redouble=decision.redouble,
-        )  # fmt: skip
+        decision = replace(
+            decision,
+            no_double=job.normalised(Estimate(decision.no_double, 0.0)).mean,
+            double_take=None
+            if decision.double_take is None
+            else job.normalised(Estimate(decision.double_take, 0)).mean,
+            double_pass=None
+            if decision.double_pass is None
+            else job.normalised(Estimate(decision.double_pass, 0)).mean,
+            double_beaver=None,
+            match=False,
+        )
     return Cubeful(
         job.normalised(figures.no_double), each(figures.double_take), each(figures.double_pass), difference,
         decision,
