@@ -10,10 +10,13 @@ gammon, winning a backgammon, losing a gammon and losing a backgammon
 Most inputs of a position are 0 (a point holds no checker, or fewer than
 three), so the first layer, by far the largest, adds up the weights of the
 non-zero inputs alone, row by row, in the order of the inputs (its sums do
-not depend on the batch; the small layers after it are BLAS products).
-:meth:`Network.of_boards` goes from positions to probabilities without
-writing the inputs out at all: the encoder lists each position's non-zero
-inputs as it goes.
+not depend on the batch; the small layers after it are BLAS products). An
+occupied point's inputs count once: one grouped row per side, point and
+number of checkers holds their weighted sum (:func:`grouped_weights`, see
+:mod:`tavola.bot.encode`). :meth:`Network.of_boards` goes from positions
+to probabilities without writing the inputs out at all: the encoder lists
+each position's non-zero inputs, grouped, as it goes; :meth:`Network.probabilities`
+finds the same groups in its inputs, so both give the same bits.
 
 >>> net = Network.random([204, 8, 5], seed=1)
 >>> from tavola.position import Position
@@ -34,7 +37,18 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from tavola.bot.encode import INPUTS, as_boards, sparse_inputs
+from tavola.bot.encode import (
+    GROUPED,
+    INPUTS,
+    INPUTS_PER_SIDE,
+    POINT_CHECKERS,
+    RAW_INPUTS,
+    as_boards,
+    grouped_checkers,
+    grouped_column,
+    point_inputs,
+    sparse_inputs,
+)
 from tavola.bot.features import FEATURES
 from tavola.errors import TavolaError
 from tavola.files import write_atomically
@@ -74,6 +88,7 @@ class Network:
         if layers[-1][0].shape[1] != OUTPUTS:
             raise NetworkError(f"the last layer gives {OUTPUTS} outputs, not {layers[-1][0].shape[1]}")
         self.layers = [(weights.astype(np.float32), bias.astype(np.float32)) for weights, bias in layers]
+        self._grouped: tuple[FloatArray, FloatArray] | None = None  # the first layer's weights, and grouped
 
     @property
     def sizes(self) -> list[int]:
@@ -97,9 +112,10 @@ class Network:
         values = np.ascontiguousarray(inputs, dtype=np.float32)
         if values.ndim != 2 or values.shape[1] != self.sizes[0]:
             raise ValueError(f"the network takes (N, {self.sizes[0]}) inputs, not {values.shape}")
-        weights, bias = self._layer(0)
+        grouped = self.sizes[0] in (RAW_INPUTS, INPUTS)
+        weights, bias = self._first_layer() if grouped else self._layer(0)
         hidden = _hidden_buffer(len(values), len(bias))
-        _layer_of_inputs(values, weights, bias, hidden)
+        _layer_of_inputs(values, grouped, weights, bias, hidden)
         return self._rest(hidden)
 
     def of_boards(self, boards: npt.ArrayLike) -> FloatArray:
@@ -109,7 +125,7 @@ class Network:
         the features included when the network takes them.
         """
         array = as_boards(boards)
-        weights, bias = self._layer(0)
+        weights, bias = self._first_layer()
         hidden = _hidden_buffer(len(array), len(bias))
         _first_layer_of_boards(array, self.sizes[0] == INPUTS, weights, bias, hidden)
         return self._rest(hidden)
@@ -117,6 +133,14 @@ class Network:
     def _layer(self, number: int) -> tuple[FloatArray, FloatArray]:
         weights, bias = self.layers[number]
         return np.ascontiguousarray(weights, dtype=np.float32), np.ascontiguousarray(bias, dtype=np.float32)
+
+    def _first_layer(self) -> tuple[FloatArray, FloatArray]:
+        """The first layer with its grouped rows (:func:`grouped_weights`), made once for its weights."""
+        weights, bias = self._layer(0)
+        made = self._grouped
+        if made is None or made[0] is not self.layers[0][0]:
+            made = self._grouped = (self.layers[0][0], grouped_weights(weights))
+        return made[1], bias
 
     def _rest(self, hidden: FloatArray) -> FloatArray:
         """The first layer's sigmoid, the (small) layers after it as BLAS products, :func:`consistent`."""
@@ -200,17 +224,42 @@ def _unrolled_sum(
 
 
 @njit(cache=True)
-def _layer_of_inputs(inputs: FloatArray, weights: FloatArray, bias: FloatArray, out: FloatArray) -> None:
-    """A layer's sums for rows of inputs: each row's non-zero inputs listed, then summed, row by row."""
+def _layer_of_inputs(
+    inputs: FloatArray, grouped: bool, weights: FloatArray, bias: FloatArray, out: FloatArray
+) -> None:
+    """A layer's sums for rows of inputs: each row's non-zero inputs listed, then summed, row by row.
+
+    With ``grouped`` (a first layer of the encoder's inputs, ``weights``
+    holding its grouped rows, see :func:`grouped_weights`) a point's four
+    inputs that the encoder gives for 1 to :data:`~tavola.bot.encode.POINT_CHECKERS`
+    checkers are listed as their grouped row, as the encoder lists them
+    itself: the same sums as :func:`_first_layer_of_boards`, bit for bit.
+    """
     index = np.empty(inputs.shape[1], dtype=np.int64)
     value = np.empty(inputs.shape[1], dtype=np.float32)
     sums = np.empty(weights.shape[1], dtype=np.float32)
     for row in range(inputs.shape[0]):
         count = 0
-        for column in range(inputs.shape[1]):
+        column = 0
+        while column < inputs.shape[1]:
+            within = column % INPUTS_PER_SIDE
+            if grouped and column < RAW_INPUTS and within < 96 and within % 4 == 0:
+                one, two, three = inputs[row, column], inputs[row, column + 1], inputs[row, column + 2]
+                beyond = inputs[row, column + 3]
+                if one == 0 and two == 0 and three == 0 and beyond == 0:
+                    column += 4
+                    continue
+                checkers = grouped_checkers(one, two, three, beyond)
+                if checkers > 0:
+                    index[count] = grouped_column(column // INPUTS_PER_SIDE, within // 4 + 1, checkers)
+                    value[count] = 1.0
+                    count += 1
+                    column += 4
+                    continue
             index[count] = column
             value[count] = inputs[row, column]
             count += 1 if inputs[row, column] != 0 else 0
+            column += 1
         if len(sums) == UNROLLED:
             _unrolled_sum(index, value, count, weights, bias, sums, out[row])
         else:
@@ -221,18 +270,51 @@ def _layer_of_inputs(inputs: FloatArray, weights: FloatArray, bias: FloatArray, 
 def _first_layer_of_boards(
     boards: npt.NDArray[np.generic], features: bool, weights: FloatArray, bias: FloatArray, out: FloatArray
 ) -> None:
-    """The first layer's sums for positions: each one's non-zero inputs from the encoder, then summed."""
+    """The first layer's sums for positions: each one's inputs from the encoder, grouped, then summed.
+
+    ``weights`` hold the grouped rows (:func:`grouped_weights`).
+    """
     index = np.empty(INPUTS, dtype=np.int64)
     value = np.empty(INPUTS, dtype=np.float32)
     scratch = np.empty(FEATURES, dtype=np.float32)
     sides = np.empty((2, 26), dtype=np.int64)
     sums = np.empty(weights.shape[1], dtype=np.float32)
     for row in range(boards.shape[0]):
-        count = sparse_inputs(boards[row], features, index, value, scratch, sides)
+        count = sparse_inputs(boards[row], features, index, value, scratch, sides, True)
         if len(sums) == UNROLLED:
             _unrolled_sum(index, value, count, weights, bias, sums, out[row])
         else:
             _weighted_sum(index, value, count, weights, bias, sums, out[row])
+
+
+def grouped_weights(weights: FloatArray) -> FloatArray:
+    """A first layer's weights (198 or 204 rows) with its grouped rows after row 204.
+
+    Grouped row ``grouped_column(side, point, n)`` is the weighted sum of
+    the four inputs of ``n`` checkers on that point (:func:`point_inputs`),
+    added in the order of the inputs as the first layer adds them.
+
+    >>> layer = Network.random([INPUTS, 4, 5], seed=1).layers[0][0]
+    >>> table = grouped_weights(layer)
+    >>> table.shape == (INPUTS + GROUPED, 4)
+    True
+    >>> bool((table[grouped_column(0, 6, 2)] == layer[20] + layer[21]).all())  # 2 on the 6-point
+    True
+    """
+    table = np.zeros((INPUTS + GROUPED, weights.shape[1]), dtype=np.float32)
+    table[: len(weights)] = weights
+    for checkers in range(1, POINT_CHECKERS + 1):
+        rows = np.zeros((2, 24, weights.shape[1]), dtype=np.float32)
+        for offset, input_value in enumerate(point_inputs(np.float32(checkers))):
+            if input_value != 0:
+                units = weights[
+                    [side * INPUTS_PER_SIDE + 4 * point + offset for side in range(2) for point in range(24)]
+                ]
+                rows += np.float32(input_value) * units.reshape(2, 24, -1)
+        for side in range(2):
+            for point in range(1, 25):
+                table[grouped_column(side, point, checkers)] = rows[side, point - 1]
+    return table
 
 
 _THREAD = threading.local()
