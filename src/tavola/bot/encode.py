@@ -108,7 +108,6 @@ def sparse_inputs(
     index: npt.NDArray[np.int64],
     value: npt.NDArray[np.float32],
     scratch: npt.NDArray[np.float32],
-    sides: npt.NDArray[np.int64],
     grouped: bool = False,
 ) -> int:
     """The non-zero inputs of one position: their columns in ``index``, values in ``value``; how many.
@@ -119,8 +118,7 @@ def sparse_inputs(
     ``grouped`` a point's inputs are one entry of its grouped row
     (:func:`grouped_column`, value 1) where it holds up to
     :data:`POINT_CHECKERS` checkers. ``index`` and ``value`` hold
-    :data:`INPUTS` entries; ``scratch`` (6 values) and ``sides`` (2, 26)
-    are work arrays.
+    :data:`INPUTS` entries; ``scratch`` (6 values) is a work array.
 
     Everything is computed as the first, NumPy-only version computed it
     (tests/test_bot_reference.py keeps that version and checks every bit):
@@ -154,7 +152,7 @@ def sparse_inputs(
         count = _put(index, value, count, base + 97, off / _FIFTEEN)
         count = _put(index, value, count, base + 98, (pips + _TWENTY_FIVE * bar) / _PIP_SCALE)
     if features:
-        row_features(board, sides[0], sides[1], scratch)
+        row_features(board, scratch)
         for feature in range(FEATURES):
             count = _put(index, value, count, RAW_INPUTS + feature, scratch[feature])
     return count
@@ -166,9 +164,8 @@ def _encode_rows(boards: npt.NDArray[np.generic], features: bool, out: npt.NDArr
     index = np.empty(INPUTS, dtype=np.int64)
     value = np.empty(INPUTS, dtype=np.float32)
     scratch = np.empty(FEATURES, dtype=np.float32)
-    sides = np.empty((2, 26), dtype=np.int64)
     for row in range(boards.shape[0]):
-        for entry in range(sparse_inputs(boards[row], features, index, value, scratch, sides)):
+        for entry in range(sparse_inputs(boards[row], features, index, value, scratch)):
             out[row, index[entry]] = value[entry]
 
 

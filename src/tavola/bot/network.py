@@ -277,10 +277,9 @@ def _first_layer_of_boards(
     index = np.empty(INPUTS, dtype=np.int64)
     value = np.empty(INPUTS, dtype=np.float32)
     scratch = np.empty(FEATURES, dtype=np.float32)
-    sides = np.empty((2, 26), dtype=np.int64)
     sums = np.empty(weights.shape[1], dtype=np.float32)
     for row in range(boards.shape[0]):
-        count = sparse_inputs(boards[row], features, index, value, scratch, sides, True)
+        count = sparse_inputs(boards[row], features, index, value, scratch, True)
         if len(sums) == UNROLLED:
             _unrolled_sum(index, value, count, weights, bias, sums, out[row])
         else:
