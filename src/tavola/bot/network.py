@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +55,8 @@ from tavola.files import write_atomically
 
 FloatArray = npt.NDArray[np.float32]
 OUTPUTS = 5
+SLICE = 1024
+"""Rows run through the network at a time: their first layer's sums (512 KB) stay in the cache."""
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
 
 
@@ -114,9 +116,9 @@ class Network:
             raise ValueError(f"the network takes (N, {self.sizes[0]}) inputs, not {values.shape}")
         grouped = self.sizes[0] in (RAW_INPUTS, INPUTS)
         weights, bias = self._first_layer() if grouped else self._layer(0)
-        hidden = _hidden_buffer(len(values), len(bias))
-        _layer_of_inputs(values, grouped, weights, bias, hidden)
-        return self._rest(hidden)
+        return self._by_slices(
+            len(values), lambda rows, hidden: _layer_of_inputs(values[rows], grouped, weights, bias, hidden)
+        )
 
     def of_boards(self, boards: npt.ArrayLike) -> FloatArray:
         """:meth:`probabilities` of the inputs of an (N, 30) batch of positions, encoded on the way.
@@ -126,9 +128,22 @@ class Network:
         """
         array = as_boards(boards)
         weights, bias = self._first_layer()
-        hidden = _hidden_buffer(len(array), len(bias))
-        _first_layer_of_boards(array, self.sizes[0] == INPUTS, weights, bias, hidden)
-        return self._rest(hidden)
+        features = self.sizes[0] == INPUTS
+        return self._by_slices(
+            len(array),
+            lambda rows, hidden: _first_layer_of_boards(array[rows], features, weights, bias, hidden),
+        )
+
+    def _by_slices(self, count: int, first_layer: Callable[[slice, FloatArray], None]) -> FloatArray:
+        """The probabilities of ``count`` rows, :data:`SLICE` rows at a time: ``first_layer`` fills the
+        first layer's sums of a slice of rows, the rest of the network follows while they are in the cache."""
+        out = np.empty((count, OUTPUTS), dtype=np.float32)
+        for start in range(0, count, SLICE):
+            rows = slice(start, min(start + SLICE, count))
+            hidden = _hidden_buffer(rows.stop - start, self.sizes[1])
+            first_layer(rows, hidden)
+            out[rows] = self._rest(hidden)
+        return out
 
     def _layer(self, number: int) -> tuple[FloatArray, FloatArray]:
         weights, bias = self.layers[number]
