@@ -200,16 +200,34 @@ def _weighted_sum(
     """``out = bias + value[0] * weights[index[0]] + ...`` over the ``count`` inputs listed, in that order.
 
     The sums are made in ``sums``, a work array of their own, then copied
-    to ``out``. With :data:`UNROLLED` hidden units (the shipped networks')
-    the loop over them has a fixed length, which the compiler turns into a
-    few vector instructions; each unit's sum is the same either way.
+    to ``out``; four inputs are added in each pass over the units, one
+    after the other, so that each unit's sum is read and written once for
+    four rows of weights (the same additions in the same order as one
+    input a pass). With :data:`UNROLLED` hidden units (the shipped
+    networks') the loop over them has a fixed length, which the compiler
+    turns into a few vector instructions (:func:`_unrolled_sum`); each
+    unit's sum is the same either way.
     """
     units = sums.shape[0]
     for unit in range(units):
         sums[unit] = bias[unit]
-    for entry in range(count):
-        row = index[entry]
-        factor = value[entry]
+    entry = 0
+    while entry + 4 <= count:
+        row0, row1, row2, row3 = index[entry], index[entry + 1], index[entry + 2], index[entry + 3]
+        factor0, factor1, factor2, factor3 = (
+            value[entry],
+            value[entry + 1],
+            value[entry + 2],
+            value[entry + 3],
+        )
+        for unit in range(units):
+            total = sums[unit] + factor0 * weights[row0, unit]
+            total = total + factor1 * weights[row1, unit]
+            total = total + factor2 * weights[row2, unit]
+            sums[unit] = total + factor3 * weights[row3, unit]
+        entry += 4
+    for rest in range(entry, count):
+        row, factor = index[rest], value[rest]
         for unit in range(units):
             sums[unit] += factor * weights[row, unit]
     for unit in range(units):
@@ -229,9 +247,23 @@ def _unrolled_sum(
     """:func:`_weighted_sum` for :data:`UNROLLED` units, every loop over them of that fixed length."""
     for unit in range(UNROLLED):
         sums[unit] = bias[unit]
-    for entry in range(count):
-        row = index[entry]
-        factor = value[entry]
+    entry = 0
+    while entry + 4 <= count:
+        row0, row1, row2, row3 = index[entry], index[entry + 1], index[entry + 2], index[entry + 3]
+        factor0, factor1, factor2, factor3 = (
+            value[entry],
+            value[entry + 1],
+            value[entry + 2],
+            value[entry + 3],
+        )
+        for unit in range(UNROLLED):
+            total = sums[unit] + factor0 * weights[row0, unit]
+            total = total + factor1 * weights[row1, unit]
+            total = total + factor2 * weights[row2, unit]
+            sums[unit] = total + factor3 * weights[row3, unit]
+        entry += 4
+    for rest in range(entry, count):
+        row, factor = index[rest], value[rest]
         for unit in range(UNROLLED):
             sums[unit] += factor * weights[row, unit]
     for unit in range(UNROLLED):
