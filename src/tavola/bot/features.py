@@ -238,22 +238,21 @@ def _shots_by_pairs(checkers: Bits, blots: Bits, made: Bits) -> int:
     steps away with every landing point open. The hitter's checkers and the
     target's made points are bit sets of points, shifted to each blot, and
     the rolls are bit sets too: a die away and both dice away are looked
-    up in tables, the doubles stepped through.
+    up in tables. A double is stepped through for all the checkers at once
+    (:func:`_hits_with_steps`): a step that lands on any blot hits.
     """
     hit = np.int64(0)  # bit 6 * (low - 1) + (high - 1) set: the roll low-high hits
-    for blot in range(1, 25):
-        if not blots >> blot & 1:
-            continue
+    left = np.int64(blots)
+    while left:
+        lowest = left & -left
+        left ^= lowest
+        blot = _count_bits(lowest - 1)  # the blot's point
         behind = checkers >> blot  # bit d: a hitter's checker d pips behind the blot (none past 24)
         blocked = made >> blot  # bit d: the landing point d pips behind the blot is made
         hit |= _DIRECT[behind >> 1 & 63] | (_BY_SUM[behind >> 3 & 511] & _OPEN_PAIRS[blocked >> 1 & 63])
-        for die in range(1, 7):
-            for step in range(die, 4 * die + 1, die):
-                if behind >> step & 1:
-                    hit |= np.int64(1) << (7 * (die - 1))  # the double die-die, every landing point open
-                    break
-                if blocked >> step & 1:
-                    break
+    for die in range(1, 7):
+        if _hits_with_steps(checkers, die, 4, blots, made):
+            hit |= np.int64(1) << (7 * (die - 1))  # the double die-die
     return _rolls_counted(hit)
 
 
@@ -381,6 +380,13 @@ def _prime(made: Bits) -> int:
     return longest
 
 
+@njit(cache=True, inline="always")
+def _meet(my_rearmost: int, their_rearmost: int) -> bool:
+    """Whether the sides still meet, their rearmost checkers on these points (each in its own numbering,
+    25 the bar, 0 none left): the rule of :func:`in_contact`, which :func:`row_features` also follows."""
+    return my_rearmost + their_rearmost > 25
+
+
 @njit(cache=True)
 def row_features(board: npt.NDArray[np.generic], out: npt.NDArray[np.float32]) -> None:
     """Write the six features of one board into ``out[:6]``.
@@ -393,16 +399,20 @@ def row_features(board: npt.NDArray[np.generic], out: npt.NDArray[np.float32]) -
     sets = board_sets(board)
     out[2] = np.float32(_prime(sets.my_made)) / np.float32(6)
     out[5] = np.float32(_prime(sets.their_made)) / np.float32(6)
-    if not in_contact(board):
+    my_bar, their_bar = int(board[MY_BAR]), int(board[THEIR_BAR])
+    my_rearmost, their_rearmost = (
+        _rearmost(my_bar, sets.my_checkers),
+        _rearmost(their_bar, sets.their_checkers),
+    )
+    if not _meet(my_rearmost, their_rearmost):  # no contact (in_contact)
         # A race: nothing can be hit and nothing stands in front of anyone.
         out[0] = out[3] = np.float32(0)
         out[1] = out[4] = np.float32(1)
         return
-    my_bar, their_bar = int(board[MY_BAR]), int(board[THEIR_BAR])
     hit_me = _shots(their_bar, sets.their_checkers, sets.my_blots_across, sets.my_made_across)
-    i_escape = _escapes_ahead(_rearmost(my_bar, sets.my_checkers), sets.their_made_across)
+    i_escape = _escapes_ahead(my_rearmost, sets.their_made_across)
     hit_them = _shots(my_bar, sets.my_checkers, sets.their_blots_across, sets.their_made_across)
-    they_escape = _escapes_ahead(_rearmost(their_bar, sets.their_checkers), sets.my_made_across)
+    they_escape = _escapes_ahead(their_rearmost, sets.my_made_across)
     out[0] = np.float32(hit_me) / np.float32(36)
     out[1] = np.float32(i_escape) / np.float32(36)
     out[3] = np.float32(hit_them) / np.float32(36)
@@ -433,13 +443,13 @@ def in_contact(board: npt.NDArray[np.generic]) -> bool:
             if board[point] > 0:
                 mine = point
                 break
-    theirs = 0 if board[THEIR_BAR] > 0 else 25  # the opponent's rearmost, in the mover's numbering
-    if theirs == 25:
+    theirs = 25 if board[THEIR_BAR] > 0 else 0  # the opponent's rearmost, in its own numbering
+    if theirs == 0:
         for point in range(1, 25):
             if board[point] < 0:
-                theirs = point
+                theirs = 25 - point
                 break
-    return mine > theirs
+    return _meet(mine, theirs)
 
 
 def features(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
