@@ -12,6 +12,9 @@ settings in the same run (``gnubg -t -q`` reading a command script:
 varredn off|on``, ``set rollout cubeful off``, then ``rollout``); its time
 less that of the same script without the ``rollout`` command (its start-up)
 counts. The process, and gnubg, are pinned to one core and BLAS to one thread.
+Both the wall-clock rate and the rate by CPU time are shown (gnubg's CPU time
+is its process's, from ``getrusage``): on a busy machine the CPU time is the
+fairer measure.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")  # before NumPy loads its BLAS: one thread
 
 import argparse  # noqa: E402
+import resource  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import NamedTuple  # noqa: E402
 
 from tavola.analysis.rollout import RolloutSettings, rollout_position  # noqa: E402
 from tavola.bot.evaluate import Evaluator  # noqa: E402
@@ -34,19 +39,33 @@ GNUBG = Path("/usr/games/gnubg")
 OPENING_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"  # X on roll, no dice yet
 
 
-def tavola_rate(trials: int, variance_reduction: bool, seed: int) -> tuple[float, str]:
-    """Trials per second of Tavola's rollout, and its equity as a text."""
+class Seconds(NamedTuple):
+    """Time taken: wall-clock and CPU seconds."""
+
+    wall: float
+    cpu: float
+
+    def __sub__(self, other: tuple[float, ...]) -> Seconds:
+        return Seconds(self.wall - other[0], self.cpu - other[1])
+
+    def rates(self, trials: int) -> str:
+        """Trials per second by the wall clock and by CPU time, as a text."""
+        return f"{trials / self.wall:8.1f} trials/s wall, {trials / self.cpu:8.1f} trials/s CPU"
+
+
+def tavola_rate(trials: int, variance_reduction: bool, seed: int) -> tuple[Seconds, str]:
+    """Seconds of Tavola's rollout, and its equity as a text."""
     settings = RolloutSettings(trials=trials, variance_reduction=variance_reduction, seed=seed)
     evaluator = Evaluator.default()
     rollout_position(Position.start(), RolloutSettings(trials=4, seed=seed), evaluator)  # compile, load
-    began = time.perf_counter()
+    began = Seconds(time.perf_counter(), time.process_time())
     result = rollout_position(Position.start(), settings, evaluator)
-    elapsed = time.perf_counter() - began
+    elapsed = Seconds(time.perf_counter(), time.process_time()) - began
     equity = f"{result.equity.mean:+.4f} ± {result.equity.standard_error:.4f}"
-    return trials / elapsed, equity
+    return elapsed, equity
 
 
-def gnubg_seconds(trials: int, variance_reduction: bool, roll_out: bool) -> float:
+def gnubg_seconds(trials: int, variance_reduction: bool, roll_out: bool) -> Seconds:
     """Seconds of one ``gnubg -t -q`` run of the rollout's command script (without ``rollout``: start-up)."""
     script = [
         "set player 0 human",
@@ -58,6 +77,7 @@ def gnubg_seconds(trials: int, variance_reduction: bool, roll_out: bool) -> floa
         "set rollout cubeful off",
         "set rollout quasirandom on",
     ] + (["rollout"] if roll_out else [])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     subprocess.run(
         [str(GNUBG), "-t", "-q"],
@@ -66,7 +86,10 @@ def gnubg_seconds(trials: int, variance_reduction: bool, roll_out: bool) -> floa
         text=True,
         check=True,
     )
-    return time.perf_counter() - began
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return Seconds(wall, cpu)
 
 
 def main() -> None:
@@ -79,12 +102,13 @@ def main() -> None:
     print(f"cubeless rollout of the opening position, 0-ply, {args.trials} trials, one core")
     for variance_reduction in (False, True):
         label = "with variance reduction" if variance_reduction else "without variance reduction"
-        rate, equity = tavola_rate(args.trials, variance_reduction, args.seed)
-        print(f"  tavola {label}: {rate:8.1f} trials/s  (equity {equity})")
+        seconds, equity = tavola_rate(args.trials, variance_reduction, args.seed)
+        print(f"  tavola {label}: {seconds.rates(args.trials)}  (equity {equity})")
         if GNUBG.exists():
-            startup = min(gnubg_seconds(args.trials, variance_reduction, False) for _ in range(3))
+            startups = [gnubg_seconds(args.trials, variance_reduction, False) for _ in range(3)]
+            startup = Seconds(min(run.wall for run in startups), min(run.cpu for run in startups))
             seconds = gnubg_seconds(args.trials, variance_reduction, True) - startup
-            print(f"  gnubg  {label}: {args.trials / seconds:8.1f} trials/s")
+            print(f"  gnubg  {label}: {seconds.rates(args.trials)}")
     if not GNUBG.exists():
         print(f"  gnubg: not installed at {GNUBG}")
 

@@ -9,6 +9,7 @@ from builders import position
 from tavola import Dice, Position
 from tavola.bot.features import features
 from tavola.dice import ALL_ROLLS
+from tavola.position import MY_BAR, THEIR_BAR
 from tavola.sampling import random_positions
 
 # Rolls (of 36) that hit a blot 1-12 pips from a single checker, nothing in between.
@@ -85,34 +86,70 @@ def test_shots_agree_with_the_legal_plays_in_most_game_positions() -> None:
     assert Dice(1, 1) in ALL_ROLLS  # the rolls are the 21 distinct ones, doubles weighted once
 
 
+def _side_arrays(board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each side's checkers on its own points 1-24, and on its bar at 25 (the mover's first)."""
+    mover, opponent = np.zeros(26, np.int64), np.zeros(26, np.int64)
+    mover[1:25] = np.maximum(board[1:25], 0)
+    opponent[1:25] = np.maximum(-board[24:0:-1], 0)
+    mover[25], opponent[25] = board[MY_BAR], board[THEIR_BAR]
+    return mover, opponent
+
+
 def test_the_fast_count_of_shots_equals_the_roll_by_roll_count() -> None:
     """Without checkers on the bar the shots are counted by blot-checker pairs; it must change nothing."""
-    from tavola.bot.features import _shots_by_pairs, _shots_by_rolls, _sides
+    from tavola.bot.features import _shots_by_pairs, _shots_by_rolls, board_sets
 
-    mover, opponent = np.zeros(26, np.int64), np.zeros(26, np.int64)
     compared = 0
     for pos in random_positions(3000, seed=17):
-        board = pos.to_array()
-        _sides(board, 0, mover)
-        _sides(board, 1, opponent)
-        for target, hitter in ((mover, opponent), (opponent, mover)):
-            if hitter[25] == 0 and (target[1:25] == 1).any():
-                assert _shots_by_pairs(target, hitter) == _shots_by_rolls(target, hitter), pos
+        sets = board_sets(pos.to_array())
+        for checkers, blots, made in (
+            (sets.their_checkers, sets.my_blots_across, sets.my_made_across),
+            (sets.my_checkers, sets.their_blots_across, sets.their_made_across),
+        ):
+            if blots:
+                assert _shots_by_pairs(checkers, blots, made) == _shots_by_rolls(0, checkers, blots, made), (
+                    pos
+                )
                 compared += 1
     assert compared > 1000
 
 
+def test_the_board_sets_are_each_sides_points_in_either_numbering() -> None:
+    from tavola.bot.features import board_sets
+
+    def bits(points: np.ndarray) -> int:
+        return sum(1 << int(point) for point in np.flatnonzero(points))
+
+    for pos in random_positions(300, seed=18):
+        board = pos.to_array()
+        sets = board_sets(board)
+        mover, opponent = _side_arrays(board)
+        across = np.zeros(26, np.int64)  # a side's point p is the other's 25 - p
+        for mine, checkers, made, blots_across, made_across in (
+            (mover, sets.my_checkers, sets.my_made, sets.my_blots_across, sets.my_made_across),
+            (opponent, sets.their_checkers, sets.their_made, sets.their_blots_across, sets.their_made_across),
+        ):
+            across[1:25] = mine[24:0:-1]
+            assert checkers == bits(mine[:25] > 0)
+            assert made == bits(mine[:25] >= 2)
+            assert blots_across == bits(across[:25] == 1)
+            assert made_across == bits(across[:25] >= 2)
+
+
 def test_the_table_of_escapes_equals_the_roll_by_roll_count() -> None:
     """Escapes are looked up by the made points in front of the rearmost checker; it must change nothing."""
-    from tavola.bot.features import _escapes, _escapes_ahead, _sides
+    from tavola.bot.features import _escapes, _escapes_ahead, _rearmost, board_sets
 
-    mover, opponent = np.zeros(26, np.int64), np.zeros(26, np.int64)
     counts = set()
     for pos in random_positions(3000, seed=19):
         board = pos.to_array()
-        _sides(board, 0, mover)
-        _sides(board, 1, opponent)
-        for runner, blocker in ((mover, opponent), (opponent, mover)):
-            assert _escapes_ahead(runner, blocker) == _escapes(runner, blocker), pos
-            counts.add(_escapes(runner, blocker))
+        mover, opponent = _side_arrays(board)
+        sets = board_sets(board)
+        for runner, blocker, checkers, blocking in (
+            (mover, opponent, sets.my_checkers, sets.their_made_across),
+            (opponent, mover, sets.their_checkers, sets.my_made_across),
+        ):
+            found = _escapes_ahead(_rearmost(int(runner[25]), checkers), blocking)
+            assert found == _escapes(runner, blocker), pos
+            counts.add(found)
     assert len(counts) > 10  # many different blockades were met

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from strategies import positions
-from tavola.bot.encode import INPUTS, INPUTS_PER_SIDE, RAW_INPUTS, encode
+from tavola.bot.encode import INPUTS, INPUTS_PER_SIDE, POINT_CHECKERS, RAW_INPUTS, encode
 from tavola.bot.network import Network, consistent
 from tavola.position import MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
 from tavola.sampling import random_positions
@@ -105,3 +105,23 @@ def test_positions_give_the_same_bits_from_their_boards_as_from_their_inputs(siz
     net = Network.random(sizes, seed=6)
     boards = np.stack([p.to_array() for p in random_positions(500, seed=14)])
     assert _same_bits(net.of_boards(boards), net.probabilities(encode(boards, features=sizes[0] == INPUTS)))
+
+
+def test_inputs_that_no_position_gives_are_summed_one_by_one():
+    """Only a point's four inputs as the encoder gives them use its grouped row; any others count alone."""
+    net = Network.random([INPUTS, 128, 5], seed=7)
+    rng = np.random.default_rng(8)
+    inputs = rng.random((50, INPUTS), dtype=np.float32)
+    inputs[:, :4] = [1, 0, 1, 0]  # no number of checkers gives these
+    inputs[:, 4:8] = [1, 1, 1, 0.25]
+    assert np.allclose(net.probabilities(inputs), reference_probabilities(net, inputs), rtol=1e-5, atol=1e-6)
+
+
+def test_a_point_beyond_the_grouped_rows_counts_its_inputs_one_by_one():
+    net = Network.random([INPUTS, 128, 5], seed=9)
+    board = np.zeros((1, 30), dtype=np.int8)
+    board[0, 6] = POINT_CHECKERS + 1
+    board[0, 19] = -3
+    found = net.of_boards(board)
+    assert _same_bits(found, net.probabilities(encode(board)))
+    assert np.allclose(found, reference_probabilities(net, encode(board)), rtol=1e-5, atol=1e-6)

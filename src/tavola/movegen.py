@@ -194,7 +194,12 @@ class Scratch:
 
 
 @njit(cache=True, inline="always")
-def _hash(board: IntArray) -> int:
+def board_hash(board: IntArray) -> int:
+    """A hash of a board (an int64; take its low bits for a table of a power of two), four bytes a step.
+
+    The one hash of positions: the generator's table of positions reached and
+    the search's table of positions evaluated (:mod:`tavola.bot.search`) use it.
+    """
     value = 0  # int64 arithmetic wraps around, which is all a hash needs
     whole = ARRAY_SIZE - ARRAY_SIZE % 4
     for index in range(0, whole, 4):
@@ -243,7 +248,7 @@ def _emit(
         state[_STAMP] += 1
     stamp = state[_STAMP]
     mask = TABLE_SIZE - 1
-    slot = _hash(board) & mask
+    slot = board_hash(board) & mask
     while table_stamp[slot] == stamp:
         if _same(out_boards[out_start + table_index[slot]], board):
             return  # another order of moves already reached this position

@@ -13,6 +13,13 @@ That is 99 inputs a side, the player on roll's first: :data:`RAW_INPUTS` =
 and primes of each side) follow them: :data:`INPUTS` = 204. Networks trained
 before the features existed take the first 198 only (``features=False``).
 
+A point's four inputs depend on its checkers alone, so the networks' first
+layer keeps, beside the weights of the inputs, one row per side, point and
+number of checkers (1 to :data:`POINT_CHECKERS`): the four inputs' weighted
+sum made once (:data:`GROUPED` rows after the :data:`INPUTS` columns,
+numbered by :func:`grouped_column`). Listed ``grouped``, an occupied point
+is one entry of that row with the value 1 instead of up to four.
+
 >>> from tavola.position import Position
 >>> inputs = encode(Position.start().to_array()[None])
 >>> inputs.shape, inputs.dtype
@@ -33,9 +40,14 @@ from tavola.position import ARRAY_SIZE, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
 INPUTS_PER_SIDE = 24 * 4 + 3
 RAW_INPUTS = 2 * INPUTS_PER_SIDE
 INPUTS = RAW_INPUTS + FEATURES
+POINT_CHECKERS = 15
+"""The most checkers on a point that a grouped row stands for (more: the point's inputs one by one)."""
+GROUPED = 2 * 24 * POINT_CHECKERS
+"""Grouped rows of the first layer: one per side, point 1-24 and number of checkers on it."""
 
 _ONE, _TWO, _THREE = np.float32(1), np.float32(2), np.float32(3)
 _ZERO, _FIFTEEN, _TWENTY_FIVE, _PIP_SCALE = np.float32(0), np.float32(15), np.float32(25), np.float32(150)
+_MOST = np.float32(POINT_CHECKERS)
 
 
 @njit(cache=True, inline="always")
@@ -48,6 +60,47 @@ def _put(
     return count + (1 if x != _ZERO else 0)
 
 
+@njit(cache=True, inline="always")
+def point_inputs(checkers: np.float32) -> tuple[np.float32, np.float32, np.float32, np.float32]:
+    """The four inputs of a point holding ``checkers`` (>= 0) of one side: >= 1, >= 2, >= 3, beyond 3 / 2.
+
+    >>> [float(value) for value in point_inputs(np.float32(6))]
+    [1.0, 1.0, 1.0, 1.5]
+    """
+    return (
+        _ONE if checkers >= _ONE else _ZERO,
+        _ONE if checkers >= _TWO else _ZERO,
+        _ONE if checkers >= _THREE else _ZERO,
+        max(checkers - _THREE, _ZERO) / _TWO,
+    )
+
+
+@njit(cache=True, inline="always")
+def grouped_column(side: int, point: int, checkers: int) -> int:
+    """The first layer's row for ``checkers`` (1 to :data:`POINT_CHECKERS`) on ``side``'s own ``point``.
+
+    >>> grouped_column(0, 1, 1) == INPUTS, grouped_column(1, 24, POINT_CHECKERS) == INPUTS + GROUPED - 1
+    (True, True)
+    """
+    return INPUTS + ((side * 24 + point - 1) * POINT_CHECKERS + checkers - 1)
+
+
+@njit(cache=True, inline="always")
+def grouped_checkers(one: np.float32, two: np.float32, three: np.float32, beyond: np.float32) -> int:
+    """The checkers (1 to :data:`POINT_CHECKERS`) whose :func:`point_inputs` these four are; else 0.
+
+    >>> grouped_checkers(*point_inputs(np.float32(7))), grouped_checkers(np.float32(1), _ZERO, _ONE, _ZERO)
+    (7, 0)
+    """
+    total = one + two + three + _TWO * beyond  # the checkers, where these are a point's inputs
+    if not (total >= _ONE and total <= _MOST):
+        return 0
+    checkers = int(total)
+    if point_inputs(np.float32(checkers)) != (one, two, three, beyond):
+        return 0
+    return checkers
+
+
 @njit(cache=True)
 def sparse_inputs(
     board: npt.NDArray[np.generic],
@@ -55,15 +108,17 @@ def sparse_inputs(
     index: npt.NDArray[np.int64],
     value: npt.NDArray[np.float32],
     scratch: npt.NDArray[np.float32],
-    sides: npt.NDArray[np.int64],
+    grouped: bool = False,
 ) -> int:
     """The non-zero inputs of one position: their columns in ``index``, values in ``value``; how many.
 
     The one encoder: :func:`encode` spreads its list into rows and the
     networks' first layer (:mod:`tavola.bot.network`) sums the weights of
-    the listed inputs alone. Columns come in increasing order. ``index``
-    and ``value`` hold :data:`INPUTS` entries; ``scratch`` (6 values) and
-    ``sides`` (2, 26) are work arrays.
+    the listed inputs alone. Columns come in increasing order, but with
+    ``grouped`` a point's inputs are one entry of its grouped row
+    (:func:`grouped_column`, value 1) where it holds up to
+    :data:`POINT_CHECKERS` checkers. ``index`` and ``value`` hold
+    :data:`INPUTS` entries; ``scratch`` (6 values) is a work array.
 
     Everything is computed as the first, NumPy-only version computed it
     (tests/test_bot_reference.py keeps that version and checks every bit):
@@ -79,19 +134,25 @@ def sparse_inputs(
             on_point = np.float32(board[point]) if side == 0 else -np.float32(board[25 - point])
             checkers = max(on_point, _ZERO)
             if checkers > _ZERO:
-                unit = base + 4 * (point - 1)
-                count = _put(index, value, count, unit, _ONE if checkers >= _ONE else _ZERO)
-                count = _put(index, value, count, unit + 1, _ONE if checkers >= _TWO else _ZERO)
-                count = _put(index, value, count, unit + 2, _ONE if checkers >= _THREE else _ZERO)
-                count = _put(index, value, count, unit + 3, max(checkers - _THREE, _ZERO) / _TWO)
                 pips += checkers * np.float32(point)
+                if grouped and checkers <= _MOST:
+                    index[count] = grouped_column(side, point, int(checkers))
+                    value[count] = _ONE
+                    count += 1
+                    continue
+                unit = base + 4 * (point - 1)
+                one, two, three, beyond = point_inputs(checkers)
+                count = _put(index, value, count, unit, one)
+                count = _put(index, value, count, unit + 1, two)
+                count = _put(index, value, count, unit + 2, three)
+                count = _put(index, value, count, unit + 3, beyond)
         bar = np.float32(board[MY_BAR if side == 0 else THEIR_BAR])
         off = np.float32(board[MY_OFF if side == 0 else THEIR_OFF])
         count = _put(index, value, count, base + 96, bar / _TWO)
         count = _put(index, value, count, base + 97, off / _FIFTEEN)
         count = _put(index, value, count, base + 98, (pips + _TWENTY_FIVE * bar) / _PIP_SCALE)
     if features:
-        row_features(board, sides[0], sides[1], scratch)
+        row_features(board, scratch)
         for feature in range(FEATURES):
             count = _put(index, value, count, RAW_INPUTS + feature, scratch[feature])
     return count
@@ -103,9 +164,8 @@ def _encode_rows(boards: npt.NDArray[np.generic], features: bool, out: npt.NDArr
     index = np.empty(INPUTS, dtype=np.int64)
     value = np.empty(INPUTS, dtype=np.float32)
     scratch = np.empty(FEATURES, dtype=np.float32)
-    sides = np.empty((2, 26), dtype=np.int64)
     for row in range(boards.shape[0]):
-        for entry in range(sparse_inputs(boards[row], features, index, value, scratch, sides)):
+        for entry in range(sparse_inputs(boards[row], features, index, value, scratch)):
             out[row, index[entry]] = value[entry]
 
 

@@ -168,9 +168,12 @@ def route(
     if exact is not None:
         out[done] = exact[done]
     touching = contact(boards)
-    exact_race = ~done & is_bearoff(boards) if database is not None else np.zeros_like(done)
-    if database is not None and exact_race.any():
-        out[exact_race] = database.evaluate_batch(boards[exact_race])
+    exact_race = np.zeros_like(done)
+    race = np.flatnonzero(~done & ~touching)  # a bear-off has no contact: the others are not looked at
+    if database is not None and len(race):
+        exact_race[race] = is_bearoff(boards[race])
+        if exact_race.any():
+            out[exact_race] = database.evaluate_batch(boards[exact_race])
     return ~done & touching, ~done & ~touching & ~exact_race
 
 

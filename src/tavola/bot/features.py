@@ -31,6 +31,8 @@ midpoint in one roll, and no two made points touch.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -41,15 +43,6 @@ FEATURES_PER_SIDE = 3
 FEATURES = 2 * FEATURES_PER_SIDE
 _REACH = 12
 """How far in front of the rearmost checker the other side's points count as a blockade."""
-
-
-@njit(cache=True)
-def _sides(board: npt.NDArray[np.generic], side: int, out: npt.NDArray[np.int64]) -> None:
-    """``out[1..24]``: ``side``'s checkers on its own points 1-24, ``out[25]`` its bar (side 0: the mover)."""
-    for point in range(1, 25):
-        value = board[point] if side == 0 else -board[25 - point]
-        out[point] = value if value > 0 else 0
-    out[25] = board[MY_BAR] if side == 0 else board[THEIR_BAR]
 
 
 @njit(cache=True)
@@ -64,17 +57,67 @@ _POINTS = np.int64((1 << 25) - 2)
 """The bits of points 1-24 in a bit set of points."""
 
 
+class BoardSets(NamedTuple):
+    """A board as bit sets of points 1-24 (bit p: point p), each side's points in its own numbering or
+    in the other side's (``across``): what the features look at."""
+
+    my_checkers: Bits
+    my_made: Bits
+    my_blots_across: Bits
+    my_made_across: Bits
+    their_checkers: Bits
+    their_made: Bits
+    their_blots_across: Bits
+    their_made_across: Bits
+
+
 @njit(cache=True)
-def _point_sets(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> tuple[Bits, Bits, Bits]:
-    """Bit sets of points 1-24 (bit p: point p): the hitter's checkers, the target's blots and points."""
-    checkers = np.int64(0)
-    blots = np.int64(0)
-    made = np.int64(0)
+def board_sets(board: npt.NDArray[np.generic]) -> BoardSets:
+    """The bit sets of one board (see :class:`BoardSets`; "my": the player on roll), in one pass.
+
+    >>> from tavola.position import Position
+    >>> sets = board_sets(Position.start().to_array())
+    >>> [point for point in range(1, 25) if sets.my_made >> point & 1], sets.my_made == sets.their_made
+    ([6, 8, 13, 24], True)
+    """
+    my_checkers = my_made = my_blots_across = my_made_across = np.int64(0)
+    their_checkers = their_made = their_blots_across = their_made_across = np.int64(0)
     for point in range(1, 25):
-        checkers |= np.int64(hitter[point] > 0) << point
-        blots |= np.int64(target[25 - point] == 1) << point
-        made |= np.int64(target[25 - point] >= 2) << point
-    return checkers, blots, made
+        value = np.int64(board[point])
+        own = np.int64(1) << point  # the mover's point, the opponent's 25 - point
+        across = np.int64(1) << (25 - point)
+        my_checkers |= own if value > 0 else 0
+        my_made |= own if value >= 2 else 0
+        my_blots_across |= across if value == 1 else 0
+        my_made_across |= across if value >= 2 else 0
+        their_checkers |= across if value < 0 else 0
+        their_made |= across if value <= -2 else 0
+        their_blots_across |= own if value == -1 else 0
+        their_made_across |= own if value <= -2 else 0
+    return BoardSets(
+        my_checkers, my_made, my_blots_across, my_made_across,
+        their_checkers, their_made, their_blots_across, their_made_across,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _count_bits(bits: Bits) -> int:
+    """How many bits of ``bits`` (>= 0) are set."""
+    x = np.int64(bits)
+    x = x - ((x >> 1) & np.int64(0x5555555555555555))
+    x = (x & np.int64(0x3333333333333333)) + ((x >> 2) & np.int64(0x3333333333333333))
+    x = (x + (x >> 4)) & np.int64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.int64(0x0101010101010101)) >> 56)
+
+
+_DOUBLES = np.int64(sum(1 << (7 * (die - 1)) for die in range(1, 7)))
+"""The doubles' bits in a set of rolls (bit 6 (low - 1) + high - 1: the roll low-high)."""
+
+
+@njit(cache=True, inline="always")
+def _rolls_counted(rolls: Bits) -> int:
+    """How many of the 36 rolls a set of the 21 rolls stands for: a double once, any other roll twice."""
+    return 2 * _count_bits(rolls & ~_DOUBLES) + _count_bits(rolls & _DOUBLES)
 
 
 @njit(cache=True)
@@ -130,22 +173,20 @@ def _hits(bar: int, checkers: Bits, blots: Bits, made: Bits, low: int, high: int
 
 
 @njit(cache=True)
-def _shots(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
-    """How many of the 36 rolls let ``hitter`` hit a blot of ``target``.
+def _shots(bar: int, checkers: Bits, blots: Bits, made: Bits) -> int:
+    """How many of the 36 rolls let a hitter hit a blot (the sets in the hitter's numbering).
 
-    Without checkers on the bar, each pair of a blot and a checker behind it
-    marks the rolls that cover their distance; otherwise every roll is tried
-    (:func:`_hits`). Both give the same count.
+    ``bar`` is the hitter's checkers on its bar, ``checkers`` its points,
+    ``blots`` and ``made`` the target's. Without checkers on the bar, each
+    pair of a blot and a checker behind it marks the rolls that cover their
+    distance; otherwise every roll is tried (:func:`_hits`). Both give the
+    same count.
     """
-    has_blot = False
-    for point in range(1, 25):
-        if target[point] == 1:
-            has_blot = True
-    if not has_blot:
+    if not blots:
         return 0
-    if hitter[25] == 0:
-        return _shots_by_pairs(target, hitter)
-    return _shots_by_rolls(target, hitter)
+    if bar == 0:
+        return _shots_by_pairs(checkers, blots, made)
+    return _shots_by_rolls(bar, checkers, blots, made)
 
 
 def _roll_bit(low: int, high: int) -> int:
@@ -189,7 +230,7 @@ _BY_SUM = np.array(
 
 
 @njit(cache=True)
-def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
+def _shots_by_pairs(checkers: Bits, blots: Bits, made: Bits) -> int:
     """:func:`_shots` for a hitter with no checker on the bar: for each blot, the rolls that reach it.
 
     A roll hits a blot when a hitter's checker sits a die away, or the two
@@ -197,40 +238,31 @@ def _shots_by_pairs(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]
     steps away with every landing point open. The hitter's checkers and the
     target's made points are bit sets of points, shifted to each blot, and
     the rolls are bit sets too: a die away and both dice away are looked
-    up in tables, the doubles stepped through.
+    up in tables. A double is stepped through for all the checkers at once
+    (:func:`_hits_with_steps`): a step that lands on any blot hits.
     """
-    checkers, _, made = _point_sets(target, hitter)
     hit = np.int64(0)  # bit 6 * (low - 1) + (high - 1) set: the roll low-high hits
-    for own in range(1, 25):
-        if target[own] != 1:
-            continue
-        blot = 25 - own  # the blot's point in the hitter's numbering
+    left = np.int64(blots)
+    while left:
+        lowest = left & -left
+        left ^= lowest
+        blot = _count_bits(lowest - 1)  # the blot's point
         behind = checkers >> blot  # bit d: a hitter's checker d pips behind the blot (none past 24)
         blocked = made >> blot  # bit d: the landing point d pips behind the blot is made
         hit |= _DIRECT[behind >> 1 & 63] | (_BY_SUM[behind >> 3 & 511] & _OPEN_PAIRS[blocked >> 1 & 63])
-        for die in range(1, 7):
-            for step in range(die, 4 * die + 1, die):
-                if behind >> step & 1:
-                    hit |= np.int64(1) << (7 * (die - 1))  # the double die-die, every landing point open
-                    break
-                if blocked >> step & 1:
-                    break
-    total = 0
-    for low in range(1, 7):
-        for high in range(low, 7):
-            if hit & (np.int64(1) << (6 * (low - 1) + high - 1)):
-                total += 1 if low == high else 2
-    return total
+    for die in range(1, 7):
+        if _hits_with_steps(checkers, die, 4, blots, made):
+            hit |= np.int64(1) << (7 * (die - 1))  # the double die-die
+    return _rolls_counted(hit)
 
 
 @njit(cache=True)
-def _shots_by_rolls(target: npt.NDArray[np.int64], hitter: npt.NDArray[np.int64]) -> int:
+def _shots_by_rolls(bar: int, checkers: Bits, blots: Bits, made: Bits) -> int:
     """:func:`_shots` roll by roll, following the bar's rules."""
-    checkers, blots, made = _point_sets(target, hitter)
     total = 0
     for low in range(1, 7):
         for high in range(low, 7):
-            if _hits(hitter[25], checkers, blots, made, low, high):
+            if _hits(bar, checkers, blots, made, low, high):
                 total += 1 if low == high else 2
     return total
 
@@ -304,73 +336,94 @@ def _escape_table() -> npt.NDArray[np.int8]:
 _ESCAPES = _escape_table()
 
 
+_ESCAPES_BY_WINDOW = _ESCAPES[
+    [
+        sum(1 << (_REACH - 1 - bit) for bit in range(_REACH) if window >> bit & 1)
+        for window in range(1 << _REACH)
+    ]
+]
+""":data:`_ESCAPES` by the made points ``start - 12 .. start - 1`` (bit j: point ``start - 12 + j``)."""
+
+
 @njit(cache=True)
-def _escapes_ahead(runner: npt.NDArray[np.int64], blocker: npt.NDArray[np.int64]) -> int:
-    """:func:`_escapes`, looked up in a table of the made points in front of the rearmost checker."""
-    start = 0
-    for point in range(25, 0, -1):
-        if runner[point] > 0:
-            start = point
-            break
+def _escapes_ahead(start: int, made: Bits) -> int:
+    """:func:`_escapes` of a rearmost checker on ``start`` (25: the bar; 0: none), looked up in a table
+    of the blocker's ``made`` points in front of it (a bit set in the runner's numbering)."""
     if start == 0:
         return 36
-    made = 0
-    for distance in range(1, min(_REACH, start - 1) + 1):
-        made |= (1 if _made(blocker, start - distance) else 0) << (distance - 1)
-    return int(_ESCAPES[made])
+    window = made >> (start - _REACH) if start >= _REACH else made << (_REACH - start)
+    return int(_ESCAPES_BY_WINDOW[window & ((1 << _REACH) - 1)])
+
+
+@njit(cache=True, inline="always")
+def _rearmost(bar: int, checkers: Bits) -> int:
+    """A side's rearmost point (25: the bar; 0: no checker left) from its bar and its points."""
+    if bar > 0:
+        return 25
+    for point in range(24, 0, -1):
+        if checkers >> point & 1:
+            return point
+    return 0
 
 
 @njit(cache=True)
-def _prime(side: npt.NDArray[np.int64]) -> int:
-    """The longest run of consecutive points 1-24 holding two or more of ``side``'s checkers."""
-    best = 0
-    run = 0
-    for point in range(1, 25):
-        if side[point] >= 2:
-            run += 1
-            if run > best:
-                best = run
-        else:
-            run = 0
-    return best
+def _prime(made: Bits) -> int:
+    """The longest run of consecutive points in a set of made points.
+
+    >>> _prime(0b111011100), _prime(0)
+    (3, 0)
+    """
+    longest = 0
+    while made:
+        made &= made >> 1
+        longest += 1
+    return longest
+
+
+@njit(cache=True, inline="always")
+def _meet(my_rearmost: int, their_rearmost: int) -> bool:
+    """Whether the sides still meet, their rearmost checkers on these points (each in its own numbering,
+    25 the bar, 0 none left): the rule of :func:`in_contact`, which :func:`row_features` also follows."""
+    return my_rearmost + their_rearmost > 25
 
 
 @njit(cache=True)
-def row_features(
-    board: npt.NDArray[np.generic],
-    mover: npt.NDArray[np.int64],
-    opponent: npt.NDArray[np.int64],
-    out: npt.NDArray[np.float32],
-) -> None:
-    """Write the six features of one board into ``out[:6]``; ``mover`` and ``opponent`` are scratch (26,).
+def row_features(board: npt.NDArray[np.generic], out: npt.NDArray[np.float32]) -> None:
+    """Write the six features of one board into ``out[:6]``.
 
     The one computation of the features: :func:`fill_features` and the
-    encoder (:func:`tavola.bot.encode.sparse_inputs`) call it.
+    encoder (:func:`tavola.bot.encode.sparse_inputs`) call it. Everything is
+    found from the board's bit sets (:func:`board_sets`), each side's
+    points taken in the numbering of the side that hits or runs.
     """
-    _sides(board, 0, mover)
-    _sides(board, 1, opponent)
-    out[2] = np.float32(_prime(mover)) / np.float32(6)
-    out[5] = np.float32(_prime(opponent)) / np.float32(6)
-    if not in_contact(board):
+    sets = board_sets(board)
+    out[2] = np.float32(_prime(sets.my_made)) / np.float32(6)
+    out[5] = np.float32(_prime(sets.their_made)) / np.float32(6)
+    my_bar, their_bar = int(board[MY_BAR]), int(board[THEIR_BAR])
+    my_rearmost, their_rearmost = (
+        _rearmost(my_bar, sets.my_checkers),
+        _rearmost(their_bar, sets.their_checkers),
+    )
+    if not _meet(my_rearmost, their_rearmost):  # no contact (in_contact)
         # A race: nothing can be hit and nothing stands in front of anyone.
         out[0] = out[3] = np.float32(0)
         out[1] = out[4] = np.float32(1)
         return
-    # Seen by the opponent, the mover's points are the target's points 25 - p: _made and _blot
-    # take the hitter's (or blocker's) numbering, so each side is passed as seen by itself.
-    out[0] = np.float32(_shots(mover, opponent)) / np.float32(36)
-    out[1] = np.float32(_escapes_ahead(mover, opponent)) / np.float32(36)
-    out[3] = np.float32(_shots(opponent, mover)) / np.float32(36)
-    out[4] = np.float32(_escapes_ahead(opponent, mover)) / np.float32(36)
+    hit_me = _shots(their_bar, sets.their_checkers, sets.my_blots_across, sets.my_made_across)
+    i_escape = _escapes_ahead(my_rearmost, sets.their_made_across)
+    hit_them = _shots(my_bar, sets.my_checkers, sets.their_blots_across, sets.their_made_across)
+    they_escape = _escapes_ahead(their_rearmost, sets.my_made_across)
+    out[0] = np.float32(hit_me) / np.float32(36)
+    out[1] = np.float32(i_escape) / np.float32(36)
+    out[3] = np.float32(hit_them) / np.float32(36)
+    out[4] = np.float32(they_escape) / np.float32(36)
 
 
 @njit(cache=True)
 def fill_features(boards: npt.NDArray[np.generic], out: npt.NDArray[np.float32], column: int) -> None:
     """Write the six features of each board into ``out[:, column:column + 6]``."""
-    mover = np.zeros(26, dtype=np.int64)
-    opponent = np.zeros(26, dtype=np.int64)
     for row in range(boards.shape[0]):
-        row_features(boards[row], mover, opponent, out[row, column : column + FEATURES])
+        row_features(boards[row], out[row, column : column + FEATURES])
 
 
 @njit(cache=True)
@@ -390,13 +443,13 @@ def in_contact(board: npt.NDArray[np.generic]) -> bool:
             if board[point] > 0:
                 mine = point
                 break
-    theirs = 0 if board[THEIR_BAR] > 0 else 25  # the opponent's rearmost, in the mover's numbering
-    if theirs == 25:
+    theirs = 25 if board[THEIR_BAR] > 0 else 0  # the opponent's rearmost, in its own numbering
+    if theirs == 0:
         for point in range(1, 25):
             if board[point] < 0:
-                theirs = point
+                theirs = 25 - point
                 break
-    return mine > theirs
+    return _meet(mine, theirs)
 
 
 def features(boards: npt.ArrayLike) -> npt.NDArray[np.float32]:

@@ -10,10 +10,13 @@ gammon, winning a backgammon, losing a gammon and losing a backgammon
 Most inputs of a position are 0 (a point holds no checker, or fewer than
 three), so the first layer, by far the largest, adds up the weights of the
 non-zero inputs alone, row by row, in the order of the inputs (its sums do
-not depend on the batch; the small layers after it are BLAS products).
-:meth:`Network.of_boards` goes from positions to probabilities without
-writing the inputs out at all: the encoder lists each position's non-zero
-inputs as it goes.
+not depend on the batch; the small layers after it are BLAS products). An
+occupied point's inputs count once: one grouped row per side, point and
+number of checkers holds their weighted sum (:func:`grouped_weights`, see
+:mod:`tavola.bot.encode`). :meth:`Network.of_boards` goes from positions
+to probabilities without writing the inputs out at all: the encoder lists
+each position's non-zero inputs, grouped, as it goes; :meth:`Network.probabilities`
+finds the same groups in its inputs, so both give the same bits.
 
 >>> net = Network.random([204, 8, 5], seed=1)
 >>> from tavola.position import Position
@@ -28,19 +31,32 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from tavola.bot.encode import INPUTS, as_boards, sparse_inputs
+from tavola.bot.encode import (
+    GROUPED,
+    INPUTS,
+    INPUTS_PER_SIDE,
+    POINT_CHECKERS,
+    RAW_INPUTS,
+    as_boards,
+    grouped_checkers,
+    grouped_column,
+    point_inputs,
+    sparse_inputs,
+)
 from tavola.bot.features import FEATURES
 from tavola.errors import TavolaError
 from tavola.files import write_atomically
 
 FloatArray = npt.NDArray[np.float32]
 OUTPUTS = 5
+SLICE = 1024
+"""Rows run through the network at a time: their first layer's sums (512 KB) stay in the cache."""
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
 
 
@@ -74,6 +90,7 @@ class Network:
         if layers[-1][0].shape[1] != OUTPUTS:
             raise NetworkError(f"the last layer gives {OUTPUTS} outputs, not {layers[-1][0].shape[1]}")
         self.layers = [(weights.astype(np.float32), bias.astype(np.float32)) for weights, bias in layers]
+        self._grouped: tuple[FloatArray, FloatArray] | None = None  # the first layer's weights, and grouped
 
     @property
     def sizes(self) -> list[int]:
@@ -97,10 +114,11 @@ class Network:
         values = np.ascontiguousarray(inputs, dtype=np.float32)
         if values.ndim != 2 or values.shape[1] != self.sizes[0]:
             raise ValueError(f"the network takes (N, {self.sizes[0]}) inputs, not {values.shape}")
-        weights, bias = self._layer(0)
-        hidden = _hidden_buffer(len(values), len(bias))
-        _layer_of_inputs(values, weights, bias, hidden)
-        return self._rest(hidden)
+        grouped = self.sizes[0] in (RAW_INPUTS, INPUTS)
+        weights, bias = self._first_layer() if grouped else self._layer(0)
+        return self._by_slices(
+            len(values), lambda rows, hidden: _layer_of_inputs(values[rows], grouped, weights, bias, hidden)
+        )
 
     def of_boards(self, boards: npt.ArrayLike) -> FloatArray:
         """:meth:`probabilities` of the inputs of an (N, 30) batch of positions, encoded on the way.
@@ -109,14 +127,35 @@ class Network:
         the features included when the network takes them.
         """
         array = as_boards(boards)
-        weights, bias = self._layer(0)
-        hidden = _hidden_buffer(len(array), len(bias))
-        _first_layer_of_boards(array, self.sizes[0] == INPUTS, weights, bias, hidden)
-        return self._rest(hidden)
+        weights, bias = self._first_layer()
+        features = self.sizes[0] == INPUTS
+        return self._by_slices(
+            len(array),
+            lambda rows, hidden: _first_layer_of_boards(array[rows], features, weights, bias, hidden),
+        )
+
+    def _by_slices(self, count: int, first_layer: Callable[[slice, FloatArray], None]) -> FloatArray:
+        """The probabilities of ``count`` rows, :data:`SLICE` rows at a time: ``first_layer`` fills the
+        first layer's sums of a slice of rows, the rest of the network follows while they are in the cache."""
+        out = np.empty((count, OUTPUTS), dtype=np.float32)
+        for start in range(0, count, SLICE):
+            rows = slice(start, min(start + SLICE, count))
+            hidden = _hidden_buffer(rows.stop - start, self.sizes[1])
+            first_layer(rows, hidden)
+            out[rows] = self._rest(hidden)
+        return out
 
     def _layer(self, number: int) -> tuple[FloatArray, FloatArray]:
         weights, bias = self.layers[number]
         return np.ascontiguousarray(weights, dtype=np.float32), np.ascontiguousarray(bias, dtype=np.float32)
+
+    def _first_layer(self) -> tuple[FloatArray, FloatArray]:
+        """The first layer with its grouped rows (:func:`grouped_weights`), made once for its weights."""
+        weights, bias = self._layer(0)
+        made = self._grouped
+        if made is None or made[0] is not self.layers[0][0]:
+            made = self._grouped = (self.layers[0][0], grouped_weights(weights))
+        return made[1], bias
 
     def _rest(self, hidden: FloatArray) -> FloatArray:
         """The first layer's sigmoid, the (small) layers after it as BLAS products, :func:`consistent`."""
@@ -161,16 +200,34 @@ def _weighted_sum(
     """``out = bias + value[0] * weights[index[0]] + ...`` over the ``count`` inputs listed, in that order.
 
     The sums are made in ``sums``, a work array of their own, then copied
-    to ``out``. With :data:`UNROLLED` hidden units (the shipped networks')
-    the loop over them has a fixed length, which the compiler turns into a
-    few vector instructions; each unit's sum is the same either way.
+    to ``out``; four inputs are added in each pass over the units, one
+    after the other, so that each unit's sum is read and written once for
+    four rows of weights (the same additions in the same order as one
+    input a pass). With :data:`UNROLLED` hidden units (the shipped
+    networks') the loop over them has a fixed length, which the compiler
+    turns into a few vector instructions (:func:`_unrolled_sum`); each
+    unit's sum is the same either way.
     """
     units = sums.shape[0]
     for unit in range(units):
         sums[unit] = bias[unit]
-    for entry in range(count):
-        row = index[entry]
-        factor = value[entry]
+    entry = 0
+    while entry + 4 <= count:
+        row0, row1, row2, row3 = index[entry], index[entry + 1], index[entry + 2], index[entry + 3]
+        factor0, factor1, factor2, factor3 = (
+            value[entry],
+            value[entry + 1],
+            value[entry + 2],
+            value[entry + 3],
+        )
+        for unit in range(units):
+            total = sums[unit] + factor0 * weights[row0, unit]
+            total = total + factor1 * weights[row1, unit]
+            total = total + factor2 * weights[row2, unit]
+            sums[unit] = total + factor3 * weights[row3, unit]
+        entry += 4
+    for rest in range(entry, count):
+        row, factor = index[rest], value[rest]
         for unit in range(units):
             sums[unit] += factor * weights[row, unit]
     for unit in range(units):
@@ -190,9 +247,23 @@ def _unrolled_sum(
     """:func:`_weighted_sum` for :data:`UNROLLED` units, every loop over them of that fixed length."""
     for unit in range(UNROLLED):
         sums[unit] = bias[unit]
-    for entry in range(count):
-        row = index[entry]
-        factor = value[entry]
+    entry = 0
+    while entry + 4 <= count:
+        row0, row1, row2, row3 = index[entry], index[entry + 1], index[entry + 2], index[entry + 3]
+        factor0, factor1, factor2, factor3 = (
+            value[entry],
+            value[entry + 1],
+            value[entry + 2],
+            value[entry + 3],
+        )
+        for unit in range(UNROLLED):
+            total = sums[unit] + factor0 * weights[row0, unit]
+            total = total + factor1 * weights[row1, unit]
+            total = total + factor2 * weights[row2, unit]
+            sums[unit] = total + factor3 * weights[row3, unit]
+        entry += 4
+    for rest in range(entry, count):
+        row, factor = index[rest], value[rest]
         for unit in range(UNROLLED):
             sums[unit] += factor * weights[row, unit]
     for unit in range(UNROLLED):
@@ -200,17 +271,42 @@ def _unrolled_sum(
 
 
 @njit(cache=True)
-def _layer_of_inputs(inputs: FloatArray, weights: FloatArray, bias: FloatArray, out: FloatArray) -> None:
-    """A layer's sums for rows of inputs: each row's non-zero inputs listed, then summed, row by row."""
+def _layer_of_inputs(
+    inputs: FloatArray, grouped: bool, weights: FloatArray, bias: FloatArray, out: FloatArray
+) -> None:
+    """A layer's sums for rows of inputs: each row's non-zero inputs listed, then summed, row by row.
+
+    With ``grouped`` (a first layer of the encoder's inputs, ``weights``
+    holding its grouped rows, see :func:`grouped_weights`) a point's four
+    inputs that the encoder gives for 1 to :data:`~tavola.bot.encode.POINT_CHECKERS`
+    checkers are listed as their grouped row, as the encoder lists them
+    itself: the same sums as :func:`_first_layer_of_boards`, bit for bit.
+    """
     index = np.empty(inputs.shape[1], dtype=np.int64)
     value = np.empty(inputs.shape[1], dtype=np.float32)
     sums = np.empty(weights.shape[1], dtype=np.float32)
     for row in range(inputs.shape[0]):
         count = 0
-        for column in range(inputs.shape[1]):
+        column = 0
+        while column < inputs.shape[1]:
+            within = column % INPUTS_PER_SIDE
+            if grouped and column < RAW_INPUTS and within < 96 and within % 4 == 0:
+                one, two, three = inputs[row, column], inputs[row, column + 1], inputs[row, column + 2]
+                beyond = inputs[row, column + 3]
+                if one == 0 and two == 0 and three == 0 and beyond == 0:
+                    column += 4
+                    continue
+                checkers = grouped_checkers(one, two, three, beyond)
+                if checkers > 0:
+                    index[count] = grouped_column(column // INPUTS_PER_SIDE, within // 4 + 1, checkers)
+                    value[count] = 1.0
+                    count += 1
+                    column += 4
+                    continue
             index[count] = column
             value[count] = inputs[row, column]
             count += 1 if inputs[row, column] != 0 else 0
+            column += 1
         if len(sums) == UNROLLED:
             _unrolled_sum(index, value, count, weights, bias, sums, out[row])
         else:
@@ -221,18 +317,50 @@ def _layer_of_inputs(inputs: FloatArray, weights: FloatArray, bias: FloatArray, 
 def _first_layer_of_boards(
     boards: npt.NDArray[np.generic], features: bool, weights: FloatArray, bias: FloatArray, out: FloatArray
 ) -> None:
-    """The first layer's sums for positions: each one's non-zero inputs from the encoder, then summed."""
+    """The first layer's sums for positions: each one's inputs from the encoder, grouped, then summed.
+
+    ``weights`` hold the grouped rows (:func:`grouped_weights`).
+    """
     index = np.empty(INPUTS, dtype=np.int64)
     value = np.empty(INPUTS, dtype=np.float32)
     scratch = np.empty(FEATURES, dtype=np.float32)
-    sides = np.empty((2, 26), dtype=np.int64)
     sums = np.empty(weights.shape[1], dtype=np.float32)
     for row in range(boards.shape[0]):
-        count = sparse_inputs(boards[row], features, index, value, scratch, sides)
+        count = sparse_inputs(boards[row], features, index, value, scratch, True)
         if len(sums) == UNROLLED:
             _unrolled_sum(index, value, count, weights, bias, sums, out[row])
         else:
             _weighted_sum(index, value, count, weights, bias, sums, out[row])
+
+
+def grouped_weights(weights: FloatArray) -> FloatArray:
+    """A first layer's weights (198 or 204 rows) with its grouped rows after row 204.
+
+    Grouped row ``grouped_column(side, point, n)`` is the weighted sum of
+    the four inputs of ``n`` checkers on that point (:func:`point_inputs`),
+    added in the order of the inputs as the first layer adds them.
+
+    >>> layer = Network.random([INPUTS, 4, 5], seed=1).layers[0][0]
+    >>> table = grouped_weights(layer)
+    >>> table.shape == (INPUTS + GROUPED, 4)
+    True
+    >>> bool((table[grouped_column(0, 6, 2)] == layer[20] + layer[21]).all())  # 2 on the 6-point
+    True
+    """
+    table = np.zeros((INPUTS + GROUPED, weights.shape[1]), dtype=np.float32)
+    table[: len(weights)] = weights
+    for checkers in range(1, POINT_CHECKERS + 1):
+        rows = np.zeros((2, 24, weights.shape[1]), dtype=np.float32)
+        for offset, input_value in enumerate(point_inputs(np.float32(checkers))):
+            if input_value != 0:
+                units = weights[
+                    [side * INPUTS_PER_SIDE + 4 * point + offset for side in range(2) for point in range(24)]
+                ]
+                rows += np.float32(input_value) * units.reshape(2, 24, -1)
+        for side in range(2):
+            for point in range(1, 25):
+                table[grouped_column(side, point, checkers)] = rows[side, point - 1]
+    return table
 
 
 _THREAD = threading.local()

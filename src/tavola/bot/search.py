@@ -54,7 +54,7 @@ from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.dice import ALL_ROLLS, Dice
 from tavola.gameover import game_over
 from tavola.i18n import N_, _
-from tavola.movegen import generate, generate_batch
+from tavola.movegen import board_hash, generate, generate_batch
 from tavola.position import ARRAY_SIZE, Position, flip_array
 from tavola.selfplay import NOISE, Candidates, keyed_normal
 
@@ -146,14 +146,6 @@ DEFAULT_FILTER = MoveFilter()
 # --- a table of evaluated positions -------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _hash(row: IntArray) -> int:
-    value = 0  # int64 arithmetic wraps around, which is all a hash needs
-    for index in range(ARRAY_SIZE):
-        value = (value ^ (row[index] & 0xFF)) * 1099511628211
-    return value ^ (value >> 29)
-
-
 @njit(cache=True)
 def _find_or_add(keys: IntArray, used: npt.NDArray[np.bool_], rows: IntArray, slots: Indices) -> Indices:
     """Write each row's slot in the table to ``slots``, adding rows not there yet; return the new slots.
@@ -165,7 +157,7 @@ def _find_or_add(keys: IntArray, used: npt.NDArray[np.bool_], rows: IntArray, sl
     count = 0
     for index in range(len(rows)):
         row = rows[index]
-        slot = _hash(row) & mask
+        slot = board_hash(row) & mask
         while used[slot]:
             same = True
             for column in range(ARRAY_SIZE):
@@ -327,7 +319,10 @@ class _Search:
         kept = np.zeros(0, dtype=np.int64) if keep is None else np.asarray(keep, dtype=np.int64)
         for depth in range(plies + 1):
             judged = np.union1d(rows, kept) if len(kept) else rows
-            found = flip_probabilities(self.evaluate(opponent_view[judged], depth))
+            every = len(judged) == count  # then judged lists every row in order: no copy needed
+            found = flip_probabilities(
+                self.evaluate(opponent_view if every else opponent_view[judged], depth)
+            )
             probabilities[judged] = found
             equities[judged] = self.evaluator.equity(found)
             if noise is not None:
