@@ -120,6 +120,12 @@ def test_a_chouette_side_talks_on_its_own_channel_that_nobody_else_hears(client)
             for seat, websocket in sockets.items():
                 websocket.__enter__()
                 websocket.send_json({"type": "hello", "token": tokens[seat]})
+                # each socket is its own task: wait until the server knows the seat, or a team
+                # message sent meanwhile would rightly not reach it
+                while (message := websocket.receive_json())["type"] != "state" or message["state"][
+                    "you"
+                ] != seat:
+                    pass
             sockets[speaker].send_json({"type": "chat", "text": "take it", "scope": "team"})
             for seat in team:
                 heard = _next_chat(sockets[seat])
