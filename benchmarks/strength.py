@@ -7,7 +7,10 @@ Run: python benchmarks/strength.py [--games 10000] [--seed 1] [--player pubeval]
 pairs. Bots are named as in :data:`tavola.bot.arena.CHOOSERS`, plus
 ``previous``: Tavola's networks as shipped before the current ones (kept in
 ``benchmarks/weights/``), so ``--player tavola --opponent previous`` measures
-what the last training gained. Prints points
+what the last training gained; ``expert``: Tavola looking one roll ahead
+(1-ply); ``gnubg`` and ``gnubg-2ply``: GNU Backgammon's cubeless play at
+0-ply and 2-ply, through PyPI's ``gnubg`` module (installed by the
+benchmark when missing; see ``benchmarks/gnubg_player.py``). Prints points
 per game for the player with its standard error and a 95% interval, how its
 games were won and lost, and games per second on one core.
 """
@@ -18,14 +21,19 @@ import argparse
 import sys
 from pathlib import Path
 
+from gnubg_player import GnubgPlayer
 from tavola.bot.arena import CHOOSERS, Result, duplicate_match, make_chooser
 from tavola.bot.evaluate import Evaluator
+from tavola.bot.search import SearchChooser
 from tavola.movegen import generate
 from tavola.position import Position
 
 PREVIOUS_WEIGHTS = Path(__file__).parent / "weights" / "previous.npz"
 """The networks Tavola shipped before the current ones (and their ``-race`` twin)."""
 CHOOSERS["previous"] = lambda rng: Evaluator.load(PREVIOUS_WEIGHTS)
+CHOOSERS["expert"] = lambda rng: SearchChooser(Evaluator.default(), plies=1, rng=rng)
+CHOOSERS["gnubg"] = lambda rng: GnubgPlayer(0)
+CHOOSERS["gnubg-2ply"] = lambda rng: GnubgPlayer(2)
 
 
 def main() -> None:
@@ -55,6 +63,7 @@ def main() -> None:
     if args.weights is not None:
         weights = args.weights
         CHOOSERS["tavola"] = lambda rng: Evaluator.load(weights)
+        CHOOSERS["expert"] = lambda rng: SearchChooser(Evaluator.load(weights), plies=1, rng=rng)
     previous = args.previous_weights
     CHOOSERS["previous"] = lambda rng: Evaluator.load(previous)
 

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +59,15 @@ class Chooser(Protocol):
         layout of :meth:`Position.to_array`). A chooser is asked only when
         there are at least two rows.
         """
+        ...
+
+
+@runtime_checkable
+class HasPolicy(Protocol):
+    """A chooser that is also, or has, a batched policy of the self-play kernel."""
+
+    def as_policy(self) -> Policy:
+        """The policy that plays this chooser's choices, many games at once."""
         ...
 
 
@@ -123,9 +132,13 @@ def choose_play(chooser: Chooser, position: Position, dice: Dice) -> Play:
 def policy_for(chooser: Chooser) -> Policy:
     """``chooser`` as a batched policy of :mod:`tavola.selfplay`, its randomness keyed from its own generator.
 
+    A chooser that brings its own batched policy (:class:`HasPolicy`) plays through it.
+
     >>> policy_for(PubEval())  # doctest: +ELLIPSIS
     <tavola.bot.policies.PubEvalPolicy object at ...>
     """
+    if isinstance(chooser, HasPolicy):
+        return chooser.as_policy()
     if isinstance(chooser, Evaluator):
         return GreedyPolicy.of(chooser)
     if isinstance(chooser, PubEval):
