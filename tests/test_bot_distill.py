@@ -1,4 +1,4 @@
-"""Supervised training on the bot's own 1-ply search: positions, targets kept as they come, fitting."""
+"""Supervised training on the bot's own search: positions, targets kept as they come, fitting."""
 
 from __future__ import annotations
 
@@ -46,10 +46,21 @@ def test_targets_are_the_1_ply_search_and_a_stopped_run_carries_on(tmp_path, mon
     assert len(targets) == len(boards)
     assert np.allclose(targets[:5], evaluate_ply(evaluator, boards[:5], 1))
     # A run stopped half-way keeps what it computed and goes on from there.
-    distill._write(data, boards, targets[:20])
+    distill._write(data, boards, targets[:20], 1)
     again, more = distill.judged_positions(evaluator, data, 50, rng)
     assert np.array_equal(again, boards)
     assert np.allclose(more, targets)
+
+
+def test_targets_at_2_plies_are_the_2_ply_search_and_never_mixed_with_1_ply(tmp_path, monkeypatch) -> None:
+    evaluator = Evaluator.untrained(hidden=8, seed=1)
+    monkeypatch.setattr(distill, "CHUNK", 10)
+    data = tmp_path / "deep.npz"
+    boards, targets = distill.judged_positions(evaluator, data, 12, np.random.default_rng(3), plies=2)
+    assert np.allclose(targets, evaluate_ply(evaluator, boards, 2))
+    assert not np.allclose(targets, evaluate_ply(evaluator, boards, 1))
+    with pytest.raises(ValueError, match="judged at 2 plies, not 1"):
+        distill.judged_positions(evaluator, data, 12, np.random.default_rng(3))
 
 
 def test_fitting_a_checkpoint_to_targets_exports_networks_the_bot_loads(tmp_path) -> None:

@@ -1,4 +1,4 @@
-"""Supervised training on our own 1-ply search: the 0-ply networks learn what looking one roll ahead sees.
+"""Supervised training on our own search: the 0-ply networks learn what looking ahead sees.
 
 Three steps, each resumable:
 
@@ -6,11 +6,15 @@ Three steps, each resumable:
    with a share of random plays for variety) give positions before a roll;
    with ``--candidates N``, the positions left by each turn's N best plays
    instead, the ones a choice is made between.
-2. **Targets**: each position is judged by a 1-ply search
-   (:func:`~tavola.bot.search.evaluate_ply`): every roll, the best play for
-   it, the opponent's evaluation after it. The search sees further than the
-   network alone, so its judgements are better targets than the network's
-   own. Targets are written in chunks to ``--data`` as they are computed.
+2. **Targets**: each position is judged by an n-ply search
+   (:func:`~tavola.bot.search.evaluate_ply`, ``--plies``, 1 by default):
+   at 1 ply, every roll, the best play for it, the opponent's evaluation
+   after it; at 2, the same with each of those evaluations itself a 1-ply
+   search (the bot's move filter choosing the plays looked at). The search
+   sees further than the network alone, so its judgements are better
+   targets than the network's own. Targets are written in chunks to
+   ``--data`` as they are computed, with the depth they were judged at (a
+   file is never judged at two depths).
 3. **Fitting**: the networks of a TD checkpoint (:mod:`tavola.bot.train.td`)
    are fitted to the targets (cross-entropy on the five outputs), with the
    learning rate lowered along a half cosine when ``--final-learning-rate``
@@ -52,7 +56,7 @@ from tavola.gameover import game_over
 from tavola.position import flip_array
 from tavola.selfplay import key_of, play, subkey
 
-CHUNK = 2_000
+CHUNK = 20_000
 """Positions judged between two writes of the data file."""
 
 
@@ -94,34 +98,45 @@ def self_play_positions(
     return positions[~game_over(positions)]
 
 
-def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32]) -> None:
+def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32], plies: int) -> None:
     """Save the data atomically (a temporary file renamed over the old one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, lambda file: np.savez_compressed(file, boards=boards, targets=targets))
+    write_atomically(
+        path, lambda file: np.savez_compressed(file, boards=boards, targets=targets, plies=np.int64(plies))
+    )
 
 
 def judged_positions(
-    evaluator: Evaluator, data: Path, count: int, rng: np.random.Generator, candidates: int = 0
+    evaluator: Evaluator,
+    data: Path,
+    count: int,
+    rng: np.random.Generator,
+    candidates: int = 0,
+    plies: int = 1,
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
-    """Positions and their 1-ply targets, carrying on from ``data`` and saving it as they come.
+    """Positions and their ``plies``-deep targets, carrying on from ``data`` and saving it as they come.
 
-    ``candidates`` is passed to :func:`self_play_positions`.
+    ``candidates`` is passed to :func:`self_play_positions`. A file judged
+    at another depth is an error (its targets would be mixed).
     """
     from rich.progress import Progress
 
     if data.exists():
         saved = np.load(data)
         boards, targets = saved["boards"], saved["targets"]
+        found = int(saved["plies"]) if "plies" in saved else 1  # files from before the depth was kept
+        if found != plies:
+            raise ValueError(f"{data} is judged at {found} plies, not {plies}")
     else:
         boards = self_play_positions(evaluator, count, rng, candidates=candidates)
         targets = np.zeros((0, 5), dtype=np.float32)
-        _write(data, boards, targets)
+        _write(data, boards, targets, plies)
     with Progress() as bar:
-        task = bar.add_task("1-ply targets", total=len(boards), completed=len(targets))
+        task = bar.add_task(f"{plies}-ply targets", total=len(boards), completed=len(targets))
         while len(targets) < len(boards):
             chunk = boards[len(targets) : len(targets) + CHUNK]
-            targets = np.concatenate([targets, evaluate_ply(evaluator, chunk, 1)])
-            _write(data, boards, targets)
+            targets = np.concatenate([targets, evaluate_ply(evaluator, chunk, plies)])
+            _write(data, boards, targets, plies)
             bar.update(task, completed=len(targets))
     return boards, targets
 
@@ -212,7 +227,7 @@ def _widen(trainer: Trainer, nets: dict[str, dict[str, Any]]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Fit Tavola's networks to their own 1-ply search.")
+    parser = argparse.ArgumentParser(description="Fit Tavola's networks to their own search.")
     parser.add_argument("--weights", type=Path, required=True, help="the exported networks to improve")
     parser.add_argument("--checkpoint", type=Path, required=True, help="their TD checkpoint")
     parser.add_argument(
@@ -246,6 +261,9 @@ def main(argv: list[str] | None = None) -> None:
         default=0,
         help="judge the positions left by each turn's best N plays instead of the positions played",
     )
+    parser.add_argument(
+        "--plies", type=int, default=1, choices=(1, 2), help="how deep the search that judges looks"
+    )
     parser.add_argument("--out", type=Path, help="the new checkpoint (without it: judge only, no fitting)")
     parser.add_argument("--export", type=Path, help="the new NumPy weights")
     args = parser.parse_args(argv)
@@ -256,7 +274,12 @@ def main(argv: list[str] | None = None) -> None:
     evaluator = Evaluator.load(args.weights)
     judged = [
         judged_positions(
-            evaluator, path, args.positions, np.random.default_rng([args.seed, index]), args.candidates
+            evaluator,
+            path,
+            args.positions,
+            np.random.default_rng([args.seed, index]),
+            args.candidates,
+            args.plies,
         )
         for index, path in enumerate(args.data)
     ]
