@@ -58,6 +58,9 @@ from tavola.selfplay import key_of, play, subkey
 
 CHUNK = 20_000
 """Positions judged between two writes of the data file."""
+SEARCH_BATCH = {1: 20_000, 2: 1_000}
+"""Positions given to one search call at each depth: a 2-ply search of one position holds about a
+megabyte of plays and evaluations, so its batches are small."""
 
 
 def self_play_positions(
@@ -135,7 +138,10 @@ def judged_positions(
         task = bar.add_task(f"{plies}-ply targets", total=len(boards), completed=len(targets))
         while len(targets) < len(boards):
             chunk = boards[len(targets) : len(targets) + CHUNK]
-            targets = np.concatenate([targets, evaluate_ply(evaluator, chunk, plies)])
+            step = SEARCH_BATCH[plies]
+            starts = range(0, len(chunk), step)
+            judged = [evaluate_ply(evaluator, chunk[at : at + step], plies) for at in starts]
+            targets = np.concatenate([targets, *judged])
             _write(data, boards, targets, plies)
             bar.update(task, completed=len(targets))
     return boards, targets
