@@ -24,7 +24,11 @@ gnubg again.
 (not Tavola's, so that the choice favours neither): a position is kept when
 gnubg's ``|ND - min(DT, DP)| < margin`` (near the double point, or near the
 too-good point where the double would be dropped) or ``|DT - DP| < margin``
-(near the take point), with ``margin`` 0.15 (``--margin``).
+(near the take point), with ``margin`` 0.15 (``--margin``); but not at a
+tie: where either decision's two sides are worth the same to within 0.005
+(:data:`TIE`), mostly races already won, where double/pass and too good/pass
+both collect one point, the choice costs nothing and gnubg's printed
+equities (to 0.001) cannot even tell which it prefers.
 
 **Comparison.** Tavola's money decision (:func:`tavola.bot.cube.money_decisions`,
 each position's cube efficiency by :func:`tavola.bot.cube.efficiencies`)
@@ -46,8 +50,7 @@ import json
 import re
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -55,9 +58,9 @@ import numpy.typing as npt
 from rich.console import Console
 from rich.table import Table
 
-from gnubg_analysis import DATA, GnubgError, gnubg_version, run_gnubg
+from gnubg_analysis import DATA, GnubgError, gnubg_available, gnubg_version, run_gnubg
 from gnubg_player import GnubgPlayer
-from tavola.bot.cube import ACTIONS, CENTRED, RESPONSES, CubeDecisions, efficiencies, money_decisions
+from tavola.bot.cube import CENTRED, CubeDecisions, efficiencies, money_decisions
 from tavola.bot.evaluate import Evaluator, contact
 from tavola.bot.policies import GreedyPolicy
 from tavola.bot.search import evaluate_ply, level
@@ -65,6 +68,8 @@ from tavola.ids.position_id import decode_position_id, encode_position_id
 from tavola.position import Position
 from tavola.rules import Rules
 from tavola.selfplay import key_of, play
+
+FloatArray = npt.NDArray[np.float64]
 
 CACHE = DATA / "gnubg-cube.json"
 """gnubg's parsed cube hints of the candidates, and how they were made."""
@@ -74,6 +79,8 @@ PLIES = 2
 """gnubg's depth for the reference."""
 MARGIN = 0.15
 """How near a decision point a position must be, in gnubg's cubeful equity, to be kept."""
+TIE = 0.005
+"""Two sides of a decision worth the same to within this (gnubg prints equities to 0.001) are a tie."""
 STORED_MARGIN = 0.25
 """The candidates kept in :data:`CACHE`: within this of a decision point for either cube."""
 GAMES = 80
@@ -84,7 +91,7 @@ RULES = Rules()  # money, Jacoby off, no beavers: gnubg's session as the script 
 CLASSES = ("no double/take", "double/take", "double/pass", "too good/pass", "too good/take")
 """The classes of a decision (action and answer), as in the confusion table."""
 _CLASS_CODES = ((0, 0), (1, 0), (1, 1), (2, 1), (2, 0))
-"""Each class's codes into :data:`ACTIONS` and :data:`RESPONSES`."""
+"""Each class's codes into :data:`tavola.bot.cube.ACTIONS` and :data:`tavola.bot.cube.RESPONSES`."""
 
 
 # --- positions from real play -------------------------------------------------------------------------
@@ -160,8 +167,9 @@ def hint_commands(position_ids: Sequence[str], cube: str, *, plies: int = PLIES)
 _EQUITY = re.compile(r"^\d\. (No double|No redouble|Double, take|Redouble, take|Double, pass|Redouble, pass)"
                      r"\s+([-+]\d+\.\d+)", re.MULTILINE)  # fmt: skip
 _PROPER = re.compile(r"^Proper cube action: ([^(\n]*?)\s*(\(.*\))?$", re.MULTILINE)
-_PROBABILITIES = re.compile(r"cubeless equity [-+]\d+\.\d+\n\s*([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) "
-                            r"([\d.]+)")  # fmt: skip
+_PROBABILITIES = re.compile(
+    r"cubeless equity [-+]\d+\.\d+\n\s*([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+)"
+)
 _KEYS = {"No double": 0, "No redouble": 0, "Double, take": 1, "Redouble, take": 1}
 _KEYS |= {"Double, pass": 2, "Redouble, pass": 2}
 
@@ -216,11 +224,11 @@ def gnubg_hints(position_ids: Sequence[str], cube: str, *, batch: int = 2000) ->
 
 
 def gnubg_class(proper: str) -> tuple[int, int]:
-    """gnubg's proper cube action as Tavola's codes (:data:`ACTIONS`, :data:`RESPONSES`).
+    """gnubg's proper cube action as Tavola's codes into :data:`tavola.bot.cube.ACTIONS` (no double,
+    double, too good) and :data:`tavola.bot.cube.RESPONSES` (take, drop).
 
-    >>> [ACTIONS[a].value + "/" + RESPONSES[r].value for a, r in map(gnubg_class, ["Redouble, take",
-    ...     "No double, take", "Too good to double, pass", "Double, pass"])]
-    ['double/take', 'no double/take', 'too good to double/drop', 'double/drop']
+    >>> [gnubg_class(text) for text in ["No redouble, take", "Double, take", "Too good to double, pass"]]
+    [(0, 0), (1, 0), (2, 1)]
     """
     action_text, _, answer = proper.partition(", ")
     action_text = action_text.replace("Redouble", "Double").replace("redouble", "double")
@@ -243,6 +251,22 @@ def near(equities: npt.ArrayLike, margin: float) -> npt.NDArray[np.bool_]:
     """
     nd, dt, dp = np.asarray(equities, dtype=np.float64).reshape(-1, 3).T
     kept: npt.NDArray[np.bool_] = (np.abs(nd - np.minimum(dt, dp)) < margin) | (np.abs(dt - dp) < margin)
+    return kept
+
+
+def tied(equities: npt.ArrayLike, tie: float = TIE) -> npt.NDArray[np.bool_]:
+    """Which rows have a decision whose two sides are worth the same, to within ``tie``: doubling or not
+    (``|ND - min(DT, DP)|``), taking or passing (``|DT - DP|``).
+
+    >>> tied([[1.0, 1.998, 1.0], [0.84, 0.917, 1.0]]).tolist()  # a won race: double/pass and too good
+    [True, False]
+    """
+    return near(equities, tie)
+
+
+def selected(equities: npt.ArrayLike, margin: float = MARGIN) -> npt.NDArray[np.bool_]:
+    """The rows the comparison keeps: near a decision point (:func:`near`) but not at a tie (:func:`tied`)."""
+    kept: npt.NDArray[np.bool_] = near(equities, margin) & ~tied(equities)
     return kept
 
 
@@ -271,14 +295,17 @@ def make_reference(games: int, seed: int) -> dict[str, Any]:
             "turn": candidate.turn,
             "id": candidate.position_id,
             "probabilities": found["centred"].probabilities,
-            **{cube: [hint.no_double, hint.double_take, hint.double_pass, hint.proper] for cube, hint in found.items()},
+            **{
+                cube: [hint.no_double, hint.double_take, hint.double_pass, hint.proper]
+                for cube, hint in found.items()
+            },
         }
 
     return {
         "gnubg": gnubg_version(),
         "settings": {
             "games": f"{games} cubeless money games, Tavola 0-ply against gnubg 0-ply, seed {seed}",
-            "commands": hint_commands(["ID"], "centred")[:-4] + ["set board ID", "(the cube)", "hint"],
+            "commands": [*hint_commands(["ID"], "centred")[:-4], "set board ID", "(the cube)", "hint"],
             "cubes": {"centred": "centred at 1", "owned": "at 2, owned by the player on roll"},
             "rules": "money, Jacoby off, no beavers",
             "row": "game (from 0), turn, Position ID, gnubg's cubeless probabilities (win, win gammon, win "
@@ -310,8 +337,8 @@ class Reference:
     games: npt.NDArray[np.int64]
     position_ids: list[str]
     boards: npt.NDArray[np.int8]
-    probabilities: npt.NDArray[np.float64]
-    equities: npt.NDArray[np.float64]  # no double, double/take, double/pass
+    probabilities: FloatArray
+    equities: FloatArray  # no double, double/take, double/pass
     action: npt.NDArray[np.int64]
     response: npt.NDArray[np.int64]
 
@@ -345,11 +372,16 @@ def read_reference(rows: Sequence[dict[str, Any]], cube: str) -> Reference:
 
 
 def tavola_decisions(
-    probabilities: npt.ArrayLike, boards: npt.NDArray[np.int8], cube: str
+    probabilities: npt.ArrayLike,
+    boards: npt.NDArray[np.int8],
+    cube: str,
+    efficiency: npt.ArrayLike | None = None,
 ) -> CubeDecisions:
-    """Tavola's money decisions from ``probabilities``, each position's efficiency from its board."""
+    """Tavola's money decisions from ``probabilities``, each position's efficiency from its board unless
+    ``efficiency`` is given."""
     owner = CENTRED if cube == "centred" else 0
-    return money_decisions(probabilities, owner, RULES, turned=cube == "owned", efficiency=efficiencies(boards))
+    x = efficiencies(boards) if efficiency is None else efficiency
+    return money_decisions(probabilities, owner, RULES, turned=cube == "owned", efficiency=x)
 
 
 @dataclass(frozen=True)
@@ -375,7 +407,10 @@ def agreement(reference: Reference, found: CubeDecisions) -> Agreement:
     same_action = found.action == reference.action
     same_answer = found.response == reference.response
     confusion = np.zeros((len(CLASSES), len(CLASSES)), dtype=np.int64)
-    theirs, ours = class_index(reference.action, reference.response), class_index(found.action, found.response)
+    theirs, ours = (
+        class_index(reference.action, reference.response),
+        class_index(found.action, found.response),
+    )
     np.add.at(confusion, (theirs, ours), 1)
     return Agreement(
         len(found),
@@ -388,13 +423,13 @@ def agreement(reference: Reference, found: CubeDecisions) -> Agreement:
     )
 
 
-def tavola_probabilities(boards: npt.NDArray[np.int8], plies: int) -> npt.NDArray[np.float64]:
+def tavola_probabilities(boards: npt.NDArray[np.int8], plies: int) -> FloatArray:
     """The shipped evaluator's probabilities at ``plies``."""
     evaluator = Evaluator.default()
     return np.asarray(evaluate_ply(evaluator, boards, plies), dtype=np.float64)
 
 
-def judges(reference: Reference) -> dict[str, npt.NDArray[np.float64]]:
+def judges(reference: Reference) -> dict[str, FloatArray]:
     """The probabilities each judge gives the model: Tavola at 0-ply and at the bot's default depth, and
     gnubg's own."""
     default = level("world-class").plies
@@ -454,10 +489,12 @@ def show_case(console: Console, case: dict[str, Any]) -> None:
     console.print(f"  the model on gnubg's probabilities: {decision}")
 
 
-def compare(console: Console, reference: Reference, chances: dict[str, npt.NDArray[np.float64]]) -> None:
+def compare(console: Console, reference: Reference, chances: dict[str, FloatArray]) -> None:
     """Print each judge's agreement with gnubg on ``reference``: all positions and each half, and the
     confusion tables."""
+    in_contact = contact(reference.boards)
     halves = {"even games": reference.games % 2 == 0, "odd games": reference.games % 2 == 1}
+    halves |= {"contact": in_contact, "race": ~in_contact}
     rows: list[tuple[str, str, Agreement]] = []
     confusions = []
     for judge, found in chances.items():
@@ -473,14 +510,53 @@ def compare(console: Console, reference: Reference, chances: dict[str, npt.NDArr
         console.print(table)
 
 
+def fit(console: Console, references: dict[str, Reference], chances: dict[str, FloatArray]) -> None:
+    """Agreement (action and answer) for a range of Janowski's ``x`` in contact positions and in races,
+    the other class at its shipped figure, both cubes together, on each half of the games."""
+    boards = references["centred"].boards
+    in_contact = contact(boards)
+    shipped = efficiencies(boards)
+    for name, where in (("contact", in_contact), ("race", ~in_contact)):
+        table = Table(
+            title=f"Janowski's x in {name} positions against the agreement on them (action and answer)"
+        )
+        table.add_column("x", justify="right")
+        for judge in chances:
+            for parity in ("even", "odd"):
+                table.add_column(f"{judge}, {parity} games", justify="right")
+        for x in np.arange(0.50, 0.9001, 0.02):
+            trial = np.where(where, x, shipped)
+            cells = []
+            for found in chances.values():
+                agreed = {0: [0, 0], 1: [0, 0]}
+                for reference in references.values():
+                    decisions = tavola_decisions(found, boards, reference.cube, trial)
+                    same = (decisions.action == reference.action) & (decisions.response == reference.response)
+                    counted = selected(reference.equities) & where
+                    for half in (0, 1):
+                        rows = counted & (reference.games % 2 == half)
+                        agreed[half][0] += int(same[rows].sum())
+                        agreed[half][1] += int(rows.sum())
+                cells += [_percent(agreed[half][0] / max(agreed[half][1], 1)) for half in (0, 1)]
+            table.add_row(f"{x:.2f}", *cells)
+        console.print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--refresh", action="store_true", help=f"play the games and ask gnubg again ({CACHE})")
+    parser.add_argument(
+        "--refresh", action="store_true", help=f"play the games and ask gnubg again ({CACHE})"
+    )
     parser.add_argument("--games", type=int, default=GAMES, help="games to play with --refresh")
     parser.add_argument("--seed", type=int, default=1, help="the dice's seed with --refresh")
     parser.add_argument("--margin", type=float, default=MARGIN, help="how near a decision point to keep")
+    parser.add_argument(
+        "--fit", action="store_true", help="the agreement for a range of Janowski's x in contact and in races"
+    )
     args = parser.parse_args()
     if args.refresh or not CACHE.exists():
+        if not gnubg_available():
+            parser.error("the reference needs gnubg (apt-get install gnubg)")
         CACHE.write_text(reference_text(make_reference(args.games, args.seed)))
         print(f"wrote {CACHE}")
     stored = json.loads(CACHE.read_text())
@@ -493,8 +569,13 @@ def main() -> None:
     chances = judges(references["centred"])
     console.print(f"Tavola's evaluations of {len(references['centred'])} positions: "
                   f"{time.perf_counter() - started:.0f} s")  # fmt: skip
+    if args.fit:
+        fit(console, references, chances)
+        return
     for cube, reference in references.items():
-        kept = np.flatnonzero(near(reference.equities, args.margin))
+        kept = np.flatnonzero(selected(reference.equities, args.margin))
+        ties = int((near(reference.equities, args.margin) & tied(reference.equities)).sum())
+        console.print(f"\ncube {cube}: {len(kept)} positions kept, {ties} ties left out")
         compare(console, reference.take(kept), {judge: found[kept] for judge, found in chances.items()})
     show_case(console, stored["case"])
 
