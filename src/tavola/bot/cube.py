@@ -66,7 +66,7 @@ def position_efficiency(position: Position) -> float:
     :data:`~tavola.bot.measured.RACE_EFFICIENCY` in a race.
 
     >>> position_efficiency(Position.start()), position_efficiency(Position([2] + [0] * 22 + [-2]))
-    (0.8, 0.61)
+    (0.72, 0.68)
     """
     return CONTACT_EFFICIENCY if in_contact(position.to_array()) else RACE_EFFICIENCY
 
@@ -75,7 +75,7 @@ def efficiencies(boards: npt.ArrayLike) -> FloatArray:
     """:func:`position_efficiency` of many positions at once (arrays seen from the player on roll).
 
     >>> efficiencies([Position.start().to_array(), Position([2] + [0] * 22 + [-2]).to_array()]).tolist()
-    [0.8, 0.61]
+    [0.72, 0.68]
     """
     from tavola.bot.evaluate import contact  # the evaluator's batched test of contact
 

@@ -46,14 +46,16 @@ from cubeless self-play by the bot's own networks, with NumPy alone.
    (:class:`CubeLifeTerms`), and each replay checks a spread of them against
    ``money_decision`` itself.
 
-The figures Tavola ships (:mod:`tavola.bot.measured`, used by :mod:`tavola.bot.cube` and
-:class:`tavola.bot.met.MetModel`) were measured with::
+The gammon rates and the overall ``x`` Tavola ships (:mod:`tavola.bot.measured`, used by
+:mod:`tavola.bot.cube` and :class:`tavola.bot.met.MetModel`) were measured with::
 
     python -m tavola.bot.train.calibrate --games 60000 --seed 1
 
 (about four minutes on one core): gammons 0.246 ± 0.002 of won games,
 backgammons 0.0083 ± 0.0004, ``x`` 0.790 ± 0.012 for all positions,
 0.797 ± 0.014 in contact and 0.607 ± 0.023 in races (bear-offs included).
+The ``x`` of contact positions and of races that ships is fitted to GNU
+Backgammon's 2-ply cube decisions instead (see :mod:`tavola.bot.measured`).
 
 >>> from tavola.bot.evaluate import Evaluator
 >>> games = self_play(Evaluator.untrained(hidden=8, seed=1), 2, np.random.default_rng(1))
