@@ -157,6 +157,7 @@ def fit(
     *,
     final_rate: float | None = None,
     validation: tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]] | None = None,
+    batch_size: int | None = None,
 ) -> Trainer:
     """The TD checkpoint's networks fitted to the targets (widened to ``hidden`` units first, if given).
 
@@ -164,11 +165,14 @@ def fit(
     when not given) along a half cosine, one step a pass. With
     ``validation`` (positions and targets kept out of the fitting), each
     pass also prints how far the networks' equities are from those targets.
+    ``batch_size`` replaces the checkpoint's positions per step.
     """
     import torch
 
     state = torch.load(checkpoint, map_location="cpu", weights_only=False)
     settings = replace(Settings(**state["settings"]), epochs=1, learning_rate=rate)
+    if batch_size is not None:
+        settings = replace(settings, batch_size=batch_size)
     if hidden is not None and hidden != settings.hidden:
         trainer = Trainer(replace(settings, hidden=hidden))
         _widen(trainer, state["nets"])
@@ -260,6 +264,7 @@ def main(argv: list[str] | None = None) -> None:
         help="judged data files kept out of the fitting, to report the networks' error on",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--batch-size", type=int, help="positions per step (default: the checkpoint's)")
     parser.add_argument("--hidden", type=int, help="widen the networks to this many hidden units first")
     parser.add_argument(
         "--candidates",
@@ -310,6 +315,7 @@ def main(argv: list[str] | None = None) -> None:
         args.hidden,
         final_rate=args.final_learning_rate,
         validation=validation,
+        batch_size=args.batch_size,
     )
     trainer.save(args.out)
     trainer.export(args.export)
