@@ -7,8 +7,8 @@ Run: python benchmarks/strength.py [--games 10000] [--seed 1] [--player pubeval]
 pairs. Bots are named as in :data:`tavola.bot.arena.CHOOSERS`, plus
 ``previous``: Tavola's networks as shipped before the current ones (kept in
 ``benchmarks/weights/``), so ``--player tavola --opponent previous`` measures
-what the last training gained; ``expert``: Tavola looking one roll ahead
-(1-ply); ``gnubg`` and ``gnubg-2ply``: GNU Backgammon's cubeless play at
+what the last training gained; ``expert`` and ``world-class``: Tavola
+looking one and two rolls ahead (1-ply and 2-ply, its strongest level); ``gnubg`` and ``gnubg-2ply``: GNU Backgammon's cubeless play at
 0-ply and 2-ply, through PyPI's ``gnubg`` module (installed by the
 benchmark when missing; see ``benchmarks/gnubg_player.py``). Prints points
 per game for the player with its standard error and a 95% interval, how its
@@ -32,6 +32,7 @@ PREVIOUS_WEIGHTS = Path(__file__).parent / "weights" / "previous.npz"
 """The networks Tavola shipped before the current ones (and their ``-race`` twin)."""
 CHOOSERS["previous"] = lambda rng: Evaluator.load(PREVIOUS_WEIGHTS)
 CHOOSERS["expert"] = lambda rng: SearchChooser(Evaluator.default(), plies=1, rng=rng)
+CHOOSERS["world-class"] = lambda rng: SearchChooser(Evaluator.default(), plies=2, rng=rng)
 CHOOSERS["gnubg"] = lambda rng: GnubgPlayer(0)
 CHOOSERS["gnubg-2ply"] = lambda rng: GnubgPlayer(2)
 
@@ -64,6 +65,7 @@ def main() -> None:
         weights = args.weights
         CHOOSERS["tavola"] = lambda rng: Evaluator.load(weights)
         CHOOSERS["expert"] = lambda rng: SearchChooser(Evaluator.load(weights), plies=1, rng=rng)
+        CHOOSERS["world-class"] = lambda rng: SearchChooser(Evaluator.load(weights), plies=2, rng=rng)
     previous = args.previous_weights
     CHOOSERS["previous"] = lambda rng: Evaluator.load(previous)
 
