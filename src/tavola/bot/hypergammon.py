@@ -184,9 +184,10 @@ def _fill_board(mover: int, opponent: int, slots: Indices, board: Boards) -> boo
 def position_index(boards: npt.ArrayLike, checkers: int = MAX_CHECKERS) -> Indices:
     """The index of each (N, 30) board in the tables of positions with ``checkers`` a side.
 
-    >>> start = HYPERGAMMON.start.to_array()
-    >>> int(position_index(start[None])[0]) == int(position_index(start[None])[0] % 3276 * 3277)
-    True
+    >>> from tavola.variants import HYPERGAMMON
+    >>> index = int(position_index(HYPERGAMMON.start.to_array()[None])[0])
+    >>> divmod(index, side_count(3))  # both sides alike: the same side rank twice
+    (2898, 2898)
     """
     array = np.ascontiguousarray(boards, dtype=np.int8)
     out = np.empty(len(array), dtype=np.int64)
@@ -197,8 +198,9 @@ def position_index(boards: npt.ArrayLike, checkers: int = MAX_CHECKERS) -> Indic
 def boards_of(indices: npt.ArrayLike, checkers: int = MAX_CHECKERS) -> Boards:
     """The (N, 30) boards of position indices (inverse of :func:`position_index` on positions).
 
-    >>> boards_of(position_index(HYPERGAMMON.start.to_array()[None])).tolist() == [
-    ...     HYPERGAMMON.start.to_array().tolist()]
+    >>> from tavola.variants import HYPERGAMMON
+    >>> start = HYPERGAMMON.start.to_array()
+    >>> bool((boards_of(position_index(start[None]))[0] == start).all())
     True
     """
     wanted = np.asarray(indices, dtype=np.int64)
@@ -579,7 +581,7 @@ class ExactTable:
 def covers(variant: Variant) -> bool:
     """Whether exact tables judge ``variant``: standard movement and scoring with at most 3 checkers a side.
 
-    >>> from tavola.variants import STANDARD
+    >>> from tavola.variants import HYPERGAMMON, STANDARD
     >>> covers(HYPERGAMMON), covers(STANDARD)
     (True, False)
     """
