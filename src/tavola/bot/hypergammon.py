@@ -44,6 +44,7 @@ import itertools
 import math
 import os
 import sys
+import threading
 import time
 import zipfile
 from collections.abc import Callable, Sequence
@@ -608,14 +609,25 @@ _SOLVED_AT_ONCE = 2
 """Tables of up to this many checkers a side are solved when asked for (seconds), never kept in a file."""
 
 
-@functools.cache
+_TABLES: dict[int, ExactTable] = {}
+_TABLES_LOCK = threading.Lock()
+
+
 def exact_table(checkers: int = MAX_CHECKERS) -> ExactTable:
     """The table of ``checkers`` a side: read from :func:`cache_file`, else solved now and kept there.
 
     Solving 3 checkers a side takes some minutes; a progress bar shows how
-    it goes. Smaller tables are solved at once and not kept.
+    it goes. Smaller tables are solved at once and not kept. A table is
+    made once a process, whichever thread asks first; the others wait for it.
     """
     _check_checkers(checkers)
+    with _TABLES_LOCK:
+        if checkers not in _TABLES:
+            _TABLES[checkers] = _read_or_solve(checkers)
+        return _TABLES[checkers]
+
+
+def _read_or_solve(checkers: int) -> ExactTable:
     if checkers <= _SOLVED_AT_ONCE:
         return ExactTable.solve(checkers)
     path = cache_file(checkers)
