@@ -44,6 +44,7 @@ from tavola.dice import Dice
 from tavola.play import Play
 from tavola.position import Position
 from tavola.selfplay import ChooserPolicy, Policy, RandomPolicy, Step, key_of, outcomes, play
+from tavola.variants import STANDARD, Variant
 
 IntArray = npt.NDArray[np.int8]
 
@@ -221,9 +222,15 @@ class Result:
 
 
 def duplicate_match(
-    a: Chooser, b: Chooser, games: int, seed: int | None = None, *, progress: bool = False
+    a: Chooser,
+    b: Chooser,
+    games: int,
+    seed: int | None = None,
+    *,
+    progress: bool = False,
+    variant: Variant = STANDARD,
 ) -> Result:
-    """Play ``games`` dice sequences twice each, ``a`` as player 0 then as player 1.
+    """Play ``games`` dice sequences twice each, ``a`` as player 0 then as player 1, in ``variant``.
 
     That is ``2 * games`` games. Dice sequence ``k`` is dice stream ``k`` of
     the key ``seed`` (drawn from the OS when ``None``, kept in the result),
@@ -250,7 +257,8 @@ def duplicate_match(
                 ended[step.game[step.over]] = True
                 update(int((ended[:games] & ended[games:]).sum()))
 
-        found = outcomes(play(players, 2 * games, root, streams=streams, seating=seating), 2 * games, observe)
+        steps = play(players, 2 * games, root, streams=streams, seating=seating, variant=variant)
+        found = outcomes(steps, 2 * games, observe)
     points = found.points.reshape(2, games).T.copy()
     return Result(points, int(found.turns.sum()), time.perf_counter() - began, root)
 

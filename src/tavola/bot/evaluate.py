@@ -5,7 +5,9 @@ batch: a finished game gets its exact result (R19), a bear-off (both sides
 all home, no contact) the exact one-sided database of
 :mod:`tavola.bot.bearoff`, another race the race network, everything else
 the contact network. Probabilities are for the player on roll
-(see :mod:`tavola.bot.network`).
+(see :mod:`tavola.bot.network`). Hypergammon (and any variant of standard
+rules with at most 3 checkers a side) is judged by its exact table instead
+(:mod:`tavola.bot.hypergammon`): :attr:`Evaluator.exact_checkers` says so.
 
 An evaluator judges positions of one variant (:attr:`Evaluator.variant`,
 the standard game unless :meth:`Evaluator.for_variant` says otherwise): its
@@ -44,6 +46,7 @@ from numba import njit
 from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
 from tavola.bot.encode import INPUTS, RAW_INPUTS
 from tavola.bot.features import in_contact
+from tavola.bot.hypergammon import covers, exact_table
 from tavola.bot.network import (
     LOSE_BACKGAMMON,
     LOSE_GAMMON,
@@ -178,7 +181,14 @@ def route(
 
 
 class Evaluator:
-    """A contact network and a race network behind one batched ``evaluate``, for one variant's positions."""
+    """A contact network and a race network behind one batched ``evaluate``, for one variant's positions.
+
+    Where an exact table covers the variant (:func:`tavola.bot.hypergammon.covers`:
+    hypergammon), ``evaluate`` gives the table's chances instead of the
+    networks', and :attr:`exact_checkers` is its number of checkers a side.
+    The table is read (or solved, the first time) when a position first
+    needs it.
+    """
 
     def __init__(
         self,
@@ -197,13 +207,15 @@ class Evaluator:
         self.race_net = race_net
         self.bearoff_database = bearoff_database
         self.variant = variant
+        self.exact_checkers = variant.checkers if covers(variant) else None
 
     def for_variant(self, variant: Variant) -> Evaluator:
         """The same networks judging ``variant``'s positions and scoring (this evaluator if it is the same).
 
         >>> from tavola.variants import HYPERGAMMON
-        >>> Evaluator.untrained(hidden=8, seed=1).for_variant(HYPERGAMMON).variant
-        find_variant('hypergammon')
+        >>> hypergammon = Evaluator.untrained(hidden=8, seed=1).for_variant(HYPERGAMMON)
+        >>> hypergammon.variant, hypergammon.exact_checkers  # judged by the exact table of 3 checkers a side
+        (find_variant('hypergammon'), 3)
         """
         if variant == self.variant:
             return self
@@ -247,6 +259,8 @@ class Evaluator:
         )
 
     def _evaluate(self, array: Boards) -> npt.NDArray[np.float32]:
+        if self.exact_checkers is not None:
+            return self._exact(array, self.exact_checkers)
         out = np.empty((len(array), OUTPUTS), dtype=np.float32)
         view = entered_view(array)
         contact_rows, race_rows = route(view, self.bearoff_database, out, self.variant)
@@ -256,6 +270,13 @@ class Evaluator:
         if self.variant.scoring is Scoring.CHECKERS_LEFT:
             out[:, [WIN_BACKGAMMON, LOSE_BACKGAMMON]] = 0.0  # no backgammons: the loser pays per checker
         return out
+
+    def _exact(self, array: Boards, checkers: int) -> npt.NDArray[np.float32]:
+        """The exact table's chances; finished games alone are judged without reading the table."""
+        over = finished(array, self.variant)
+        if over is not None and not np.isnan(over[:, WIN]).any():
+            return over
+        return exact_table(checkers).evaluate(array)
 
     def choose(self, before: Boards, results: Boards) -> int:
         """The 0-ply choice: the play whose result is best for the mover (the arena's chooser protocol)."""

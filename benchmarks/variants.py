@@ -1,0 +1,64 @@
+"""The bots of the variants against the standard networks, over cubeless money games with duplicate dice.
+
+Run: python benchmarks/variants.py [--variant hypergammon] [--games 5000] [--seed 1]
+
+One benchmark per variant, each in :data:`BENCHMARKS`:
+
+* ``hypergammon``: the exact bot (the table of :mod:`tavola.bot.hypergammon`,
+  solved on first use and kept in Tavola's data folder) against the shipped
+  networks judging the same positions, both choosing at 0-ply. ``--games``
+  dice sequences are each played twice, the bots in either seat; prints points
+  per game for the exact bot with its standard error over the pairs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+
+from tavola.bot.arena import Result, duplicate_match
+from tavola.bot.evaluate import Evaluator
+from tavola.bot.hypergammon import exact_table
+from tavola.variants import HYPERGAMMON
+
+
+def hypergammon(games: int, seed: int, progress: bool) -> tuple[str, Result]:
+    """The exact table against the networks, in hypergammon."""
+    networks = Evaluator.default()  # the standard game's evaluator: the networks, whatever the board
+    exact = networks.for_variant(HYPERGAMMON)
+    assert exact.exact_checkers == 3, "hypergammon is judged by its exact table"
+    began = time.perf_counter()
+    exact_table(3)  # read, or solved once and kept
+    print(f"exact table ready in {time.perf_counter() - began:.1f} s", file=sys.stderr)
+    result = duplicate_match(exact, networks, games, seed, progress=progress, variant=HYPERGAMMON)
+    return "exact hypergammon table against the shipped networks", result
+
+
+BENCHMARKS: dict[str, Callable[[int, int, bool], tuple[str, Result]]] = {"hypergammon": hypergammon}
+"""The benchmark of each variant: given (dice sequences, seed, progress bar), it says what it played."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=sorted(BENCHMARKS), default="hypergammon")
+    parser.add_argument("--games", type=int, default=5_000, help="dice sequences, each played twice")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=sys.stderr.isatty(), help="progress bar"
+    )
+    args = parser.parse_args()
+    title, result = BENCHMARKS[args.variant](args.games, args.seed, args.progress)
+    low, high = result.interval95
+    print(f"{args.variant}: {title}")
+    print(
+        f"{result.points_per_game:+.4f} points per game ± {result.standard_error:.4f} "
+        f"(95%: {low:+.4f} to {high:+.4f}) over {result.games} games, seed {result.seed}"
+    )
+    won = ", ".join(f"{points:+d}: {result.rate(points):.1%}" for points in (3, 2, 1, -1, -2, -3))
+    print(f"results for the exact bot: {won}; {result.games_per_second:.0f} games/s")
+
+
+if __name__ == "__main__":
+    main()
