@@ -8,8 +8,9 @@ pairs. Bots are named as in :data:`tavola.bot.arena.CHOOSERS`, plus
 ``previous``: Tavola's networks as shipped before the current ones (kept in
 ``benchmarks/weights/``), so ``--player tavola --opponent previous`` measures
 what the last training gained; ``expert`` and ``world-class``: Tavola
-looking one and two rolls ahead (1-ply and 2-ply, its strongest level); ``gnubg`` and ``gnubg-2ply``: GNU Backgammon's cubeless play at
-0-ply and 2-ply, through PyPI's ``gnubg`` module (installed by the
+looking one and two rolls ahead (1-ply and 2-ply, its strongest level);
+``gnubg`` and ``gnubg-2ply``: GNU Backgammon's cubeless play at 0-ply and
+2-ply, through PyPI's ``gnubg`` module (installed by the
 benchmark when missing; see ``benchmarks/gnubg_player.py``). Prints points
 per game for the player with its standard error and a 95% interval, how its
 games were won and lost, and games per second on one core.

@@ -8,7 +8,10 @@ One benchmark per variant, each in :data:`BENCHMARKS`:
   solved on first use and kept in Tavola's data folder) against the shipped
   networks judging the same positions, both choosing at 0-ply. ``--games``
   dice sequences are each played twice, the bots in either seat; prints points
-  per game for the exact bot with its standard error over the pairs.
+  per game for the exact bot with its standard error over the pairs. First
+  it checks the table on 500 positions drawn at random: each position's
+  equity must be its own one-roll look-ahead (the equity of the best play of
+  every roll, averaged), to within the solver's tolerance.
 """
 
 from __future__ import annotations
@@ -18,9 +21,13 @@ import sys
 import time
 from collections.abc import Callable
 
+import numpy as np
+
 from tavola.bot.arena import Result, duplicate_match
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.hypergammon import exact_table
+from tavola.bot.hypergammon import boards_of, exact_table
+from tavola.bot.search import evaluate_ply
+from tavola.gameover import game_over
 from tavola.variants import HYPERGAMMON
 
 
@@ -32,8 +39,21 @@ def hypergammon(games: int, seed: int, progress: bool) -> tuple[str, Result]:
     began = time.perf_counter()
     exact_table(3)  # read, or solved once and kept
     print(f"exact table ready in {time.perf_counter() - began:.1f} s", file=sys.stderr)
+    print(f"largest gap between the table and its one-roll look-ahead: {look_ahead_gap(exact, seed):.2e}")
     result = duplicate_match(exact, networks, games, seed, progress=progress, variant=HYPERGAMMON)
     return "exact hypergammon table against the shipped networks", result
+
+
+def look_ahead_gap(exact: Evaluator, seed: int, positions: int = 500) -> float:
+    """The largest difference in equity between the table and its own 1-ply search, over random positions
+    still in play."""
+    table = exact_table(3)
+    rng = np.random.default_rng(seed)
+    indices = rng.choice(len(table.probabilities), 4 * positions, replace=False)
+    boards = boards_of(indices[~np.isnan(table.probabilities[indices, 0])])
+    boards = boards[~game_over(boards)][:positions]
+    found = exact.equity(evaluate_ply(exact, boards, 1))
+    return float(np.abs(found - exact.equity(exact.evaluate(boards))).max())
 
 
 BENCHMARKS: dict[str, Callable[[int, int, bool], tuple[str, Result]]] = {"hypergammon": hypergammon}

@@ -302,24 +302,3 @@ def test_V5_small_tables_are_solved_when_asked_and_not_written(tmp_path, monkeyp
     assert exact_table(1) is exact_table(1)
     assert exact_table(1).checkers == 1
     assert not any(tmp_path.iterdir())
-
-
-@pytest.mark.skipif(not hypergammon.cache_file().exists(), reason="the table of 3 checkers is not built here")
-def test_V5_hypergammon_table_is_its_own_one_roll_look_ahead_where_it_is_built():
-    three = ExactTable.load(hypergammon.cache_file())
-    rng = np.random.default_rng(7)
-    start = HYPERGAMMON.start
-    assert three.evaluate(start.to_array()[None])[0, 0] == pytest.approx(0.5, abs=0.1)
-    for _ in range(5):
-        index = int(rng.integers(len(three.probabilities)))
-        if np.isnan(three.probabilities[index, 0]):
-            continue
-        position = Position.from_array(hypergammon.boards_of([index])[0], checkers=3)
-        if position.result() is not None:
-            continue
-        total = np.zeros(5)
-        for dice in ROLLS:
-            afters = np.stack([play.after.flip().to_array() for play in position.legal_plays(dice)])
-            best = best_reply([tuple(row) for row in three.evaluate(afters).astype(np.float64).tolist()])
-            total += weight(dice) * np.array(seen_by_other_side(best))
-        assert np.allclose(three.evaluate(position.to_array()[None])[0], total, atol=5e-6)
