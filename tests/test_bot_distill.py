@@ -116,3 +116,25 @@ def test_the_command_judges_without_fitting_when_no_output_is_named(tmp_path, ca
     assert len(saved["targets"]) == len(saved["boards"]) > 0
     with pytest.raises(SystemExit):
         distill.main([*arguments, "--out", str(tmp_path / "out.pt")])
+
+
+def test_hold_out_keeps_the_last_positions_of_the_last_file_out_of_the_fitting(tmp_path, capsys) -> None:
+    checkpoint = tmp_path / "td.pt"
+    train(Settings(games=8, parallel=4, hidden=8, warmup_positions=100), checkpoint, None)
+    weights = tmp_path / "net.npz"
+    Network.random([204, 8, 5], seed=1).save(weights)
+    Network.random([204, 8, 5], seed=2).save(tmp_path / "net-race.npz")
+    data = tmp_path / "data.npz"
+    arguments = ["--weights", str(weights), "--checkpoint", str(checkpoint), "--data", str(data)]
+    distill.main([*arguments, "--positions", "60"])
+    capsys.readouterr()
+    out = ["--out", str(tmp_path / "out.pt"), "--export", str(tmp_path / "out.npz"), "--epochs", "2"]
+    distill.main([*arguments, *out, "--hold-out", "10"])
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("epoch")]
+    assert len(lines) == 2
+    assert all("validation equity error" in line for line in lines)
+    assert Evaluator.load(tmp_path / "out.npz").evaluate(Position.start().to_array()[None]).shape == (1, 5)
+    with pytest.raises(SystemExit):  # more than the file holds
+        distill.main([*arguments, *out, "--hold-out", "1000"])
+    with pytest.raises(SystemExit):  # two ways to choose the validation
+        distill.main([*arguments, *out, "--hold-out", "10", "--validation", str(data)])

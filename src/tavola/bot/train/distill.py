@@ -263,6 +263,12 @@ def main(argv: list[str] | None = None) -> None:
         default=[],
         help="judged data files kept out of the fitting, to report the networks' error on",
     )
+    parser.add_argument(
+        "--hold-out",
+        type=int,
+        default=0,
+        help="keep the last N positions of the last --data file out of the fitting, to report the error on",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch-size", type=int, help="positions per step (default: the checkpoint's)")
     parser.add_argument("--hidden", type=int, help="widen the networks to this many hidden units first")
@@ -297,9 +303,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.out is None:
         print(f"judged {sum(len(part[1]) for part in judged):,} positions")
         return
+    validation = None
+    if args.hold_out:
+        if args.validation:
+            parser.error("--hold-out and --validation are two ways to choose the same thing: give one")
+        last_boards, last_targets = judged[-1]
+        if not 0 < args.hold_out < len(last_targets):
+            parser.error(f"--hold-out takes fewer positions than the last file's {len(last_targets)}")
+        validation = (last_boards[-args.hold_out :], last_targets[-args.hold_out :])
+        judged[-1] = (last_boards[: -args.hold_out], last_targets[: -args.hold_out])
     boards = np.concatenate([part[0] for part in judged])
     targets = np.concatenate([part[1] for part in judged])
-    validation = None
     if args.validation:
         held = [np.load(path) for path in args.validation]
         validation = (
