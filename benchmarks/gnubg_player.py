@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.search import best_in_groups
-from tavola.position import MY_BAR, THEIR_BAR
+from tavola.position import MY_BAR, MY_OFF, THEIR_BAR
 from tavola.selfplay import Candidates
 
 IntArray = npt.NDArray[np.int8]
@@ -145,7 +145,7 @@ def _apply(before: IntArray, move: Any) -> IntArray:
         source = MY_BAR if start == 25 else start
         board[source] -= 1
         if end <= 0:
-            board[0] += 1
+            board[MY_OFF] += 1
             continue
         if board[end] == -1:  # a hit: the opponent's blot goes to its bar
             board[end] = 0

@@ -61,6 +61,8 @@ def test_targets_at_2_plies_are_the_2_ply_search_and_never_mixed_with_1_ply(tmp_
     assert not np.allclose(targets, evaluate_ply(evaluator, boards, 1))
     with pytest.raises(ValueError, match="judged at 2 plies, not 1"):
         distill.judged_positions(evaluator, data, 12, np.random.default_rng(3))
+    with pytest.raises(ValueError, match="1 or 2 plies, not 3"):
+        distill.judged_positions(evaluator, tmp_path / "deeper.npz", 12, np.random.default_rng(3), plies=3)
 
 
 def test_fitting_a_checkpoint_to_targets_exports_networks_the_bot_loads(tmp_path) -> None:
@@ -136,5 +138,7 @@ def test_hold_out_keeps_the_last_positions_of_the_last_file_out_of_the_fitting(t
     assert Evaluator.load(tmp_path / "out.npz").evaluate(Position.start().to_array()[None]).shape == (1, 5)
     with pytest.raises(SystemExit):  # more than the file holds
         distill.main([*arguments, *out, "--hold-out", "1000"])
+    with pytest.raises(SystemExit):  # not a number of positions
+        distill.main([*arguments, *out, "--hold-out", "-5"])
     with pytest.raises(SystemExit):  # two ways to choose the validation
         distill.main([*arguments, *out, "--hold-out", "10", "--validation", str(data)])

@@ -124,6 +124,8 @@ def judged_positions(
     """
     from rich.progress import Progress
 
+    if plies not in SEARCH_BATCH:
+        raise ValueError(f"targets are judged at 1 or 2 plies, not {plies}")
     if data.exists():
         saved = np.load(data)
         boards, targets = saved["boards"], saved["targets"]
@@ -304,6 +306,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"judged {sum(len(part[1]) for part in judged):,} positions")
         return
     validation = None
+    if args.hold_out < 0:
+        parser.error(f"--hold-out is a number of positions, not {args.hold_out}")
     if args.hold_out:
         if args.validation:
             parser.error("--hold-out and --validation are two ways to choose the same thing: give one")
