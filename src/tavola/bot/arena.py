@@ -236,6 +236,10 @@ def duplicate_match(
     the key ``seed`` (drawn from the OS when ``None``, kept in the result),
     so both games of a pair see the same opening roll and the same dice
     turn by turn, and a sequence does not depend on how many came before.
+    The games follow ``variant``'s rules and scoring; each bot judges as it
+    was made (an :class:`Evaluator` made for another variant keeps its
+    own judgement: give ``evaluator.for_variant(variant)`` to have it judge
+    this variant's way).
 
     >>> from tavola.bot.pubeval import PubEval
     >>> duplicate_match(PubEval(), PubEval(), games=3, seed=5).points_per_game
