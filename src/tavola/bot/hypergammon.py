@@ -771,8 +771,9 @@ def _read_or_solve(checkers: int, solve: bool | None) -> ExactTable | None:
         return ExactTable.solve(checkers)
     path = cache_file(checkers)
     state = _file_state(path)
-    if solve is None and checkers in _UNAVAILABLE and _UNAVAILABLE[checkers] == state:
-        return None  # as it was when last found wanting: no need to read it again
+    allowed = may_solve() if solve is None else solve
+    if not allowed and checkers in _UNAVAILABLE and _UNAVAILABLE[checkers] == state:
+        return None  # the file is as it was when last found wanting: no need to read it again
     reason = f"{path} does not exist"
     if state is not None:
         try:
@@ -782,7 +783,7 @@ def _read_or_solve(checkers: int, solve: bool | None) -> ExactTable | None:
             reason = f"{path} holds the table of {table.checkers} checkers a side"
         except TavolaError as error:
             reason = str(error)
-    if not (may_solve() if solve is None else solve):
+    if not allowed:
         if checkers not in _UNAVAILABLE:
             _LOG.warning(
                 "The exact table of %d checkers a side is not ready (%s), and solving it takes minutes: "
