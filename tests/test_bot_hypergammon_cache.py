@@ -280,3 +280,14 @@ def test_a_solve_that_gives_nan_chances_stops(monkeypatch):
     monkeypatch.setattr(hypergammon, "_sweep", poisoned)
     with pytest.raises(RuntimeError, match="gave NaN chances"):
         hypergammon.solve_values(1)
+
+
+def test_the_variants_benchmark_stops_where_the_table_is_not_its_own_look_ahead(monkeypatch):
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import variants
+
+    variants.check_look_ahead(1.9e-6, 1e-6)
+    for gap in (2.1e-6, float("nan")):
+        with pytest.raises(SystemExit, match="not its own look-ahead") as stopped:
+            variants.check_look_ahead(gap, 1e-6)
+        assert BUILD_COMMAND in str(stopped.value)
