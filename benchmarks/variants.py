@@ -11,7 +11,8 @@ One benchmark per variant, each in :data:`BENCHMARKS`:
   per game for the exact bot with its standard error over the pairs. First
   it checks the table on 500 positions drawn at random: each position's
   equity must be its own one-roll look-ahead (the equity of the best play of
-  every roll, averaged), to within the solver's tolerance.
+  every roll, averaged), to within twice the solver's tolerance, or the
+  benchmark stops with an error (exit status 1) before it plays.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 
 from tavola.bot.arena import Result, duplicate_match
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.hypergammon import boards_of, exact_table
+from tavola.bot.hypergammon import BUILD_COMMAND, boards_of, exact_table
 from tavola.bot.search import evaluate_ply
 from tavola.gameover import game_over
 from tavola.variants import HYPERGAMMON
@@ -39,7 +40,9 @@ def hypergammon(games: int, seed: int, progress: bool) -> tuple[str, Result]:
     began = time.perf_counter()
     exact_table(3)  # read, or solved once and kept
     print(f"exact table ready in {time.perf_counter() - began:.1f} s", file=sys.stderr)
-    print(f"largest gap between the table and its one-roll look-ahead: {look_ahead_gap(exact, seed):.2e}")
+    gap = look_ahead_gap(exact, seed)
+    print(f"largest gap between the table and its one-roll look-ahead: {gap:.2e}")
+    check_look_ahead(gap, exact_table(3).tolerance)
     result = duplicate_match(exact, networks, games, seed, progress=progress, variant=HYPERGAMMON)
     return "exact hypergammon table against the shipped networks", result
 
@@ -54,6 +57,15 @@ def look_ahead_gap(exact: Evaluator, seed: int, positions: int = 500) -> float:
     boards = boards[~game_over(boards)][:positions]
     found = exact.equity(evaluate_ply(exact, boards, 1))
     return float(np.abs(found - exact.equity(exact.evaluate(boards))).max())
+
+
+def check_look_ahead(gap: float, tolerance: float) -> None:
+    """Stop with an error (exit status 1) where the gap is over twice the solver's tolerance."""
+    if not gap <= 2 * tolerance:  # a NaN gap fails too
+        raise SystemExit(
+            f"the exact table is not its own look-ahead: a gap of {gap:.2e} is over twice "
+            f"the solver's tolerance ({tolerance:.0e}); build it again: {BUILD_COMMAND}"
+        )
 
 
 BENCHMARKS: dict[str, Callable[[int, int, bool], tuple[str, Result]]] = {"hypergammon": hypergammon}

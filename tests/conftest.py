@@ -2,16 +2,24 @@
 
 Where it is missing they are skipped, except in CI (the ``CI`` variable set),
 which installs it, so there a missing gnubg is a failure.
+
+Every test keeps Tavola's data in a folder of the test session (never the
+user's), and solving the exact hypergammon table of 3 checkers a side (some
+minutes) fails the test unless it is marked ``solves_hypergammon``: without
+that table built, hypergammon is judged by the networks.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from gnubg_oracle import GNUBG, gnubg_available
+from tavola.bot import hypergammon
 from tavola.i18n import set_language
 
 
@@ -31,3 +39,30 @@ def _english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     set_language("en")
     yield
     set_language("en")
+
+
+@pytest.fixture(scope="session")
+def _session_data_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("data-home")
+
+
+@pytest.fixture(autouse=True)
+def _no_hypergammon_solve(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, _session_data_home: Path
+) -> None:
+    """Tavola's data folder is the session's; solving the 3-checker table fails unless the test opts in."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(_session_data_home))
+    monkeypatch.setenv(hypergammon.SOLVE_VARIABLE, "0")
+    if request.node.get_closest_marker("solves_hypergammon") is not None:
+        return
+    solve = hypergammon.solve_values
+
+    def guarded(checkers: int = hypergammon.MAX_CHECKERS, *args: Any, **kwargs: Any) -> Any:
+        if checkers > 2:
+            pytest.fail(
+                f"this test would solve the exact table of {checkers} checkers a side (minutes): "
+                "give it a small table, or mark it solves_hypergammon"
+            )
+        return solve(checkers, *args, **kwargs)
+
+    monkeypatch.setattr(hypergammon, "solve_values", guarded)

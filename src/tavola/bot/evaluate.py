@@ -8,6 +8,9 @@ the contact network. Probabilities are for the player on roll
 (see :mod:`tavola.bot.network`). Hypergammon (and any variant of standard
 rules with at most 3 checkers a side) is judged by its exact table instead
 (:mod:`tavola.bot.hypergammon`): :attr:`Evaluator.exact_checkers` says so.
+Where that table is not built and may not be solved now (anywhere but at a
+terminal, unless asked: :func:`tavola.bot.hypergammon.may_solve`), the
+networks judge those positions, with a warning naming the command that builds it.
 
 An evaluator judges positions of one variant (:attr:`Evaluator.variant`,
 the standard game unless :meth:`Evaluator.for_variant` says otherwise): its
@@ -46,7 +49,7 @@ from numba import njit
 from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
 from tavola.bot.encode import INPUTS, RAW_INPUTS
 from tavola.bot.features import in_contact
-from tavola.bot.hypergammon import covers, exact_table
+from tavola.bot.hypergammon import covers, ready_table
 from tavola.bot.network import (
     LOSE_BACKGAMMON,
     LOSE_GAMMON,
@@ -186,8 +189,13 @@ class Evaluator:
     Where an exact table covers the variant (:func:`tavola.bot.hypergammon.covers`:
     hypergammon), ``evaluate`` gives the table's chances instead of the
     networks', and :attr:`exact_checkers` is its number of checkers a side.
-    The table is read (or solved, the first time) when a position first
-    needs it.
+    The table is read when a position first needs it. Where it has not been
+    built, it is solved then (minutes) only where a person waits at a
+    terminal or ``TAVOLA_SOLVE_TABLES=1`` asks for it
+    (:func:`tavola.bot.hypergammon.may_solve`); elsewhere (the web server,
+    ``tavola engine``, worker processes) the networks judge those positions
+    as they judge any other, and a warning (once) names the command that
+    builds the table.
     """
 
     def __init__(
@@ -260,7 +268,9 @@ class Evaluator:
 
     def _evaluate(self, array: Boards) -> npt.NDArray[np.float32]:
         if self.exact_checkers is not None:
-            return self._exact(array, self.exact_checkers)
+            exact = self._exact(array, self.exact_checkers)
+            if exact is not None:
+                return exact
         out = np.empty((len(array), OUTPUTS), dtype=np.float32)
         view = entered_view(array)
         contact_rows, race_rows = route(view, self.bearoff_database, out, self.variant)
@@ -271,12 +281,14 @@ class Evaluator:
             out[:, [WIN_BACKGAMMON, LOSE_BACKGAMMON]] = 0.0  # no backgammons: the loser pays per checker
         return out
 
-    def _exact(self, array: Boards, checkers: int) -> npt.NDArray[np.float32]:
-        """The exact table's chances; finished games alone are judged without reading the table."""
+    def _exact(self, array: Boards, checkers: int) -> npt.NDArray[np.float32] | None:
+        """The exact table's chances (None where the table is not ready); finished games alone are judged
+        without reading the table."""
         over = finished(array, self.variant)
         if over is not None and not np.isnan(over[:, WIN]).any():
             return over
-        return exact_table(checkers).evaluate(array)
+        table = ready_table(checkers)
+        return None if table is None else table.evaluate(array)
 
     def choose(self, before: Boards, results: Boards) -> int:
         """The 0-ply choice: the play whose result is best for the mover (the arena's chooser protocol)."""

@@ -25,9 +25,12 @@ changes by more than the tolerance (Gauss-Seidel value iteration).
 
 :class:`ExactTable` holds the result and evaluates batches of boards;
 :func:`exact_table` gives the table of a number of checkers: solved at once
-for 1 and 2, and for 3 read from Tavola's data folder or solved on first use
-(with a progress bar) and kept there for next time (129 MB: float32 chances
-of positions only, deflated; too large to ship in the package).
+for 1 and 2, and for 3 read from Tavola's data folder, else solved and kept
+there for next time (129 MB: float32 chances of positions only, deflated; too
+large to ship in the package). :func:`ready_table`, which the evaluator uses,
+solves a missing table only where a person waits at a terminal or where it is
+asked to (:func:`may_solve`); elsewhere (servers, engines, worker processes)
+it answers None, and the evaluator judges hypergammon with its networks.
 ``python -m tavola.bot.hypergammon --build`` solves it ahead of time:
 measured, 641 s of one core (about 40% of it listing 888 million plays, 2 bytes each;
 then 47 passes) and 2.9 GB of memory at the peak. Hypergammon's
@@ -45,12 +48,15 @@ from __future__ import annotations
 import argparse
 import functools
 import itertools
+import logging
 import math
+import multiprocessing
 import os
 import sys
 import threading
 import time
 import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -63,6 +69,7 @@ from tavola.bot.features import in_contact
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, WIN_BACKGAMMON, WIN_GAMMON, equity
 from tavola.console import data_file
 from tavola.dice import ALL_ROLLS
+from tavola.errors import TavolaError
 from tavola.gameover import Scoring, game_points, in_play
 from tavola.i18n import N_, _
 from tavola.movegen import MAX_SEQUENCES, Scratch, plays_into
@@ -82,8 +89,12 @@ MAX_CHECKERS = 3
 """The most checkers a side a table is made for (hypergammon's)."""
 TOLERANCE = 1e-6
 """A solve stops when a pass changes no probability by more than this."""
-FORMAT = 1
+FORMAT = 2
 """Version of the cached file's layout."""
+SOLVER_VERSION = 1
+"""Version of the solver's rules and choices: a file made by another is solved again."""
+MAX_PASSES = 1_000
+"""A solve that has not settled after this many passes stops with an error (hypergammon's takes 47)."""
 
 _BINOMIAL = np.array(
     [[math.comb(n, k) for k in range(MAX_CHECKERS + 1)] for n in range(SLOTS + MAX_CHECKERS)]
@@ -94,7 +105,8 @@ _WEIGHTS = np.array([1.0 if roll.is_double else 2.0 for roll in ALL_ROLLS])  # i
 _EQUITY_OFFSET = float(equity(np.zeros((1, OUTPUTS), np.float32))[0])
 _EQUITY_WEIGHTS = np.asarray(equity(np.eye(OUTPUTS, dtype=np.float32)), np.float64) - _EQUITY_OFFSET
 _TIE = 1e-12
-"""Equities this close count as equal: then the play that leaves the opponent fewer wins is chosen."""
+"""Equities this close count as equal: then the play that leaves the opponent fewer wins is chosen
+(at the same equity, fewer wins for it means more net gammons for it)."""
 
 
 def side_count(checkers: int = MAX_CHECKERS) -> int:
@@ -208,9 +220,15 @@ def boards_of(indices: npt.ArrayLike, checkers: int = MAX_CHECKERS) -> Boards:
     >>> bool((boards_of(position_index(start[None]))[0] == start).all())
     True
     """
-    wanted = np.asarray(indices, dtype=np.int64)
+    wanted = np.asarray(indices, dtype=np.int64).reshape(-1)
     count = side_count(checkers)
     slots = side_slots(checkers)
+    outside = (wanted < 0) | (wanted >= count * count)
+    if outside.any():
+        raise TavolaError(
+            f"{int(wanted[outside][0])} is no position index of {checkers} checkers a side "
+            f"(they run from 0 to {count * count - 1})"
+        )
     out = np.zeros((len(wanted), ARRAY_SIZE), dtype=np.int8)
     for row, index in enumerate(wanted.tolist()):
         if not _fill_board(index // count, index % count, slots, out[row]):
@@ -328,7 +346,8 @@ def _list_plays(
 @njit(cache=True, inline="always")
 def _before(values: FloatArray, reached: int, best: int) -> bool:
     """Between results of equal equity, whether ``reached`` comes before ``best``: fewer wins for the
-    opponent (so fewer gammons), then the lower index, so that the chances found are the same every time."""
+    opponent (so, at that equity, more net gammons for it), then the lower index, so that the chances
+    found are the same every time."""
     if best < 0:
         return True
     if values[reached, WIN] != values[best, WIN]:
@@ -423,8 +442,11 @@ def solve_values(
     checkers: int = MAX_CHECKERS,
     tolerance: float = TOLERANCE,
     progress: Progress | None = None,
+    max_passes: int = MAX_PASSES,
 ) -> tuple[FloatArray, int]:
     """The (S * S, 5) chances of every index (NaN where it is no position), and the passes it took.
+
+    A RuntimeError if a pass gives NaN chances or ``max_passes`` passes do not settle it.
 
     First every roll's plays of every unfinished position are listed once
     with the move generator (stored as 16-bit successors, about 2 bytes a
@@ -450,6 +472,8 @@ def solve_values(
     change = math.inf
     passes = 0
     while change > tolerance:
+        if passes == max_passes:
+            raise RuntimeError(f"the solve has not settled after {passes} passes (last change {change:.2e})")
         largest = 0.0
         for start, stop, packed in blocks:
             for begin in range(start, stop, CHUNK):
@@ -460,6 +484,8 @@ def solve_values(
                     hit_ranks, values, equities, _EQUITY_WEIGHTS, _EQUITY_OFFSET,
                 )  # fmt: skip
                 largest = max(largest, moved)
+        if math.isnan(largest) or np.isnan(equities).any():  # a NaN never wins max()
+            raise RuntimeError(f"pass {passes + 1} of the solve gave NaN chances")
         change = largest
         passes += 1  # a race is exact after the first pass: the others only visit contact
     values[~valid] = np.nan
@@ -503,24 +529,28 @@ class ExactTable:
     ``probabilities[index]`` holds (win, win gammon, win backgammon, lose
     gammon, lose backgammon) as float32 for each :func:`position_index`
     (NaN where an index is no position); ``passes`` says how many passes
-    the solve took.
+    the solve took, ``tolerance`` the largest change of its last pass
+    allowed. The table keeps its own read-only copy of the chances.
 
     >>> table = ExactTable.solve(checkers=1)
-    >>> len(table), table.checkers
-    (651, 1)
+    >>> len(table), table.checkers, table.tolerance
+    (651, 1, 1e-06)
     """
 
-    __slots__ = ("checkers", "passes", "probabilities")
+    __slots__ = ("checkers", "passes", "probabilities", "tolerance")
 
-    def __init__(self, probabilities: npt.ArrayLike, checkers: int, passes: int = 0) -> None:
+    def __init__(
+        self, probabilities: npt.ArrayLike, checkers: int, passes: int = 0, tolerance: float = TOLERANCE
+    ) -> None:
         count = side_count(checkers)
-        values = np.asarray(probabilities, dtype=np.float32)
+        values = np.array(probabilities, dtype=np.float32)  # a copy: the caller's array stays its own
         if values.shape != (count * count, OUTPUTS):
             raise ValueError(f"a table of {checkers} checkers a side has shape {(count * count, OUTPUTS)}")
         values.flags.writeable = False
         self.probabilities = values
         self.checkers = checkers
         self.passes = passes
+        self.tolerance = tolerance
 
     def __len__(self) -> int:
         """How many positions the table holds."""
@@ -532,23 +562,37 @@ class ExactTable:
     ) -> ExactTable:
         """Solve every position (see the module docstring); ``progress`` is told how it goes."""
         values, passes = solve_values(checkers, tolerance, progress)
-        return cls(values, checkers, passes)
+        return cls(values, checkers, passes, tolerance)
 
     def evaluate(self, boards: npt.ArrayLike) -> npt.NDArray[np.float32]:
-        """The (N, 5) chances of each (N, 30) board's player on roll; a ValueError for boards not covered.
+        """The (N, 5) chances of each (N, 30) board's player on roll; a TavolaError for boards not covered.
 
         Finished games are in the table too, scored as :func:`tavola.gameover.game_points` scores them.
+
+        >>> table = ExactTable.solve(checkers=1)
+        >>> from tavola.position import Position
+        >>> board = Position([0] * 5 + [1] + [0] * 17 + [-1], checkers=1).to_array().copy()
+        >>> board[0], board[25] = -1, 1  # a checker "borne off" -1 times and one more on the bar
+        >>> table.evaluate(board[None])
+        Traceback (most recent call last):
+        ...
+        tavola.errors.TavolaError: board 0 has a negative count of checkers off or on the bar
         """
         array = np.ascontiguousarray(boards, dtype=np.int8)
         if array.ndim != 2 or array.shape[1] != ARRAY_SIZE:
-            raise ValueError(f"boards must have shape (N, {ARRAY_SIZE}), not {array.shape}")
+            raise TavolaError(f"boards must have shape (N, {ARRAY_SIZE}), not {array.shape}")
+        negative = (array[:, [MY_OFF, MY_BAR, THEIR_BAR, THEIR_OFF]] < 0).any(axis=1)
+        if negative.any():
+            raise TavolaError(
+                f"board {int(np.flatnonzero(negative)[0])} has a negative count of checkers off or on the bar"
+            )
         mover, opponent = in_play(array)
         waiting = array[:, [MY_WAITING, THEIR_WAITING]].any(axis=1)
         wrong = mover + array[:, MY_OFF] != self.checkers
         wrong |= opponent + array[:, THEIR_OFF] != self.checkers
         wrong |= waiting | (array[:, [MY_OFF, THEIR_OFF]] == self.checkers).all(axis=1)
         if wrong.any():
-            raise ValueError(
+            raise TavolaError(
                 f"board {int(np.flatnonzero(wrong)[0])} is not a position of {self.checkers} checkers a side"
             )
         return self.probabilities[position_index(array, self.checkers)]
@@ -560,6 +604,8 @@ class ExactTable:
         valid, _, _ = _classes(self.checkers)
         arrays: dict[str, npt.NDArray[np.generic]] = {
             "format": np.array(FORMAT),
+            "solver": np.array(SOLVER_VERSION),
+            "tolerance": np.array(self.tolerance),
             "checkers": np.array(self.checkers),
             "passes": np.array(self.passes),
             "probabilities": self.probabilities[valid],
@@ -567,20 +613,43 @@ class ExactTable:
         write_npz(Path(path), arrays)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> ExactTable:
-        """Read a table that :meth:`save` wrote; a ValueError if it is not one."""
+    def load(cls, path: str | os.PathLike[str], tolerance: float | None = None) -> ExactTable:
+        """Read a table that :meth:`save` wrote; a TavolaError naming ``path`` and what is wrong if it is
+        not one, if this solver did not make it, or (given ``tolerance``) if it was solved to another."""
         try:
             with np.load(path, allow_pickle=False) as stored:
-                if int(stored["format"]) != FORMAT:
-                    raise ValueError(f"{path} holds a table of format {int(stored['format'])}, not {FORMAT}")
-                checkers = int(stored["checkers"])
-                _check_checkers(checkers)
-                valid, _, _ = _classes(checkers)
-                values = np.full((len(valid), OUTPUTS), np.nan, dtype=np.float32)
-                values[valid] = stored["probabilities"]
-                return cls(values, checkers, int(stored["passes"]))
-        except (KeyError, OSError, ValueError, zipfile.BadZipFile) as error:
-            raise ValueError(f"{path} is not an exact table: {error}") from error
+                table = cls._from_stored(stored, tolerance)
+        except TavolaError as error:
+            raise TavolaError(f"{path} is not an exact table Tavola can use: {error}") from error
+        except (
+            KeyError, OSError, ValueError, TypeError, EOFError, zipfile.BadZipFile, zlib.error
+        ) as error:  # fmt: skip
+            reason = str(error) or type(error).__name__
+            raise TavolaError(f"{path} is not an exact table Tavola can use: {reason}") from error
+        return table
+
+    @classmethod
+    def _from_stored(cls, stored: np.lib.npyio.NpzFile, tolerance: float | None) -> ExactTable:
+        """The table of an open .npz file, checked (a TavolaError saying what is wrong)."""
+        if int(stored["format"]) != FORMAT:
+            raise TavolaError(f"its layout is of format {int(stored['format'])}, not {FORMAT}")
+        if int(stored["solver"]) != SOLVER_VERSION:
+            raise TavolaError(f"it was solved by solver {int(stored['solver'])}, not {SOLVER_VERSION}")
+        solved_to = float(stored["tolerance"])
+        if tolerance is not None and solved_to != tolerance:
+            raise TavolaError(f"it was solved to a tolerance of {solved_to:g}, not {tolerance:g}")
+        checkers = int(stored["checkers"])
+        if not 1 <= checkers <= MAX_CHECKERS:
+            raise TavolaError(f"it claims {checkers} checkers a side")
+        valid, _, _ = _classes(checkers)
+        chances = stored["probabilities"]
+        if chances.shape != (int(valid.sum()), OUTPUTS):
+            raise TavolaError(f"its chances have shape {chances.shape}, not {(int(valid.sum()), OUTPUTS)}")
+        if not np.isfinite(chances).all() or chances.min() < 0 or chances.max() > 1 + 1e-5:
+            raise TavolaError("some of its chances are not numbers from 0 to 1")
+        values = np.full((len(valid), OUTPUTS), np.nan, dtype=np.float32)
+        values[valid] = chances
+        return cls(values, checkers, int(stored["passes"]), solved_to)
 
 
 def covers(variant: Variant) -> bool:
@@ -613,8 +682,46 @@ _SOLVED_AT_ONCE = 2
 """Tables of up to this many checkers a side are solved when asked for (seconds), never kept in a file."""
 
 
+SOLVE_VARIABLE = "TAVOLA_SOLVE_TABLES"
+"""Environment variable: ``1`` lets any process solve a missing table on first use, ``0`` lets none."""
+BUILD_COMMAND = "python -m tavola.bot.hypergammon --build"
+
+_LOG = logging.getLogger(__name__)
 _TABLES: dict[int, ExactTable] = {}
 _TABLES_LOCK = threading.Lock()
+_UNAVAILABLE: dict[int, tuple[int, int] | None] = {}
+"""Tables found missing or unusable and not solved: the state of their file then (None: absent)."""
+_solve_on_first_use: bool | None = None
+
+
+def solve_on_first_use(allowed: bool | None) -> None:
+    """Let this process solve a missing table when it first needs one (True), never (False), or decide by
+    :func:`may_solve`'s rules (None). Servers and engines say False: nobody waits there for minutes."""
+    global _solve_on_first_use
+    _solve_on_first_use = allowed
+
+
+def may_solve() -> bool:
+    """Whether a table missing from Tavola's data folder may be solved when first needed.
+
+    As :func:`solve_on_first_use` said, else as the ``TAVOLA_SOLVE_TABLES``
+    variable says (``1`` or ``0``), else only where a person waits at a
+    terminal: the main process, with its standard error stream a terminal.
+
+    >>> solve_on_first_use(False)
+    >>> may_solve()
+    False
+    >>> solve_on_first_use(None)
+    """
+    if _solve_on_first_use is not None:
+        return _solve_on_first_use
+    setting = os.environ.get(SOLVE_VARIABLE, "").strip().lower()
+    if setting in ("1", "true", "yes"):
+        return True
+    if setting in ("0", "false", "no"):
+        return False
+    stderr = sys.stderr
+    return multiprocessing.parent_process() is None and stderr is not None and stderr.isatty()
 
 
 def exact_table(checkers: int = MAX_CHECKERS) -> ExactTable:
@@ -624,26 +731,75 @@ def exact_table(checkers: int = MAX_CHECKERS) -> ExactTable:
     it goes. Smaller tables are solved at once and not kept. A table is
     made once a process, whichever thread asks first; the others wait for it.
     """
+    table = _table(checkers, solve=True)
+    assert table is not None
+    return table
+
+
+def ready_table(checkers: int = MAX_CHECKERS) -> ExactTable | None:
+    """The table of ``checkers`` a side if it can be had now: read from :func:`cache_file`, or solved
+    where :func:`may_solve` allows it; else None, with a warning (once) naming the command that builds it.
+
+    >>> ready_table(1).checkers  # the small tables are solved in seconds, always
+    1
+    """
+    return _table(checkers, solve=None)
+
+
+def _table(checkers: int, solve: bool | None) -> ExactTable | None:
     _check_checkers(checkers)
     with _TABLES_LOCK:
         if checkers not in _TABLES:
-            _TABLES[checkers] = _read_or_solve(checkers)
+            table = _read_or_solve(checkers, solve)
+            if table is None:
+                return None
+            _TABLES[checkers] = table
         return _TABLES[checkers]
 
 
-def _read_or_solve(checkers: int) -> ExactTable:
+def _file_state(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
+
+
+def _read_or_solve(checkers: int, solve: bool | None) -> ExactTable | None:
+    """The table read from its file, else solved (where ``solve``, or :func:`may_solve` if it is None)."""
     if checkers <= _SOLVED_AT_ONCE:
         return ExactTable.solve(checkers)
     path = cache_file(checkers)
-    if path.exists():
+    state = _file_state(path)
+    allowed = may_solve() if solve is None else solve
+    if not allowed and checkers in _UNAVAILABLE and _UNAVAILABLE[checkers] == state:
+        return None  # the file is as it was when last found wanting: no need to read it again
+    reason = f"{path} does not exist"
+    if state is not None:
         try:
-            table = ExactTable.load(path)
+            table = ExactTable.load(path, TOLERANCE)
             if table.checkers == checkers:
                 return table
-        except ValueError:
-            pass  # a damaged or older file: solve again and replace it
+            reason = f"{path} holds the table of {table.checkers} checkers a side"
+        except TavolaError as error:
+            reason = str(error)
+    if not allowed:
+        if checkers not in _UNAVAILABLE:
+            _LOG.warning(
+                "The exact table of %d checkers a side is not ready (%s), and solving it takes minutes: "
+                "the networks judge those positions instead. `%s` builds it.",
+                checkers, reason, BUILD_COMMAND,
+            )  # fmt: skip
+        _UNAVAILABLE[checkers] = state
+        return None
+    if state is not None:
+        _LOG.warning("Solving the exact table of %d checkers a side again: %s", checkers, reason)
     table = solve_with_progress_bar(checkers)
-    table.save(path)
+    try:
+        table.save(path)
+    except OSError as error:
+        _LOG.warning("The exact table is kept in memory only: writing %s failed (%s)", path, error)
+    _UNAVAILABLE.pop(checkers, None)
     return table
 
 

@@ -36,8 +36,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def run(args: argparse.Namespace) -> int:
     from tavola import protocol
     from tavola.bot.evaluate import Evaluator
+    from tavola.bot.hypergammon import solve_on_first_use
     from tavola.bot.player import Bot
 
+    solve_on_first_use(False)  # the program on the other end waits for answers, not for a solve
     try:
         evaluator = Evaluator.load(args.weights) if args.weights else Evaluator.default()
         bot = Bot(evaluator, args.level, args.seed)

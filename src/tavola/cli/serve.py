@@ -48,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from tavola.bot.hypergammon import solve_on_first_use
+
+    solve_on_first_use(False)  # players wait for moves, not for a solve
     engine = open_database(args.database or default_database_url())
     uvicorn.run(create_app(engine), host=args.host, port=args.port, ws_max_size=MAX_MESSAGE)
     return 0
