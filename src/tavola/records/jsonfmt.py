@@ -165,7 +165,7 @@ def _game_json(game: Game) -> dict[str, Any]:
         "crawford": game.crawford,
         "holland": game.holland,
         "log": [_entry_json(entry) for entry in game.log],
-        "outcome": _outcome_json(game.outcome),
+        "outcome": outcome_json(game.outcome),
     }
 
 
@@ -186,7 +186,9 @@ def _entry_json(entry: Entry) -> dict[str, Any]:
     return data
 
 
-def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    """How a game ended, as JSON data (None while it goes on): the one shape of an outcome, in records
+    and in the server's state."""
     if outcome is None:
         return None
     return {
@@ -513,7 +515,7 @@ def _shown(value: object) -> str:
 
 
 def _check_outcome(game: Game, recorded: object, where: str) -> None:
-    actual = _outcome_json(game.outcome)
+    actual = outcome_json(game.outcome)
     if recorded != actual:
         if actual is None:
             message = _("{where}.outcome: by the replay, the game is not over; the record says {recorded}")

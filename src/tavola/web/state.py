@@ -22,7 +22,7 @@ from tavola.game import Game
 from tavola.match import Match, match_id_text
 from tavola.position import Position
 from tavola.records import to_json
-from tavola.scoring import Outcome
+from tavola.records.jsonfmt import outcome_json
 from tavola.table import ChouetteTable, GameTable
 from tavola.turn import Turn
 from tavola.web.live import LiveTable
@@ -98,18 +98,6 @@ def _moves(turn: Turn | None) -> list[str]:
     return [str(move) for move in turn.moves] if turn is not None else []
 
 
-def _outcome(outcome: Outcome | None) -> dict[str, Any] | None:
-    if outcome is None:
-        return None
-    return {
-        "winner": outcome.winner,
-        "kind": outcome.kind.name.lower(),
-        "cube": outcome.cube,
-        "points": outcome.points,
-        "ending": outcome.ending.value,
-    }
-
-
 def _game_json(table: GameTable) -> dict[str, Any]:
     game: Game = table.game
     series = table.series
@@ -134,7 +122,7 @@ def _game_json(table: GameTable) -> dict[str, Any]:
         "resignation": (
             None if resignation is None else {"seat": resignation[0], "kind": resignation[1].name.lower()}
         ),
-        "outcome": _outcome(game.outcome),
+        "outcome": outcome_json(game.outcome),
         "score": score,
         "series_over": series.is_over,
         "match_id": match_id_text(series),
