@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.network import OUTPUTS, equity
 from tavola.bot.search import best_in_groups
 from tavola.position import MY_BAR, MY_OFF, THEIR_BAR
 from tavola.selfplay import Candidates
@@ -113,14 +114,11 @@ class GnubgPlayer:
     def _mover_equities(self, results: IntArray) -> npt.NDArray[np.float64]:
         """Each result's cubeless equity for the mover, by gnubg's evaluation from the opponent's side."""
         evaluate, cube, context = self.gnubg.evaluate, self._cube, self._context
-        equities = np.empty(len(results))
-        for row, result in enumerate(results):
-            mover, other = gnubg_board(result)[::-1]  # the opponent is on roll after the play
-            win, win_gammon, win_backgammon, lose_gammon, lose_backgammon, _ = evaluate(
-                (mover, other), cube, context
-            )
-            equities[row] = -(2 * win - 1 + win_gammon - lose_gammon + win_backgammon - lose_backgammon)
-        return equities
+        # gnubg's first five figures are Tavola's five probabilities, in the same order
+        opponent = np.array(
+            [evaluate(gnubg_board(result)[::-1], cube, context)[:OUTPUTS] for result in results]
+        ).reshape(-1, OUTPUTS)  # the opponent is on roll after the play
+        return -equity(opponent)
 
     def _found(self, before: IntArray, results: IntArray, dice: tuple[int, int]) -> int:
         """The row of ``results`` that gnubg's move finder's play leads to."""
