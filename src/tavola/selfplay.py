@@ -201,7 +201,9 @@ class Candidates:
     the play, seen from the mover. The results of game ``i`` are rows
     ``offsets[i]:offsets[i + 1]`` of ``results``, seen from the mover, in
     :func:`~tavola.movegen.generate_batch`'s order; never empty (a pass is
-    one row).
+    one row). ``made`` says, for each row of ``results``, how many
+    single-die moves its play made (0 for a pass): whether an Acey-Deucey
+    player goes on after it (:mod:`tavola.bot.continuation`).
     """
 
     game: Indices
@@ -213,6 +215,7 @@ class Candidates:
     boards: IntArray
     offsets: Indices
     results: IntArray
+    made: Indices
 
     def __len__(self) -> int:
         return len(self.game)
@@ -243,6 +246,7 @@ class Candidates:
             self.boards[which],
             offsets,
             self.results[rows],
+            self.made[rows],
         )
 
 
@@ -251,13 +255,16 @@ class Step(Candidates):
     """One step of :func:`play`: the candidates, the row each game chose and what the game paid.
 
     ``chosen`` are rows of ``results``; ``points`` what the game paid the
-    mover at a stake of 1 where this play ended it (0 where it goes on);
-    ``moves`` how many single-die moves each chosen play made.
+    mover at a stake of 1 where this play ended it (0 where it goes on).
     """
 
     chosen: Indices
     points: Indices
-    moves: Indices
+
+    @property
+    def moves(self) -> Indices:
+        """How many single-die moves each chosen play made."""
+        return self.made[self.chosen]
 
     @property
     def after(self) -> IntArray:
@@ -285,7 +292,8 @@ class RandomPolicy:
     >>> offsets, results, _ = generate_batch(np.stack([start, start]), [[3, 1], [6, 5]])
     >>> zeros = np.zeros(2, np.int8)
     >>> one = Candidates(np.arange(2), np.arange(2), np.zeros(2, np.int64), zeros, zeros,
-    ...     np.array([[3, 1], [6, 5]], np.int8), np.stack([start, start]), offsets, results)
+    ...     np.array([[3, 1], [6, 5]], np.int8), np.stack([start, start]), offsets, results,
+    ...     np.full(len(results), 2))
     >>> rows = RandomPolicy(4)(one)
     >>> bool(((rows >= offsets[:-1]) & (rows < offsets[1:])).all())
     True
@@ -419,15 +427,13 @@ def play(
         player = (seat[active] ^ seat0_player[on]).astype(np.int8)
         candidates = Candidates(
             on, stream_of[on], turn[active].copy(), seat[active].copy(), player, rolled, board[active].copy(),
-            offsets, results,
+            offsets, results, (moves[:, :, 0] >= 0).sum(axis=1).astype(np.int64),
         )  # fmt: skip
         chosen = _choose(policies, candidates)
-        made = (moves[chosen, :, 0] >= 0).sum(axis=1).astype(np.int64)
+        made = candidates.made[chosen]
         after = results[chosen]
         points = game_points(after, variant.scoring, gammons=gammons)
-        yield Step(
-            **{name: getattr(candidates, name) for name in _FIELDS}, chosen=chosen, points=points, moves=made
-        )
+        yield Step(**{name: getattr(candidates, name) for name in _FIELDS}, chosen=chosen, points=points)
 
         going_on = points == 0
         keep = np.zeros(len(active), dtype=bool)  # the same player plays again (V2)
@@ -455,7 +461,7 @@ def play(
                 playing[slot] = False
 
 
-_FIELDS = ("game", "stream", "turn", "seat", "player", "dice", "boards", "offsets", "results")
+_FIELDS = ("game", "stream", "turn", "seat", "player", "dice", "boards", "offsets", "results", "made")
 
 
 def _dice(

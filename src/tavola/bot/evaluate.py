@@ -16,15 +16,25 @@ An evaluator judges positions of one variant (:attr:`Evaluator.variant`,
 the standard game unless :meth:`Evaluator.for_variant` says otherwise): its
 checkers say when a game is over, and its scoring what a finished game is
 worth (:func:`tavola.gameover.game_points`). Checkers not yet entered
-(Acey-Deucey) are shown to the networks as checkers on the bar, the nearest
-thing they know, never as borne off. Where the loser pays per checker left
+(Acey-Deucey) are shown to the standard networks as checkers on the bar, the
+nearest thing they know, never as borne off (:mod:`tavola.bot.encode`).
+
+The shipped evaluator (:meth:`Evaluator.default`) judges each variant with
+networks trained on that variant's own self-play where Tavola ships them
+(``tavola-<variant>.npz`` beside the standard ``tavola.npz``): they take the
+encoder's extra inputs (:data:`~tavola.bot.encode.VARIANT_INPUTS`), which
+tell waiting checkers from those on the bar and say who may not hit yet.
+:meth:`Evaluator.for_variant` of the shipped evaluator picks them; any other
+evaluator keeps its own networks for every variant. Where the loser pays per checker left
 (Acey-Deucey, V2) the five numbers keep their shape with one change of
 meaning: the gammon columns hold the expected share of the loser's checkers
 beyond the first that are paid (a gammon, every checker paid, counts 1),
 the backgammon columns are 0, and :meth:`Evaluator.equity` is in checkers:
 ``2 win - 1 + (checkers - 1) (win gammon - lose gammon)``. Finished games are
-exact; elsewhere the networks' gammon chances stand in for that share until
-networks are trained on the variant.
+exact; elsewhere the variant's networks estimate that share (the standard
+networks' gammon chances stand in for it where no variant networks judge).
+The one-sided bear-off database knows gammons, not checkers left, so it
+judges no bear-off of such a variant.
 
 >>> from tavola.position import Position
 >>> evaluator = Evaluator.untrained(seed=1)
@@ -47,7 +57,7 @@ import numpy.typing as npt
 from numba import njit
 
 from tavola.bot.bearoff import BearoffDatabase, default_database, is_bearoff
-from tavola.bot.encode import INPUTS, RAW_INPUTS
+from tavola.bot.encode import INPUTS, RAW_INPUTS, VARIANT_INPUTS
 from tavola.bot.features import in_contact
 from tavola.bot.hypergammon import covers, ready_table
 from tavola.bot.network import (
@@ -69,6 +79,27 @@ BATCH = 8_192
 """Positions encoded and evaluated at a time (their inputs take 6.7 MB)."""
 SHIPPED_WEIGHTS = Path(__file__).with_name("data") / "tavola.npz"
 """The contact network's weights in the package (the race network's are ``tavola-race.npz``)."""
+
+
+def shipped_weights(variant: Variant = STANDARD) -> Path:
+    """Where the package keeps the contact network of ``variant`` (its race network: the ``-race`` twin).
+
+    The file may be missing: a variant without networks of its own is judged by the standard ones.
+
+    >>> from tavola.variants import DUTCH
+    >>> shipped_weights().name, shipped_weights(DUTCH).name
+    ('tavola.npz', 'tavola-dutch.npz')
+    """
+    return (
+        SHIPPED_WEIGHTS
+        if variant.name == STANDARD.name
+        else SHIPPED_WEIGHTS.with_stem(f"tavola-{variant.name}")
+    )
+
+
+def race_twin(path: Path) -> Path:
+    """The race network's file beside the contact network's ``path``: ``name-race.npz`` for ``name.npz``."""
+    return path.with_name(path.stem + "-race" + path.suffix)
 
 
 def contact(boards: Boards) -> npt.NDArray[np.bool_]:
@@ -142,12 +173,12 @@ def finished(boards: Boards, variant: Variant = STANDARD) -> npt.NDArray[np.floa
 
 
 def entered_view(boards: Boards) -> Boards:
-    """``boards`` with checkers not yet entered (Acey-Deucey) moved to the bar, as the networks see them.
+    """``boards`` with checkers not yet entered (Acey-Deucey) moved to the bar: how they are routed.
 
-    A checker waiting to enter starts from where a bar checker does, so
-    this is the nearest position the networks were trained on; shown as it
-    is, a waiting checker would look borne off. Boards without waiting
-    checkers come back as they are.
+    A checker waiting to enter starts from where a bar checker does, so it
+    still has contact with every opposing checker; left as it is, it would
+    be taken for borne off. Boards without waiting checkers come back as
+    they are.
     """
     waiting = boards[:, [MY_WAITING, THEIR_WAITING]]
     if not waiting.any():
@@ -183,6 +214,10 @@ def route(
     return ~done & touching, ~done & ~touching & ~exact_race
 
 
+_SHIPPED: dict[Variant, Evaluator] = {}
+"""The shipped evaluator of each variant, once loaded (:meth:`Evaluator.default`)."""
+
+
 class Evaluator:
     """A contact network and a race network behind one batched ``evaluate``, for one variant's positions.
 
@@ -206,19 +241,24 @@ class Evaluator:
         variant: Variant = STANDARD,
     ) -> None:
         for name, net in (("contact", contact_net), ("race", race_net)):
-            if net.sizes[0] not in (INPUTS, RAW_INPUTS):
+            if net.sizes[0] not in (INPUTS, RAW_INPUTS, VARIANT_INPUTS):
                 raise ValueError(
                     f"the {name} network takes {net.sizes[0]} inputs, not the encoder's {INPUTS} "
-                    f"(or {RAW_INPUTS} without the contact features)"
+                    f"(or {RAW_INPUTS} without the contact features, {VARIANT_INPUTS} for a variant)"
                 )
         self.contact_net = contact_net
         self.race_net = race_net
         self.bearoff_database = bearoff_database
         self.variant = variant
         self.exact_checkers = variant.checkers if covers(variant) else None
+        self.shipped = False
+        """Whether these are the package's networks: then each variant is judged by its own."""
 
     def for_variant(self, variant: Variant) -> Evaluator:
-        """The same networks judging ``variant``'s positions and scoring (this evaluator if it is the same).
+        """This evaluator's networks judging ``variant``'s positions and scoring (itself if it is the same).
+
+        The shipped evaluator gives the variant's own networks where the
+        package has them (:meth:`default`).
 
         >>> from tavola.variants import HYPERGAMMON
         >>> hypergammon = Evaluator.untrained(hidden=8, seed=1).for_variant(HYPERGAMMON)
@@ -227,6 +267,8 @@ class Evaluator:
         """
         if variant == self.variant:
             return self
+        if self.shipped:
+            return Evaluator.default(variant)
         return Evaluator(self.contact_net, self.race_net, self.bearoff_database, variant)
 
     def equity(self, probabilities: npt.ArrayLike) -> npt.NDArray[np.float32]:
@@ -234,16 +276,37 @@ class Evaluator:
         return points_equity(probabilities, self.variant)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Evaluator:
+    def load(cls, path: str | os.PathLike[str], variant: Variant = STANDARD) -> Evaluator:
         """The networks training exported: the contact net at ``path``, the race net at its ``-race`` twin."""
         contact_path = Path(path)
-        race_path = contact_path.with_name(contact_path.stem + "-race" + contact_path.suffix)
-        return cls(Network.load(contact_path), Network.load(race_path), default_database())
+        return cls(
+            Network.load(contact_path), Network.load(race_twin(contact_path)), default_database(), variant
+        )
 
     @classmethod
-    def default(cls) -> Evaluator:
-        """The networks that ship with Tavola."""
-        return cls.load(SHIPPED_WEIGHTS)
+    def default(cls, variant: Variant = STANDARD) -> Evaluator:
+        """The networks that ship with Tavola, for ``variant``: its own where the package has them.
+
+        Loaded once per variant and kept (the networks are only read).
+
+        >>> from tavola.variants import ACEY_DEUCEY
+        >>> acey_deucey = Evaluator.default().for_variant(ACEY_DEUCEY)
+        >>> acey_deucey is Evaluator.default(ACEY_DEUCEY), acey_deucey.variant
+        (True, find_variant('acey-deucey'))
+        """
+        found = _SHIPPED.get(variant)
+        if found is None:
+            own = shipped_weights(variant)
+            if own.exists():
+                found = cls.load(own, variant)
+            elif variant.name == STANDARD.name:
+                found = cls.load(SHIPPED_WEIGHTS)
+            else:
+                standard = cls.default()
+                found = Evaluator(standard.contact_net, standard.race_net, standard.bearoff_database, variant)
+            found.shipped = True
+            found = _SHIPPED.setdefault(variant, found)
+        return found
 
     @classmethod
     def untrained(cls, hidden: int = 64, seed: int | None = None) -> Evaluator:
@@ -272,11 +335,11 @@ class Evaluator:
             if exact is not None:
                 return exact
         out = np.empty((len(array), OUTPUTS), dtype=np.float32)
-        view = entered_view(array)
-        contact_rows, race_rows = route(view, self.bearoff_database, out, self.variant)
+        database = None if self.variant.scoring is Scoring.CHECKERS_LEFT else self.bearoff_database
+        contact_rows, race_rows = route(entered_view(array), database, out, self.variant)
         for mask, net in ((contact_rows, self.contact_net), (race_rows, self.race_net)):
             if mask.any():
-                out[mask] = net.of_boards(view[mask])
+                out[mask] = net.of_boards(array[mask])
         if self.variant.scoring is Scoring.CHECKERS_LEFT:
             out[:, [WIN_BACKGAMMON, LOSE_BACKGAMMON]] = 0.0  # no backgammons: the loser pays per checker
         return out

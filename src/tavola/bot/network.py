@@ -38,11 +38,13 @@ import numpy.typing as npt
 from numba import njit
 
 from tavola.bot.encode import (
-    GROUPED,
+    EXTRA_ROWS,
+    EXTRAS,
     INPUTS,
     INPUTS_PER_SIDE,
     POINT_CHECKERS,
     RAW_INPUTS,
+    VARIANT_INPUTS,
     as_boards,
     grouped_checkers,
     grouped_column,
@@ -114,7 +116,7 @@ class Network:
         values = np.ascontiguousarray(inputs, dtype=np.float32)
         if values.ndim != 2 or values.shape[1] != self.sizes[0]:
             raise ValueError(f"the network takes (N, {self.sizes[0]}) inputs, not {values.shape}")
-        grouped = self.sizes[0] in (RAW_INPUTS, INPUTS)
+        grouped = self.sizes[0] in (RAW_INPUTS, INPUTS, VARIANT_INPUTS)
         weights, bias = self._first_layer() if grouped else self._layer(0)
         return self._by_slices(
             len(values), lambda rows, hidden: _layer_of_inputs(values[rows], grouped, weights, bias, hidden)
@@ -123,15 +125,15 @@ class Network:
     def of_boards(self, boards: npt.ArrayLike) -> FloatArray:
         """:meth:`probabilities` of the inputs of an (N, 30) batch of positions, encoded on the way.
 
-        The same bits as ``probabilities(encode(boards, features=...))``,
-        the features included when the network takes them.
+        The same bits as ``probabilities(encode(boards, features=..., extras=...))``,
+        the features and a variant network's extra inputs included when the network takes them.
         """
         array = as_boards(boards)
         weights, bias = self._first_layer()
-        features = self.sizes[0] == INPUTS
+        features, extras = self.sizes[0] >= INPUTS, self.sizes[0] == VARIANT_INPUTS
         return self._by_slices(
             len(array),
-            lambda rows, hidden: _first_layer_of_boards(array[rows], features, weights, bias, hidden),
+            lambda rows, hidden: _first_layer_of_boards(array[rows], features, extras, weights, bias, hidden),
         )
 
     def _by_slices(self, count: int, first_layer: Callable[[slice, FloatArray], None]) -> FloatArray:
@@ -303,7 +305,7 @@ def _layer_of_inputs(
                     count += 1
                     column += 4
                     continue
-            index[count] = column
+            index[count] = EXTRA_ROWS + column - INPUTS if grouped and column >= INPUTS else column
             value[count] = inputs[row, column]
             count += 1 if inputs[row, column] != 0 else 0
             column += 1
@@ -315,18 +317,24 @@ def _layer_of_inputs(
 
 @njit(cache=True)
 def _first_layer_of_boards(
-    boards: npt.NDArray[np.generic], features: bool, weights: FloatArray, bias: FloatArray, out: FloatArray
+    boards: npt.NDArray[np.generic],
+    features: bool,
+    extras: bool,
+    weights: FloatArray,
+    bias: FloatArray,
+    out: FloatArray,
 ) -> None:
     """The first layer's sums for positions: each one's inputs from the encoder, grouped, then summed.
 
     ``weights`` hold the grouped rows (:func:`grouped_weights`).
     """
-    index = np.empty(INPUTS, dtype=np.int64)
-    value = np.empty(INPUTS, dtype=np.float32)
+    index = np.empty(VARIANT_INPUTS, dtype=np.int64)
+    value = np.empty(VARIANT_INPUTS, dtype=np.float32)
     scratch = np.empty(FEATURES, dtype=np.float32)
+    seen = np.empty(boards.shape[1], dtype=np.int8)
     sums = np.empty(weights.shape[1], dtype=np.float32)
     for row in range(boards.shape[0]):
-        count = sparse_inputs(boards[row], features, index, value, scratch, True)
+        count = sparse_inputs(boards[row], features, index, value, scratch, True, extras, seen)
         if len(sums) == UNROLLED:
             _unrolled_sum(index, value, count, weights, bias, sums, out[row])
         else:
@@ -334,7 +342,8 @@ def _first_layer_of_boards(
 
 
 def grouped_weights(weights: FloatArray) -> FloatArray:
-    """A first layer's weights (198 or 204 rows) with its grouped rows after row 204.
+    """A first layer's weights (198, 204 or 208 rows) with its grouped rows after row 204, then the rows
+    of a variant network's extra inputs (from :data:`~tavola.bot.encode.EXTRA_ROWS`).
 
     Grouped row ``grouped_column(side, point, n)`` is the weighted sum of
     the four inputs of ``n`` checkers on that point (:func:`point_inputs`),
@@ -342,13 +351,14 @@ def grouped_weights(weights: FloatArray) -> FloatArray:
 
     >>> layer = Network.random([INPUTS, 4, 5], seed=1).layers[0][0]
     >>> table = grouped_weights(layer)
-    >>> table.shape == (INPUTS + GROUPED, 4)
+    >>> table.shape == (EXTRA_ROWS + EXTRAS, 4)
     True
     >>> bool((table[grouped_column(0, 6, 2)] == layer[20] + layer[21]).all())  # 2 on the 6-point
     True
     """
-    table = np.zeros((INPUTS + GROUPED, weights.shape[1]), dtype=np.float32)
-    table[: len(weights)] = weights
+    table = np.zeros((EXTRA_ROWS + EXTRAS, weights.shape[1]), dtype=np.float32)
+    table[: min(len(weights), INPUTS)] = weights[:INPUTS]
+    table[EXTRA_ROWS : EXTRA_ROWS + len(weights) - INPUTS] = weights[INPUTS:]
     for checkers in range(1, POINT_CHECKERS + 1):
         rows = np.zeros((2, 24, weights.shape[1]), dtype=np.float32)
         for offset, input_value in enumerate(point_inputs(np.float32(checkers))):

@@ -26,6 +26,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.continuation import kinds, mover_probabilities
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import OUTPUTS, equity, flip_probabilities
 from tavola.bot.pubeval import PubEval
@@ -36,6 +37,11 @@ from tavola.selfplay import CHOICE, EXPLORE, Candidates, keyed_below, keyed_unif
 
 FloatArray = npt.NDArray[np.float32]
 Indices = npt.NDArray[np.int64]
+
+
+CONTINUATIONS = 2
+"""The plays of an Acey-Deucey 1-2 per game whose every continuation self-play looks at (the best two
+with the mover on roll; see :func:`tavola.bot.continuation.mover_probabilities`)."""
 
 
 class GreedyPolicy:
@@ -49,6 +55,12 @@ class GreedyPolicy:
     each result, for callers that record them. With ``explore`` above 0, a
     game plays a uniformly random result instead with that probability,
     keyed by ``key``, its stream and its turn.
+
+    The policy of an evaluator (:meth:`of`) of Acey-Deucey judges a play
+    after which its player goes on (a 1-2 or a chosen double played in
+    full) by the rest of the turn (:mod:`tavola.bot.continuation`);
+    :attr:`evaluations` then hold, for such a play, its value for the mover
+    turned round.
     """
 
     def __init__(
@@ -63,14 +75,30 @@ class GreedyPolicy:
         self.evaluate, self.equity, self.explore, self.key = evaluate, equity, explore, key
         self.evaluations: FloatArray = np.zeros((0, 5), dtype=np.float32)
         self.equities: npt.NDArray[np.float64] = np.zeros(0)
+        self.evaluator: Evaluator | None = None
 
     @classmethod
     def of(cls, evaluator: Evaluator, explore: float = 0.0, key: int = 0) -> GreedyPolicy:
-        """The policy of ``evaluator``, judging in its variant's points."""
-        return cls(evaluator.evaluate, evaluator.equity, explore, key)
+        """The policy of ``evaluator``, judging in its variant's points, by its variant's turns."""
+        policy = cls(evaluator.evaluate, evaluator.equity, explore, key)
+        policy.evaluator = evaluator
+        return policy
 
     def __call__(self, candidates: Candidates) -> Indices:
-        self.evaluations = self.evaluate(flip_array(candidates.results))
+        evaluator = self.evaluator
+        going_on = None
+        if evaluator is not None and evaluator.variant.acey_deucey_roll:
+            group = candidates.group
+            chosen_double = (candidates.dice == 0).all(axis=1)
+            going_on = kinds(evaluator.variant, candidates.dice[group], chosen_double[group], candidates.made)
+        if going_on is None or not going_on.any():
+            self.evaluations = self.evaluate(flip_array(candidates.results))
+        else:
+            assert evaluator is not None
+            mover = mover_probabilities(
+                evaluator, candidates.results, going_on, offsets=candidates.offsets, widest=CONTINUATIONS
+            )
+            self.evaluations = flip_probabilities(mover)
         self.equities = -self.equity(self.evaluations).astype(np.float64)
         return self._explored(candidates, best_in_groups(candidates.offsets, self.equities))
 

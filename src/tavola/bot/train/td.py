@@ -26,6 +26,21 @@ torch==2.13.0`` on machines with a local CPU wheel)::
 The checkpoint is written every ``--save-every`` games (atomically), and a
 run given an existing checkpoint carries on from it. ``--export`` writes the
 networks as the NumPy weights the bot ships.
+
+**Variants.** ``--variant dutch`` (or ``acey-deucey``, ``nackgammon``) plays
+the games of that variant, from its start, by its rules and scoring; the
+networks take the encoder's variant inputs
+(:data:`~tavola.bot.encode.VARIANT_INPUTS`: waiting checkers, who may not
+hit yet). ``--init`` starts them from exported networks (the standard ones,
+say: their weights are copied and the extra inputs start at 0, so they play
+as those did until training teaches them the variant). In Acey-Deucey a
+player may move twice or more in a row (V2): a return is turned round only
+where the turn passes to the other player, and self-play judges such plays
+by the rest of the turn (:mod:`tavola.bot.continuation`)::
+
+    python -m tavola.bot.train.td --variant acey-deucey --init src/tavola/bot/data/tavola.npz \
+        --hidden 128 --games 40000 --checkpoint checkpoints/acey-deucey.pt \
+        --export src/tavola/bot/data/tavola-acey-deucey.npz
 """
 
 from __future__ import annotations
@@ -39,23 +54,26 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from tavola.bot.encode import INPUTS, encode
-from tavola.bot.evaluate import contact, route
+from tavola.bot.encode import INPUTS, VARIANT_INPUTS, encode
+from tavola.bot.evaluate import Evaluator, contact, entered_view, race_twin, route
+from tavola.bot.hypergammon import covers
 from tavola.bot.network import OUTPUTS, Network, flip_probabilities
 from tavola.bot.policies import GreedyPolicy
 from tavola.bot.train import require_torch
+from tavola.errors import TavolaError
 from tavola.files import write_atomically
 from tavola.selfplay import key_of, play
+from tavola.variants import STANDARD, find_variant
 
 if TYPE_CHECKING:
     from torch import nn
 
 
-def build_net(hidden: int) -> nn.Sequential:
+def build_net(hidden: int, inputs: int = INPUTS) -> nn.Sequential:
     """The trained form of a :class:`Network`: inputs, one hidden sigmoid layer, five logits."""
     from torch import nn
 
-    return nn.Sequential(nn.Linear(INPUTS, hidden), nn.Sigmoid(), nn.Linear(hidden, OUTPUTS))
+    return nn.Sequential(nn.Linear(inputs, hidden), nn.Sigmoid(), nn.Linear(hidden, OUTPUTS))
 
 
 def to_numpy(net: nn.Sequential) -> Network:
@@ -81,6 +99,8 @@ class Settings:
     save_every: int = 5_000
     threads: int = 1
     warmup_positions: int = 20_000
+    variant: str = STANDARD.name
+    init: str = ""
 
 
 @dataclass
@@ -90,6 +110,8 @@ class _Trajectory:
     inputs: list[npt.NDArray[np.float32]] = field(default_factory=list)
     contact: list[bool] = field(default_factory=list)
     next_values: list[npt.NDArray[np.float32]] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    """The seat that made each play (the other player's returns are turned round); empty: they alternate."""
 
 
 class Trainer:
@@ -99,10 +121,19 @@ class Trainer:
         import torch
 
         self.settings = settings
+        self.variant = find_variant(settings.variant)
+        if covers(self.variant):
+            raise TavolaError(
+                f"{self.variant.name} is solved exactly (tavola.bot.hypergammon): no networks to train"
+            )
+        self.extras = self.variant.name != STANDARD.name
+        self.inputs = VARIANT_INPUTS if self.extras else INPUTS
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         torch.manual_seed(settings.seed)
         torch.set_num_threads(settings.threads)
-        self.nets = {name: build_net(settings.hidden).to(self.device) for name in ("contact", "race")}
+        self.nets = {
+            name: build_net(settings.hidden, self.inputs).to(self.device) for name in ("contact", "race")
+        }
         parameters = [p for net in self.nets.values() for p in net.parameters()]
         self.optimizer = torch.optim.Adam(parameters, lr=settings.learning_rate)
         self.games_played = 0
@@ -132,17 +163,7 @@ class Trainer:
         import torch
 
         state = torch.load(path, map_location=self.device, weights_only=False)
-        widened = False
-        for name, net in self.nets.items():
-            weights = state["nets"][name]
-            first = weights["0.weight"]
-            if first.shape[1] < INPUTS:
-                # A network from before the contact features: they start with zero weight, so it
-                # plays as it did, and training teaches it to use them (the optimiser starts afresh).
-                extra = torch.zeros(first.shape[0], INPUTS - first.shape[1], dtype=first.dtype)
-                weights = {**weights, "0.weight": torch.cat([first, extra.to(first.device)], dim=1)}
-                widened = True
-            net.load_state_dict(weights)
+        widened = self._load_nets(state["nets"])
         if not widened:
             self.optimizer.load_state_dict(state["optimizer"])
             for group in self.optimizer.param_groups:
@@ -150,11 +171,56 @@ class Trainer:
         self.games_played = int(state["games_played"])
         self.rng.bit_generator.state = state["rng"]
 
+    def _load_nets(self, nets: dict[str, dict[str, Any]]) -> bool:
+        """Put ``nets``' weights in the networks; whether they had to be widened to more inputs.
+
+        A network from before the contact features, or a standard one
+        starting a variant's, gets the inputs it lacks with zero weights:
+        it plays as it did, and training teaches it to use them.
+        """
+        import torch
+
+        widened = False
+        for name, net in self.nets.items():
+            weights = nets[name]
+            first = weights["0.weight"]
+            if first.shape[1] < self.inputs:
+                extra = torch.zeros(first.shape[0], self.inputs - first.shape[1], dtype=first.dtype)
+                weights = {**weights, "0.weight": torch.cat([first, extra.to(first.device)], dim=1)}
+                widened = True
+            net.load_state_dict(weights)
+        return widened
+
+    def start_from(self, path: Path) -> None:
+        """Start from exported networks (``path`` and its ``-race`` twin); a fresh optimiser."""
+        import torch
+
+        nets = {}
+        for name, file in (("contact", path), ("race", race_twin(path))):
+            network = Network.load(file)
+            if len(network.layers) != 2 or network.sizes[1] != self.settings.hidden:
+                raise TavolaError(
+                    f"{file} has layers {network.sizes}: "
+                    f"--hidden {self.settings.hidden} needs one hidden layer of as many units"
+                )
+            (first, first_bias), (last, last_bias) = network.layers
+            nets[name] = {
+                "0.weight": torch.from_numpy(first.T.copy()),
+                "0.bias": torch.from_numpy(first_bias.copy()),
+                "2.weight": torch.from_numpy(last.T.copy()),
+                "2.bias": torch.from_numpy(last_bias.copy()),
+            }
+        self._load_nets(nets)
+
+    def evaluator(self) -> Evaluator:
+        """The networks as they stand, as the bot's evaluator of the variant (no bear-off database)."""
+        return Evaluator(to_numpy(self.nets["contact"]), to_numpy(self.nets["race"]), None, self.variant)
+
     def export(self, path: Path) -> None:
         """Write the two networks as the NumPy weights the bot loads (``<path>`` and its ``-race`` twin)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         to_numpy(self.nets["contact"]).save(path)
-        to_numpy(self.nets["race"]).save(path.with_name(path.stem + "-race" + path.suffix))
+        to_numpy(self.nets["race"]).save(race_twin(path))
 
     # --- playing --------------------------------------------------------------------
 
@@ -163,32 +229,36 @@ class Trainer:
         import torch
 
         out = np.empty((len(boards), OUTPUTS), dtype=np.float32)
-        contact_rows, race_rows = route(boards, None, out)
+        contact_rows, race_rows = route(entered_view(boards), None, out, self.variant)
         with torch.no_grad():
             for mask, name in ((contact_rows, "contact"), (race_rows, "race")):
                 if mask.any():
-                    inputs = torch.from_numpy(encode(boards[mask])).to(self.device)
+                    inputs = torch.from_numpy(encode(boards[mask], extras=self.extras)).to(self.device)
                     out[mask] = torch.sigmoid(self.nets[name](inputs)).cpu().numpy()
         return out
 
     def play_games(self, count: int) -> list[tuple[_Trajectory, npt.NDArray[np.float32]]]:
         """Play ``count`` games at once (:func:`tavola.selfplay.play`); each trajectory with its λ-returns.
 
-        The games' dice come from a key drawn from the trainer's generator.
+        The games' dice come from a key drawn from the trainer's generator;
+        the plays are chosen by the networks as they stand, run as the bot
+        runs them (:meth:`evaluator`).
         """
-        policy = GreedyPolicy(self.probabilities)
+        policy = GreedyPolicy.of(self.evaluator())
         trajectories = [_Trajectory() for _ in range(count)]
         finished_games: list[tuple[_Trajectory, npt.NDArray[np.float32]]] = []
-        for step in play(policy, count, key_of(self.rng), parallel=max(count, 1)):
-            inputs = encode(step.boards)
-            touching = contact(step.boards)
-            # The value of each chosen result for the player who moved, from the opponent's view on roll.
+        for step in play(policy, count, key_of(self.rng), variant=self.variant, parallel=max(count, 1)):
+            inputs = encode(step.boards, extras=self.extras)
+            touching = contact(entered_view(step.boards))
+            # The value of each chosen result for the player who moved (by the rest of the turn, where
+            # the same player goes on).
             values = policy.mover_probabilities(step.chosen)
             for slot, game in enumerate(step.game.tolist()):
                 trajectory = trajectories[game]
                 trajectory.inputs.append(inputs[slot])
                 trajectory.contact.append(bool(touching[slot]))
                 trajectory.next_values.append(values[slot])
+                trajectory.seats.append(int(step.seat[slot]))
                 if step.points[slot]:
                     finished_games.append((trajectory, self._returns(trajectory)))
         return finished_games
@@ -200,9 +270,12 @@ class Trainer:
         returns = np.empty_like(values)
         following = values[-1]
         returns[-1] = following
+        seats = trajectory.seats
         for index in range(len(values) - 2, -1, -1):
-            # The next position's return is seen by the other player.
-            following = (1 - lam) * values[index] + lam * flip_probabilities(following[None])[0]
+            # The next position's return is seen by its own player: turned round where that is the other.
+            passed = not seats or seats[index] != seats[index + 1]
+            seen = flip_probabilities(following[None])[0] if passed else following
+            following = (1 - lam) * values[index] + lam * seen
             returns[index] = following
         return returns
 
@@ -228,7 +301,7 @@ class Trainer:
         targets[:, 0] = 1 / (
             1 + np.exp(-(theirs - mine + 8) / 15)
         )  # the player on roll is worth about 8 pips
-        trajectory = _Trajectory(list(encode(boards)), list(contact(boards)))
+        trajectory = _Trajectory(list(encode(boards, extras=self.extras)), list(contact(boards)))
         return [self.fit([(trajectory, targets)]) for _ in range(5)][-1]
 
     def fit(self, games: list[tuple[_Trajectory, npt.NDArray[np.float32]]]) -> float:
@@ -277,10 +350,17 @@ def train(
     trainer = Trainer(settings, device)
     if checkpoint is not None and checkpoint.exists():
         trainer.load(checkpoint)
+    elif settings.init:
+        trainer.start_from(Path(settings.init))
     elif settings.warmup_positions:
         trainer.warm_up()
     last_save = trainer.games_played
-    columns = (TextColumn("TD({task.fields[lam]})"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn(f"{trainer.variant.name} TD({{task.fields[lam]}})"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(
         *columns, TextColumn("loss {task.fields[loss]:.4f}  {task.fields[rate]:.0f} games/s")
     ) as bar:
