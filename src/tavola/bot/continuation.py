@@ -184,7 +184,8 @@ class DoubleChoices:
     def best(self) -> Indices:
         """The row of the best play of each position, over all six doubles (the first of equals)."""
         rows = self.by_double()
-        return rows[np.arange(len(rows)), np.argmax(self.equities[rows], axis=1)]
+        best: Indices = rows[np.arange(len(rows)), np.argmax(self.equities[rows], axis=1)]
+        return best
 
     def by_double(self) -> Indices:
         """The row of the best play of each double of each position, shape (positions, 6)."""

@@ -144,7 +144,7 @@ class LookAheadPolicy(GreedyPolicy):
 
     def __init__(self, evaluator: Evaluator, explore: float = 0.0, key: int = 0) -> None:
         super().__init__(evaluator.evaluate, evaluator.equity, explore, key)
-        self.evaluator = evaluator
+        self.evaluator = self._evaluator = evaluator
         self.means: FloatArray = np.zeros((0, OUTPUTS), dtype=np.float32)
         self._mover: FloatArray | None = None
 
@@ -155,9 +155,9 @@ class LookAheadPolicy(GreedyPolicy):
             rows = super().__call__(candidates)
             self.means = np.zeros((len(candidates), OUTPUTS), dtype=np.float32)
             some = np.flatnonzero(rolled >= 0)
-            self.means[some] = evaluate_ply(self.evaluator, candidates.boards[some], 1)
+            self.means[some] = evaluate_ply(self._evaluator, candidates.boards[some], 1)
             return rows
-        rolls, position = rolls_ahead(self.evaluator, candidates.boards)
+        rolls, position = rolls_ahead(self._evaluator, candidates.boards)
         group = position * len(ALL_ROLLS) + rolled
         first = rolls.offsets[group]
         if not (rolls.offsets[group + 1] - first == candidates.counts).all():
