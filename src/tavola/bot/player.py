@@ -41,7 +41,7 @@ from tavola.match import MatchScore
 from tavola.play import LegalPlays, Play
 from tavola.position import Position
 from tavola.rules import Rules
-from tavola.variants import STANDARD, Variant
+from tavola.variants import STANDARD, Scoring, Variant
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,30 @@ class Choice:
     probabilities: tuple[float, ...]
     equity: float
     plies: int
+
+    @property
+    def expected_checkers(self) -> tuple[float, float] | None:
+        """Where the loser pays per checker left (Acey-Deucey, V2): the checkers the mover expects to win
+        and to lose, whose difference is the equity; None in a variant scored by gammons.
+
+        The gammon columns hold the expected share of the loser's checkers beyond the first
+        (:func:`tavola.bot.evaluate.points_equity`).
+
+        >>> from tavola import Dice
+        >>> from tavola.variants import ACEY_DEUCEY
+        >>> play = ACEY_DEUCEY.start.legal_plays(Dice(6, 5), ACEY_DEUCEY)[0]
+        >>> Choice(play, (0.5, 0.25, 0.0, 0.125, 0.0), 1.75, 0).expected_checkers
+        (4.0, 2.25)
+        >>> standard = Position.start().legal_plays(Dice(6, 5))[0]
+        >>> Choice(standard, (0.5, 0.25, 0.0, 0.125, 0.0), 0.125, 0).expected_checkers is None
+        True
+        """
+        variant = self.play.variant
+        if variant.scoring is not Scoring.CHECKERS_LEFT:
+            return None
+        win, win_share, _, lose_share, _ = self.probabilities
+        beyond_first = max(variant.checkers - 1, 1)
+        return win + beyond_first * win_share, 1 - win + beyond_first * lose_share
 
 
 @dataclass(frozen=True)
