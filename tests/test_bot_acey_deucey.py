@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,6 +30,7 @@ from tavola.protocol import answer
 from tavola.sampling import random_positions
 from tavola.variants import ACEY_DEUCEY
 from test_console_flow import Script, run
+from web_helpers import auth, client_on, create, play_on, sit, state
 
 UNTRAINED = Evaluator.untrained(hidden=8, seed=5)
 JUDGE = UNTRAINED.for_variant(ACEY_DEUCEY)
@@ -276,3 +278,36 @@ def test_V2_a_choice_knows_the_checkers_it_expects_only_where_the_loser_pays_per
     play = ACEY_DEUCEY.start.legal_plays(Dice(6, 5), ACEY_DEUCEY)[0]
     assert Choice(play, (1.0, 1.0, 0.0, 0.0, 0.0), 15.0, 0).expected_checkers == (15.0, 0.0)
     assert Choice(play, (0.0, 0.0, 0.0, 0.0, 0.0), -1.0, 0).expected_checkers == (0.0, 1.0)
+
+
+def test_V2_the_web_hint_while_the_double_is_chosen_ranks_the_six_doubles(tmp_path: Path) -> None:
+    with client_on(tmp_path / "server.sqlite3") as client:
+        for _attempt in range(6):  # a 1-2 comes in nearly every game; each try is a new game
+            options = {
+                "kind": "game",
+                "series": "single",
+                "variant": "acey-deucey",
+                "hints": True,
+                "seats": [{}, {}],
+            }
+            table = create(client, options)
+            tokens = {0: sit(client, table, 0, "Ann"), 1: sit(client, table, 1, "Bob")}
+            play_on(
+                client,
+                table,
+                tokens,
+                lambda seen: seen["status"] != "live" or seen["game"]["phase"] == "choose-double",
+            )
+            seen = state(client, table)
+            if seen["status"] == "live":
+                break
+        assert seen["game"]["phase"] == "choose-double"
+        chooser = seen["to_act"][0]
+        hint = client.get(f"/api/tables/{table}/hint", headers=auth(tokens[chooser]))
+        assert hint.status_code == 200, hint.text
+        doubles = hint.json()["doubles"]
+        assert sorted(row["double"] for row in doubles) == [1, 2, 3, 4, 5, 6]
+        equities = [row["equity"] for row in doubles]
+        assert equities == sorted(equities, reverse=True)
+        legal = state(client, table, tokens[chooser])["legal_actions"]
+        assert {"action": "choose_double", "number": doubles[0]["double"]} in legal
