@@ -273,6 +273,14 @@ class Game:
         return self._turns[-1] if self._turns else None
 
     @property
+    def playing_chosen_double(self) -> bool:
+        """Whether the turn being played is the double its player chose after an Acey-Deucey 1-2 (V2).
+
+        All four moves of it played, the same player rolls again.
+        """
+        return self._playing_chosen_double
+
+    @property
     def offer(self) -> tuple[int, int] | None:
         """A double waiting for an answer: (the value if taken, the player who must answer)."""
         return (self._offer.value, self._offer.answering) if self._offer else None

@@ -11,6 +11,12 @@ output, flushed at once, in order. Every request is an object with an ``id``
 ``hint``
     The same request → ``{"id": 1, "plays": [{"play", "position_id",
     "equity", "probabilities", "plies"}, ...]}``, every legal play, best first.
+``doubles``
+    ``{"id": 1, "cmd": "doubles", "position": TVLID, "variant": "acey-deucey"}``
+    → ``{"id": 1, "doubles": [{"double", "play", "position_id", "equity",
+    "probabilities", "plies"}, ...]}``: after an Acey-Deucey 1-2 (V2), the six
+    doubles to choose from, best first, each with its best play (the bot
+    chooses the first).
 ``evaluate``
     ``{"id": 1, "cmd": "evaluate", "position": POSID}`` → the probabilities
     for the player on roll (``win``, ``win_gammon``, ``win_backgammon``,
@@ -28,7 +34,14 @@ player to act on roll. Optional fields: ``variant`` (a variant's name),
 on roll's score first; a match is to 64 points at most,
 :data:`tavola.matchrules.MAX_MATCH_LENGTH`), ``cube`` (``{"value": 2, "owner": "center" | "me" |
 "opponent"}``), ``rules`` (``{"jacoby": true, "beavers": 1}``) and ``level``
-(see :data:`tavola.bot.search.LEVELS`). Every field of a request is checked
+(see :data:`tavola.bot.search.LEVELS`); for ``play`` and ``hint`` in
+Acey-Deucey, ``"chosen_double": true`` says the dice are the double chosen
+after a 1-2, so a play of all four moves is followed by the same player's
+roll (V2). In Acey-Deucey, where the loser pays per checker left, the equity
+is in checkers and each play of a hint also has its ``expected_checkers``
+(``{"won": ..., "lost": ...}``, their difference the equity); the
+probabilities' gammon fields then hold the share of checkers beyond the
+first. Every field of a request is checked
 before the bot starts work (its shape by :mod:`tavola.schema`, then its
 values); a request that cannot be answered gets one line,
 ``{"id": ..., "error": "..."}`` naming the field at fault, and the engine
@@ -61,7 +74,7 @@ from tavola.rules import Rules
 from tavola.schema import JsonTextError, RulesShape, Says, Shape, json_text, parse_json, read_shape
 from tavola.variants import STANDARD, Variant, find_variant
 
-COMMANDS = ("play", "hint", "evaluate", "cube")
+COMMANDS = ("play", "hint", "doubles", "evaluate", "cube")
 PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 """The names of the five probabilities in replies, in the order of the bot's outputs."""
 
@@ -84,6 +97,7 @@ class Request:
     rules: Rules = field(default_factory=Rules)
     level: str | None = None
     doubled: bool = False
+    chosen_double: bool = False
 
 
 def read_request(data: object) -> Request:
@@ -99,7 +113,7 @@ def read_request(data: object) -> Request:
     >>> read_request({"id": 7, "cmd": "fly"})
     Traceback (most recent call last):
     ...
-    tavola.protocol.RequestError: cmd: one of play, hint, evaluate, cube, not 'fly'
+    tavola.protocol.RequestError: cmd: one of play, hint, doubles, evaluate, cube, not 'fly'
     >>> read_request({"id": 7, "cmd": "evaluate", "position": "4HPwATDgc/ABMA", "match": {"length": "7"}})
     Traceback (most recent call last):
     ...
@@ -107,6 +121,11 @@ def read_request(data: object) -> Request:
     """
     shape: _CheckerRequest | _PositionRequest = read_shape(_REQUEST, data, RequestError, _WHOLE)
     variant = _variant(shape.variant)
+    chosen_double = isinstance(shape, _CheckerRequest) and shape.chosen_double
+    if (shape.cmd == "doubles" or chosen_double) and not variant.acey_deucey_roll:
+        raise RequestError(
+            f"variant: a double is chosen only after Acey-Deucey's 1-2 (V2), not in {variant.name}"
+        )
     return Request(
         id=shape.id,
         command=shape.cmd,
@@ -118,6 +137,7 @@ def read_request(data: object) -> Request:
         rules=_rules(shape.rules),
         level=_level(shape.level),
         doubled=shape.doubled,
+        chosen_double=chosen_double,
     )
 
 
@@ -162,7 +182,7 @@ class _RequestShape(Shape):
 class _PositionRequest(_RequestShape):
     """A request about a position before the roll."""
 
-    cmd: Literal["evaluate", "cube"]
+    cmd: Literal["evaluate", "cube", "doubles"]
 
 
 class _CheckerRequest(_RequestShape):
@@ -172,6 +192,7 @@ class _CheckerRequest(_RequestShape):
     dice: Annotated[
         list[int], Field(min_length=2, max_length=2), Says("dice: two numbers such as [6, 5], not {value}")
     ]
+    chosen_double: Annotated[bool, Says("chosen_double: true or false, not {value}")] = False
 
 
 _REQUEST = Annotated[
@@ -306,7 +327,13 @@ def reply(bot: Bot, request: Request) -> dict[str, Any]:
         cube_value = request.cube.value
         if request.command == "play":
             chosen = bot.play(
-                request.position, request.dice, request.variant, request.level, request.match, cube_value
+                request.position,
+                request.dice,
+                request.variant,
+                request.level,
+                request.match,
+                cube_value,
+                chosen_double=request.chosen_double,
             )
             return {
                 "play": chosen.play.notation,
@@ -314,9 +341,18 @@ def reply(bot: Bot, request: Request) -> dict[str, Any]:
                 "equity": round(chosen.equity, 4),
             }
         ranked = bot.hint(
-            request.position, request.dice, request.variant, request.level, request.match, cube_value
+            request.position,
+            request.dice,
+            request.variant,
+            request.level,
+            request.match,
+            cube_value,
+            chosen_double=request.chosen_double,
         )
         return {"plays": [_choice_json(choice) for choice in ranked]}
+    if request.command == "doubles":
+        doubles = bot.double_hint(request.position, request.variant, request.level)
+        return {"doubles": [{"double": choice.play.dice.high, **_choice_json(choice)} for choice in doubles]}
     evaluation = bot.evaluate(
         request.position, request.cube, request.match, request.rules, request.level, request.variant
     )
@@ -336,13 +372,17 @@ def _probabilities_json(values: tuple[float, ...]) -> dict[str, float]:
 
 
 def _choice_json(choice: Choice) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "play": choice.play.notation,
         "position_id": position_text(choice.play.after),
         "equity": round(choice.equity, 4),
         "probabilities": _probabilities_json(choice.probabilities),
         "plies": choice.plies,
     }
+    checkers = choice.expected_checkers
+    if checkers is not None:
+        data["expected_checkers"] = {"won": round(checkers[0], 4), "lost": round(checkers[1], 4)}
+    return data
 
 
 def _evaluation_json(evaluation: Evaluation, match: MatchScore | None) -> dict[str, Any]:

@@ -33,7 +33,6 @@ from tavola.actions import (
 )
 from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse, game_decision
 from tavola.bot.player import Bot
-from tavola.dice import Dice
 from tavola.game import Game, Phase
 from tavola.match import MatchScore
 from tavola.position import WinKind
@@ -62,7 +61,13 @@ def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> 
         match = None if away is None else MatchScore.from_away(away, game.crawford)
         # The turn's own legal plays: generated once, for the bot's choice and for the game that checks it.
         chosen = bot.play(
-            turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value, legal=turn.legal
+            turn.start,
+            turn.dice,
+            game.variant,
+            match=match,
+            cube_value=game.cube.value,
+            legal=turn.legal,
+            chosen_double=game.playing_chosen_double,
         )
         return Played(chosen.play)
     raise ValueError("the game is over: there is nothing to do")
@@ -125,13 +130,8 @@ def _checkers_left(game: Game) -> int | None:
 
 
 def _best_double(bot: Bot, game: Game) -> int:
-    """The double that leaves the bot best off after playing it (Acey-Deucey, V2)."""
-    best_number, best_value = 1, -10.0
-    for number in range(1, 7):
-        choice = bot.play(game.position, Dice(number, number), game.variant)
-        if choice.equity > best_value:
-            best_number, best_value = number, choice.equity
-    return best_number
+    """The double the bot chooses after an Acey-Deucey 1-2 (V2): the first of its hint."""
+    return bot.double_hint(game.position, game.variant)[0].play.dice.high
 
 
 def should_resign(bot: Bot, game: Game) -> WinKind | None:

@@ -43,6 +43,7 @@ from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.dice import Dice
 from tavola.gameover import game_over
 from tavola.movegen import generate_batch
+from tavola.play import LegalPlays
 from tavola.position import flip_array
 from tavola.variants import Variant
 
@@ -131,10 +132,7 @@ def mover_probabilities(
         group = np.searchsorted(offsets, choosing, side="right") - 1
         best = keep_in_groups(group, on_roll_now, widest, math.inf)
         what[np.setdiff1d(choosing, choosing[best])] = AGAIN
-        choosing = choosing[best]
-    if len(choosing):
-        boards = boards.copy()
-        boards[choosing], what[choosing] = best_continuations(evaluator, boards[choosing])
+    boards, what = continued(evaluator, boards, what)
 
     def on_roll(rows: npt.NDArray[np.int8]) -> FloatArray:
         return evaluator.evaluate(rows) if plies == 0 else evaluate_ply(evaluator, rows, plies)
@@ -145,6 +143,53 @@ def mover_probabilities(
     if agains.any():
         out[agains] = on_roll(boards[agains])
     return out
+
+
+def continued(
+    evaluator: Evaluator, results: npt.ArrayLike, kind: npt.ArrayLike
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """What to value each result by, and how: ``results`` with every :data:`CHOOSE` result replaced
+    by its best continuation (:func:`best_continuations`), and each row's kind, :data:`NEXT` or
+    :data:`AGAIN` (a finished game is :data:`NEXT`).
+
+    A :data:`NEXT` row is worth the opponent's value of it turned round, an
+    :data:`AGAIN` row its value with the mover on roll, at any depth: how
+    :func:`mover_probabilities` and the search
+    (:func:`tavola.bot.search.judge_plays` given the plays' kinds) judge them.
+
+    >>> from tavola.bot.evaluate import Evaluator
+    >>> from tavola.variants import ACEY_DEUCEY
+    >>> evaluator = Evaluator.untrained(hidden=8, seed=1).for_variant(ACEY_DEUCEY)
+    >>> plays = ACEY_DEUCEY.start.legal_plays(Dice(1, 2), ACEY_DEUCEY)
+    >>> boards, what = continued(evaluator, plays.results, [CHOOSE] * len(plays))
+    >>> boards.shape == plays.results.shape, set(what.tolist()) <= {NEXT, AGAIN}
+    (True, True)
+    """
+    boards = np.array(results, dtype=np.int8)
+    what = np.array(kind, dtype=np.int8).reshape(-1)
+    what[game_over(boards)] = NEXT
+    choosing = np.flatnonzero(what == CHOOSE)
+    if len(choosing):
+        boards[choosing], what[choosing] = best_continuations(evaluator, boards[choosing])
+    return boards, what
+
+
+def kinds_of(plays: LegalPlays, chosen_double: bool = False) -> npt.NDArray[np.int8]:
+    """:func:`kinds` of every legal play of ``plays`` (``chosen_double``: its dice are the double chosen
+    after a 1-2).
+
+    >>> from tavola.variants import ACEY_DEUCEY
+    >>> plays = ACEY_DEUCEY.start.legal_plays(Dice(5, 5), ACEY_DEUCEY)  # each makes all four moves
+    >>> kinds_of(plays, chosen_double=True).tolist(), kinds_of(plays).tolist()
+    ([1, 1, 1, 1, 1], [0, 0, 0, 0, 0])
+    """
+    return kinds(plays.variant, plays.dice, chosen_double, moves_made(plays.moves))
+
+
+def moves_made(moves: npt.NDArray[np.int8]) -> Indices:
+    """How many single-die moves each play of the move generator's ``moves`` array made (0: a pass)."""
+    made: Indices = (moves[:, :, 0] >= 0).sum(axis=1).astype(np.int64)
+    return made
 
 
 def best_continuations(
@@ -202,8 +247,7 @@ def double_choices(evaluator: Evaluator, boards: npt.ArrayLike) -> DoubleChoices
         np.tile(DOUBLES, (len(positions), 1)),
         evaluator.variant.flags,
     )
-    made = (moves[:, :, 0] >= 0).sum(axis=1)
-    what = np.where(made == 4, AGAIN, NEXT).astype(np.int8)
+    what = np.where(moves_made(moves) == 4, AGAIN, NEXT).astype(np.int8)
     what[game_over(results)] = NEXT
     probabilities = np.empty((len(results), OUTPUTS), dtype=np.float32)
     again = what == AGAIN

@@ -20,10 +20,20 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.continuation import kinds_of
 from tavola.bot.cube import CubeAction, CubeDecision, match_decision, money_decision, position_efficiency
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import table_for
-from tavola.bot.search import JudgedPlays, Level, best_first, evaluate_ply, judge_plays, level
+from tavola.bot.search import (
+    JudgedPlays,
+    Level,
+    SharedSearch,
+    best_first,
+    best_in_groups,
+    evaluate_ply,
+    judge_plays,
+    level,
+)
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
@@ -31,7 +41,7 @@ from tavola.match import MatchScore
 from tavola.play import LegalPlays, Play
 from tavola.position import Position
 from tavola.rules import Rules
-from tavola.variants import STANDARD, Variant
+from tavola.variants import STANDARD, Scoring, Variant
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,30 @@ class Choice:
     probabilities: tuple[float, ...]
     equity: float
     plies: int
+
+    @property
+    def expected_checkers(self) -> tuple[float, float] | None:
+        """Where the loser pays per checker left (Acey-Deucey, V2): the checkers the mover expects to win
+        and to lose, whose difference is the equity; None in a variant scored by gammons.
+
+        The gammon columns hold the expected share of the loser's checkers beyond the first
+        (:func:`tavola.bot.evaluate.points_equity`).
+
+        >>> from tavola import Dice
+        >>> from tavola.variants import ACEY_DEUCEY
+        >>> play = ACEY_DEUCEY.start.legal_plays(Dice(6, 5), ACEY_DEUCEY)[0]
+        >>> Choice(play, (0.5, 0.25, 0.0, 0.125, 0.0), 1.75, 0).expected_checkers
+        (4.0, 2.25)
+        >>> standard = Position.start().legal_plays(Dice(6, 5))[0]
+        >>> Choice(standard, (0.5, 0.25, 0.0, 0.125, 0.0), 0.125, 0).expected_checkers is None
+        True
+        """
+        variant = self.play.variant
+        if variant.scoring is not Scoring.CHECKERS_LEFT:
+            return None
+        win, win_share, _, lose_share, _ = self.probabilities
+        beyond_first = max(variant.checkers - 1, 1)
+        return win + beyond_first * win_share, 1 - win + beyond_first * lose_share
 
 
 @dataclass(frozen=True)
@@ -90,6 +124,7 @@ class Bot:
         cube_value: int = 1,
         *,
         legal: LegalPlays | None = None,
+        chosen_double: bool = False,
     ) -> list[Choice]:
         """Every legal play, best first, as the level's search judged them (without its noise).
 
@@ -102,11 +137,17 @@ class Bot:
         the search itself looks ahead by money equity. ``legal``, the plays
         of ``position`` and ``dice`` where the caller has them already (a
         :class:`~tavola.turn.Turn`'s), saves generating them again.
+
+        In Acey-Deucey (V2) a play after which its player goes on is judged by
+        what follows it (:mod:`tavola.bot.continuation`): a 1-2 played in full
+        by the best double to choose next, and, when ``chosen_double`` says
+        ``dice`` are the double chosen after a 1-2, a play of all four moves
+        with its player on roll again.
         """
         chosen = self._level(level)
         plays = self._legal(position, dice, variant, legal)
-        order, judged, equities = self._judge(plays, chosen, match, cube_value)
-        return [self._choice(plays, row, judged, equities) for row in order.tolist()]
+        order, judged, equities = self._judge(plays, chosen, match, cube_value, chosen_double)
+        return [self._choice(plays[row], row, judged, equities) for row in order.tolist()]
 
     def play(
         self,
@@ -118,21 +159,64 @@ class Bot:
         cube_value: int = 1,
         *,
         legal: LegalPlays | None = None,
+        chosen_double: bool = False,
     ) -> Choice:
         """The play the bot makes at ``level``: the best, or at weak levels the best once noise blurs them.
 
         The plays are generated once and judged in one search; only the
-        chosen one becomes a :class:`~tavola.play.Play`. ``legal`` as for
-        :meth:`hint`.
+        chosen one becomes a :class:`~tavola.play.Play`. ``legal`` and
+        ``chosen_double`` as for :meth:`hint`.
         """
         chosen = self._level(level)
         plays = self._legal(position, dice, variant, legal)
-        order, judged, equities = self._judge(plays, chosen, match, cube_value)
+        order, judged, equities = self._judge(plays, chosen, match, cube_value, chosen_double)
         row = int(order[0])
         if chosen.noise > 0 and len(order) > 1:
             blurred = equities[order] + self.rng.normal(0.0, chosen.noise, len(order))
             row = int(order[int(np.argmax(blurred))])
-        return self._choice(plays, row, judged, equities)
+        return self._choice(plays[row], row, judged, equities)
+
+    def double_hint(self, position: Position, variant: Variant, level: str | None = None) -> list[Choice]:
+        """The six doubles to choose from after an Acey-Deucey 1-2 (V2), best first, each by its best play.
+
+        ``position`` is seen from the player choosing. Each :class:`Choice`
+        is the best play of one double (its ``play.dice``), with that play's
+        probabilities and equity for the mover: a play of all four moves
+        judged with the mover on roll again, any other by the opponent's
+        roll. The six doubles' plays are judged in one search at the
+        level's depth, each double's plays filtered on their own as
+        :meth:`hint` filters a roll's; the doubles are ranked as
+        :func:`~tavola.bot.search.best_first` ranks plays. The bot chooses
+        the first.
+
+        >>> from tavola.bot.evaluate import Evaluator
+        >>> from tavola.variants import ACEY_DEUCEY
+        >>> bot = Bot(Evaluator.untrained(hidden=8, seed=1), level="expert")
+        >>> doubles = bot.double_hint(ACEY_DEUCEY.start, ACEY_DEUCEY)
+        >>> sorted(choice.play.dice.high for choice in doubles), doubles[0].plies
+        ([1, 2, 3, 4, 5, 6], 1)
+        """
+        if not variant.acey_deucey_roll:
+            raise TavolaError(
+                f"{variant.name} has no double to choose: only Acey-Deucey's 1-2 gives one (V2)"
+            )
+        chosen = self._level(level)
+        doubles = [position.legal_plays(Dice(number, number), variant) for number in range(1, 7)]
+        offsets = np.cumsum([0, *(len(plays) for plays in doubles)])
+        judged = SharedSearch(self.evaluator.for_variant(variant), chosen.filter).plays(
+            offsets,
+            np.concatenate([plays.results for plays in doubles]),
+            chosen.plies,
+            kinds=np.concatenate([kinds_of(plays, chosen_double=True) for plays in doubles]),
+        )
+        best = best_in_groups(offsets, judged.equities, judged.plies)
+        ranked = best_first(judged.equities[best], judged.plies[best]).tolist()
+        return [
+            self._choice(
+                doubles[double][best[double] - offsets[double]], best[double], judged, judged.equities
+            )
+            for double in ranked
+        ]
 
     @staticmethod
     def _legal(position: Position, dice: Dice, variant: Variant, legal: LegalPlays | None) -> LegalPlays:
@@ -147,19 +231,26 @@ class Bot:
         return legal
 
     def _judge(
-        self, plays: LegalPlays, chosen: Level, match: MatchScore | None, cube_value: int
+        self,
+        plays: LegalPlays,
+        chosen: Level,
+        match: MatchScore | None,
+        cube_value: int,
+        chosen_double: bool = False,
     ) -> tuple[npt.NDArray[np.int64], JudgedPlays, npt.NDArray[np.float64]]:
         """The rows of ``plays`` best first, the search's judgement, and each row's equity as ranked.
 
         For money the equity is the search's; in a match, each play's match
         winning chances turned back into money terms, and the rows ranked by
-        them within each depth (:func:`~tavola.bot.search.best_first`).
+        them within each depth (:func:`~tavola.bot.search.best_first`). Each
+        play is judged by what follows it (:func:`~tavola.bot.continuation.kinds_of`).
         """
         judged = judge_plays(
             self.evaluator.for_variant(plays.variant),
             plays.results,
             chosen.plies,
             chosen.filter,
+            kinds=kinds_of(plays, chosen_double),
         )
         if match is None:
             return judged.order(), judged, judged.equities
@@ -174,11 +265,10 @@ class Bot:
         return best_first(equities, judged.plies), judged, equities
 
     @staticmethod
-    def _choice(
-        plays: LegalPlays, row: int, judged: JudgedPlays, equities: npt.NDArray[np.float64]
-    ) -> Choice:
+    def _choice(play: Play, row: int, judged: JudgedPlays, equities: npt.NDArray[np.float64]) -> Choice:
+        """``play`` as row ``row`` of ``judged`` and ``equities`` values it."""
         probabilities = tuple(float(p) for p in judged.probabilities[row])
-        return Choice(plays[row], probabilities, float(equities[row]), int(judged.plies[row]))
+        return Choice(play, probabilities, float(equities[row]), int(judged.plies[row]))
 
     # --- positions and the cube -----------------------------------------------------------
 

@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from tavola.bot.continuation import AGAIN, NEXT, continued
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.dice import ALL_ROLLS, Dice
@@ -299,6 +300,7 @@ class _Search:
         *,
         reply: bool = False,
         keep: Indices | None = None,
+        kinds: npt.NDArray[np.int8] | None = None,
     ) -> tuple[FloatArray, npt.NDArray[np.float64], npt.NDArray[np.int8]]:
         """Judge the plays of several groups (each a position and roll), narrowing as the search deepens.
 
@@ -308,10 +310,14 @@ class _Search:
         ``noise``, when given, is added to the equities (and so to the
         choices of the filter). The rows in ``keep`` are judged at every
         depth besides those the filter passes, without taking their places.
+        ``kinds`` (:func:`tavola.bot.continuation.kinds`, one a row) says
+        which plays the mover goes on after (Acey-Deucey, V2): those are
+        judged at every depth by what follows them
+        (:func:`~tavola.bot.continuation.continued`), not by the opponent's roll.
         """
         count = len(results)
         group = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-        opponent_view = flip_array(results)
+        opponent_view, on_roll = self._views(results, kinds)
         probabilities = np.empty((count, OUTPUTS), dtype=np.float32)
         equities = np.empty(count, dtype=np.float64)
         reached = np.zeros(count, dtype=np.int8)
@@ -320,9 +326,12 @@ class _Search:
         for depth in range(plies + 1):
             judged = np.union1d(rows, kept) if len(kept) else rows
             every = len(judged) == count  # then judged lists every row in order: no copy needed
-            found = flip_probabilities(
-                self.evaluate(opponent_view if every else opponent_view[judged], depth)
-            )
+            found = self.evaluate(opponent_view if every else opponent_view[judged], depth)
+            if on_roll is None:
+                found = flip_probabilities(found)
+            else:
+                turned = ~on_roll[judged]
+                found[turned] = flip_probabilities(found[turned])
             probabilities[judged] = found
             equities[judged] = self.evaluator.equity(found)
             if noise is not None:
@@ -332,6 +341,18 @@ class _Search:
                 stage = self.filter.stage(depth, reply=reply)
                 rows = rows[keep_in_groups(group[rows], equities[rows], stage.limit, stage.threshold)]
         return probabilities, equities, reached
+
+    def _views(
+        self, results: IntArray, kinds: npt.NDArray[np.int8] | None
+    ) -> tuple[IntArray, npt.NDArray[np.bool_] | None]:
+        """The boards to value for each result, each with its player on roll, and which of them have the
+        mover on roll (None: none, every result is the opponent's to roll)."""
+        if kinds is None or not (np.asarray(kinds) != NEXT).any():
+            return flip_array(results), None
+        boards, what = continued(self.evaluator, results, kinds)
+        on_roll = what == AGAIN
+        boards[~on_roll] = flip_array(boards[~on_roll])
+        return boards, on_roll
 
 
 def keep_in_groups(
@@ -499,12 +520,17 @@ def judge_plays(
     results: IntArray,
     plies: int = 0,
     filter: MoveFilter = DEFAULT_FILTER,
+    *,
+    kinds: npt.NDArray[np.int8] | None = None,
 ) -> JudgedPlays:
     """Judge the plays of one position and roll from their ``results``, generated once by the caller.
 
     ``results`` are the generator's rows for one position and roll (as
     :attr:`tavola.play.LegalPlays.results` holds them), so nothing is
-    generated again: at 0-ply this is one call of the evaluator.
+    generated again: at 0-ply this is one call of the evaluator. ``kinds``
+    (:func:`tavola.bot.continuation.kinds_of` the plays) judges the plays
+    of an Acey-Deucey turn that goes on by what follows them (V2), at every
+    depth and so in the filter's choices too.
 
     >>> from tavola import Position
     >>> plays = Position.start().legal_plays(Dice(6, 5))
@@ -514,7 +540,9 @@ def judge_plays(
     """
     _check_plies(plies)
     rows = np.ascontiguousarray(results, dtype=np.int8)
-    probabilities, equities, reached = _Search(evaluator, filter).plays(np.array([0, len(rows)]), rows, plies)
+    probabilities, equities, reached = _Search(evaluator, filter).plays(
+        np.array([0, len(rows)]), rows, plies, kinds=kinds
+    )
     return JudgedPlays(probabilities, equities, reached)
 
 
@@ -543,15 +571,22 @@ class SharedSearch:
         return self._search.evaluate(np.ascontiguousarray(boards, dtype=np.int8), plies)
 
     def plays(
-        self, offsets: Indices, results: IntArray, plies: int, *, keep: Indices | None = None
+        self,
+        offsets: Indices,
+        results: IntArray,
+        plies: int,
+        *,
+        keep: Indices | None = None,
+        kinds: npt.NDArray[np.int8] | None = None,
     ) -> JudgedPlays:
         """The plays of many groups judged at once: group ``g`` is rows ``offsets[g]:offsets[g + 1]`` of
         ``results`` (:func:`~tavola.movegen.generate_batch`'s), each group filtered on its own; the rows in
-        ``keep`` (such as the plays made, to be judged in full) reach ``plies`` whatever the filter says."""
+        ``keep`` (such as the plays made, to be judged in full) reach ``plies`` whatever the filter says;
+        ``kinds`` as for :func:`judge_plays`."""
         _check_plies(plies)
         rows = np.ascontiguousarray(results, dtype=np.int8)
         probabilities, equities, reached = self._search.plays(
-            np.asarray(offsets, dtype=np.int64), rows, plies, keep=keep
+            np.asarray(offsets, dtype=np.int64), rows, plies, keep=keep, kinds=kinds
         )
         return JudgedPlays(probabilities, equities, reached)
 

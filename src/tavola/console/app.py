@@ -60,6 +60,7 @@ from tavola.console.view import (
     beaver_hint,
     board,
     cube_hint,
+    double_hint_table,
     help_table,
     hint_table,
     pip_line,
@@ -650,9 +651,18 @@ class ConsoleGame:
             away = self.table.away(player)
             match = None if away is None else MatchScore.from_away(away, game.crawford)
             choices = bot.hint(
-                turn.start, turn.dice, game.variant, match=match, cube_value=game.cube.value, legal=turn.legal
+                turn.start,
+                turn.dice,
+                game.variant,
+                match=match,
+                cube_value=game.cube.value,
+                legal=turn.legal,
+                chosen_double=game.playing_chosen_double,
             )
             self.console.print(hint_table(choices))
+            return
+        if game.phase is Phase.CHOOSE_DOUBLE:
+            self.console.print(double_hint_table(bot.double_hint(game.position, game.variant)))
             return
         if game.phase in (Phase.ROLL, Phase.DOUBLED) and game.rules.cube and game.variant.cube:
             away = self.table.away(game.player_on_roll)

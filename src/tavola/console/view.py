@@ -148,15 +148,34 @@ def play_lines(plays: list[str], width: int) -> list[str]:
 def hint_table(choices: list[Choice], limit: int = 10) -> Table:
     """The bot's ranked plays as :meth:`~tavola.bot.player.Bot.hint` ranks them: the plays searched
     deepest first, then by equity. Each row shows its equity, the loss against the best play judged at
-    the same depth, the win and gammon chances, and its depth in plies."""
+    the same depth, the win and gammon chances (in Acey-Deucey, V2, the checkers expected to be won and
+    lost instead: the equity is in checkers), and its depth in plies."""
+    return _ranked_table(choices, limit, doubles=False)
+
+
+def double_hint_table(choices: list[Choice]) -> Table:
+    """The six doubles to choose after an Acey-Deucey 1-2 as :meth:`~tavola.bot.player.Bot.double_hint`
+    ranks them, each with its best play, in the columns of :func:`hint_table`."""
+    return _ranked_table(choices, len(choices), doubles=True)
+
+
+def _ranked_table(choices: list[Choice], limit: int, *, doubles: bool) -> Table:
     table = Table(title=_("Hint"), title_justify="left")
     table.add_column("#", justify="right")
+    if doubles:
+        table.add_column(_("Double to play"), justify="center")
     table.add_column(_("Play"))
     table.add_column(_("Equity"), justify="right")
     table.add_column(_("Loss"), justify="right")
     table.add_column(_("Win"), justify="right")
-    table.add_column(_("Gammon"), justify="right")
-    table.add_column(_("Lose gammon"), justify="right")
+    in_checkers = bool(choices) and choices[0].expected_checkers is not None
+    if in_checkers:
+        # TRANSLATORS: Acey-Deucey's hint: the checkers the player expects to win, and to lose, by a play.
+        table.add_column(_("Checkers won"), justify="right")
+        table.add_column(_("Checkers lost"), justify="right")
+    else:
+        table.add_column(_("Gammon"), justify="right")
+        table.add_column(_("Lose gammon"), justify="right")
     # TRANSLATORS: the column of the hint table giving how many plies deep each play was judged.
     table.add_column(_("Depth"), justify="right")
     best_at: dict[int, float] = {}
@@ -164,14 +183,21 @@ def hint_table(choices: list[Choice], limit: int = 10) -> Table:
         p = choice.probabilities
         best = best_at.get(choice.plies)
         best_at.setdefault(choice.plies, choice.equity)
+        checkers = choice.expected_checkers
+        chances = (
+            [f"{checkers[0]:.2f}", f"{checkers[1]:.2f}"]
+            if checkers
+            else [f"{100 * p[1]:.1f}%", f"{100 * p[3]:.1f}%"]
+        )
+        dice = choice.play.dice
         table.add_row(
             str(rank),
+            *([f"{dice.high}-{dice.low}"] if doubles else []),
             choice.play.notation or _("(no move)"),
             f"{choice.equity:+.3f}",
             "" if best is None else f"{choice.equity - best:+.3f}",
             f"{100 * p[0]:.1f}%",
-            f"{100 * p[1]:.1f}%",
-            f"{100 * p[3]:.1f}%",
+            *chances,
             str(choice.plies),
         )
     if len(choices) > limit:

@@ -19,6 +19,7 @@ from tavola.chouette.bets import Side
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.game import Game
+from tavola.ids import position_text
 from tavola.match import Match, match_id_text
 from tavola.position import Position
 from tavola.records import to_json
@@ -82,7 +83,7 @@ def position_json(position: Position) -> dict[str, Any]:
         "bar": list(position.bar),
         "off": list(position.off),
         "pips": list(position.pip_counts()),
-        "position_id": position.position_id(),
+        "position_id": position_text(position),  # a Tavola ID where checkers wait to enter (V2)
     }
 
 

@@ -377,7 +377,8 @@ export class TablePage {
   mayAskHint() {
     const { state } = this;
     const allows = state.options.hints || state.seats.some((seat) => seat.bot);
-    return allows && state.you !== null && state.status === "live" && state.game?.phase === "move" && state.game.dice;
+    const phase = state.game?.phase;
+    return allows && state.you !== null && state.status === "live" && ((phase === "move" && state.game.dice) || phase === "choose-double");
   }
 
   async askHint() {
@@ -391,15 +392,19 @@ export class TablePage {
 
   hintPanel() {
     const legal = this.state.legal_actions;
-    const rows = this.hint.plays.map((choice) => {
-      const action = legal.find((item) => item.action === "play" && item.play === choice.play);
+    // While an Acey-Deucey double is chosen, the hint ranks the six doubles, each by its best play.
+    const rows = (this.hint.doubles ?? this.hint.plays).map((choice) => {
+      const action = choice.double
+        ? legal.find((item) => item.action === "choose_double" && item.number === choice.double)
+        : legal.find((item) => item.action === "play" && item.play === choice.play);
       return element(
         "li",
         {},
+        choice.double ? element("span", { class: "hint-double" }, `${choice.double}-${choice.double} `) : null,
         element("span", { class: "hint-play" }, choice.play || t("action.no_move")),
         " ",
         element("span", { class: "equity" }, signed(choice.equity.toFixed(3))),
-        action ? element("button", { class: "small", onclick: () => this.act(action) }, t("hint.play")) : null,
+        action ? element("button", { class: "small", onclick: () => this.act(action) }, choice.double ? actionLabel(action) : t("hint.play")) : null,
       );
     });
     return element("div", { class: "hint", id: "hint" }, element("h2", { "data-i18n": "hint.title" }), element("ol", {}, rows));
