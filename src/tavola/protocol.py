@@ -28,7 +28,9 @@ player to act on roll. Optional fields: ``variant`` (a variant's name),
 on roll's score first; a match is to 64 points at most,
 :data:`tavola.matchrules.MAX_MATCH_LENGTH`), ``cube`` (``{"value": 2, "owner": "center" | "me" |
 "opponent"}``), ``rules`` (``{"jacoby": true, "beavers": 1}``) and ``level``
-(see :data:`tavola.bot.search.LEVELS`). Every field of a request is checked
+(see :data:`tavola.bot.search.LEVELS`; ``evaluate`` and ``cube`` judge at
+:data:`tavola.bot.player.CUBE_LEVEL`, the depth of every cube decision of the
+bot, unless the request names a level). Every field of a request is checked
 before the bot starts work (its shape by :mod:`tavola.schema`, then its
 values); a request that cannot be answered gets one line,
 ``{"id": ..., "error": "..."}`` naming the field at fault, and the engine

@@ -43,8 +43,8 @@ CUBE_LEVEL = "world-class"
 
 Hints are given at this level, and a cube decision seen at another depth can
 differ from it: in Dutch backgammon's entering phase (V1) the estimates of
-one ply and of two differ by half a point, so that a bot judging its cube at
-its own level doubled where the hint said no double.
+one ply and of two can differ by half a point, so a bot judging its cube at
+its own level would double where the hint says no double.
 """
 
 
