@@ -34,7 +34,9 @@ player to act on roll. Optional fields: ``variant`` (a variant's name),
 on roll's score first; a match is to 64 points at most,
 :data:`tavola.matchrules.MAX_MATCH_LENGTH`), ``cube`` (``{"value": 2, "owner": "center" | "me" |
 "opponent"}``), ``rules`` (``{"jacoby": true, "beavers": 1}``) and ``level``
-(see :data:`tavola.bot.search.LEVELS`); for ``play`` and ``hint`` in
+(see :data:`tavola.bot.search.LEVELS`; ``evaluate`` and ``cube`` judge at
+:data:`tavola.bot.player.CUBE_LEVEL`, the depth of every cube decision of the
+bot, unless the request names a level); for ``play`` and ``hint`` in
 Acey-Deucey, ``"chosen_double": true`` says the dice are the double chosen
 after a 1-2, so a play of all four moves is followed by the same player's
 roll (V2). In Acey-Deucey, where the loser pays per checker left, the equity

@@ -31,7 +31,7 @@ from tavola.actions import (
     Roll,
     Take,
 )
-from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse, game_decision
+from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse
 from tavola.bot.player import Bot
 from tavola.game import Game, Phase
 from tavola.match import MatchScore
@@ -74,10 +74,8 @@ def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> 
 
 
 def _decision(bot: Bot, game: Game, away: tuple[int, int] | None) -> CubeDecision:
-    """The cube decision seen by the player on roll, whoever is to act."""
-    return game_decision(
-        game, bot.probabilities(game.position, variant=game.variant), _from_roller(game, away)
-    )
+    """The cube decision seen by the player on roll, whoever is to act: the one every hint gives."""
+    return bot.cube_decision(game, _from_roller(game, away))
 
 
 def _from_roller(game: Game, away: tuple[int, int] | None) -> tuple[int, int] | None:

@@ -619,8 +619,6 @@ def game_decision(
     (the Crawford game, the Holland rule, the cube's owner) comes from the game;
     Janowski's ``x`` from its position (:func:`position_efficiency`) unless given.
     """
-    if efficiency is None:
-        efficiency = position_efficiency(game.position)
     player = game.player_on_roll
     if game.phase is Phase.ROLL:
         may_double = game.may_double(player)
@@ -630,16 +628,56 @@ def game_decision(
         raise ValueError(
             f"cube decisions come before the roll or to answer a double, not in {game.phase.value}"
         )
+    return position_decision(
+        probabilities,
+        game.position,
+        game.cube,
+        game.rules,
+        away=away,
+        crawford=game.crawford,
+        player=player,
+        table=table,
+        efficiency=efficiency,
+        may_double=may_double,
+    )
+
+
+def position_decision(
+    probabilities: Probabilities,
+    position: Position,
+    cube: Cube | None = None,
+    rules: Rules | None = None,
+    *,
+    away: tuple[int, int] | None = None,
+    crawford: bool = False,
+    player: int = 0,
+    table: MatchEquityTable | None = None,
+    efficiency: float | None = None,
+    may_double: bool = True,
+) -> CubeDecision:
+    """The cube decision of ``position``'s player on roll (``player`` of ``cube``), for money or in a match.
+
+    The one computation behind :func:`game_decision` and
+    :meth:`tavola.bot.player.Bot.evaluate`: :func:`money_decision` when
+    ``away`` is None, else :func:`match_decision` at that score (the player
+    on roll's points to go first), Janowski's ``x`` from the position
+    (:func:`position_efficiency`) unless given.
+
+    >>> print(position_decision([0.99, 0.0, 0.0, 0.0, 0.0], Position([2] + [0] * 22 + [-2])))
+    Double, drop (no double +0.994, double/take +1.953, double/pass +1.000)
+    """
+    if efficiency is None:
+        efficiency = position_efficiency(position)
     if away is None:
         return money_decision(
-            probabilities, game.cube, game.rules, player=player, efficiency=efficiency, may_double=may_double
+            probabilities, cube, rules, player=player, efficiency=efficiency, may_double=may_double
         )
     return match_decision(
         probabilities,
         away,
-        game.cube,
-        crawford=game.crawford,
-        rules=game.rules,
+        cube,
+        crawford=crawford,
+        rules=rules,
         player=player,
         table=table,
         efficiency=efficiency,

@@ -6,6 +6,10 @@ turns its answers into JSON).
 Positions are seen from the player on roll; a match is given as the points
 each side still needs.
 
+A bot's level sets how it plays checkers; its cube decisions are judged at
+:data:`CUBE_LEVEL`'s depth at every level, so the bot doubles, takes and drops
+as every hint says (:meth:`Bot.cube_decision` for a game in progress).
+
 >>> from tavola import Dice, Position
 >>> from tavola.bot.evaluate import Evaluator
 >>> bot = Bot(Evaluator.untrained(hidden=8, seed=1), level="advanced")
@@ -21,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.continuation import kinds_of
-from tavola.bot.cube import CubeAction, CubeDecision, match_decision, money_decision, position_efficiency
+from tavola.bot.cube import CubeAction, CubeDecision, game_decision, position_decision
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import table_for
 from tavola.bot.search import (
@@ -37,11 +41,21 @@ from tavola.bot.search import (
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
+from tavola.game import Game
 from tavola.match import MatchScore
 from tavola.play import LegalPlays, Play
 from tavola.position import Position
 from tavola.rules import Rules
 from tavola.variants import STANDARD, Scoring, Variant
+
+CUBE_LEVEL = "world-class"
+"""The level whose depth judges cube decisions, whatever level the bot plays checkers at.
+
+Hints are given at this level, and a cube decision seen at another depth can
+differ from it: in Dutch backgammon's entering phase (V1) the estimates of
+one ply and of two can differ by half a point, so a bot judging its cube at
+its own level would double where the hint says no double.
+"""
 
 
 @dataclass(frozen=True)
@@ -283,17 +297,16 @@ class Bot:
     ) -> Evaluation:
         """The position judged for its player on roll (player 0 of ``cube``), before the roll.
 
-        The cubeless equity is in ``variant``'s points (checkers in Acey-Deucey).
+        At ``level``'s depth, :data:`CUBE_LEVEL`'s unless named. The
+        cubeless equity is in ``variant``'s points (checkers in Acey-Deucey).
         """
-        evaluator = self.evaluator.for_variant(variant)
-        probabilities = self.probabilities(position, level, variant)
-        cubeless = float(evaluator.equity(probabilities[None])[0])
-        if not variant.cube:  # no cube to turn: the equity is the cubeless one (V2)
-            decision = CubeDecision(
-                CubeAction.NO_DOUBLE, None, cubeless, reason=f"{variant.name} has no doubling cube"
-            )
+        probabilities = self.probabilities(position, level or CUBE_LEVEL, variant)
+        cubeless = self._cubeless(probabilities, variant)
+        if not variant.cube:
+            decision = self._without_cube(variant, cubeless)
         else:
-            decision = self._cube(probabilities, position_efficiency(position), cube, match, rules)
+            away, crawford = (None, False) if match is None else (match.away, match.crawford)
+            decision = position_decision(probabilities, position, cube, rules, away=away, crawford=crawford)
         return Evaluation(tuple(float(p) for p in probabilities), cubeless, decision)
 
     def probabilities(
@@ -317,22 +330,34 @@ class Bot:
         """The cube decision for the player on roll, and the answer the doubled player should give."""
         return self.evaluate(position, cube, match, rules, level, variant).cube
 
-    @staticmethod
-    def _cube(
-        probabilities: np.ndarray,
-        efficiency: float,
-        cube: Cube | None,
-        match: MatchScore | None,
-        rules: Rules | None,
+    def cube_decision(
+        self, game: Game, away: tuple[int, int] | None = None, level: str | None = None
     ) -> CubeDecision:
-        if match is None:
-            return money_decision(probabilities, cube, rules, player=0, efficiency=efficiency)
-        return match_decision(
-            probabilities,
-            match.away,
-            cube,
-            crawford=match.crawford,
-            rules=rules,
-            player=0,
-            efficiency=efficiency,
+        """The cube decision of ``game`` now, for its player on roll, and the doubled player's answer.
+
+        The one decision behind the bot's doubles, takes, drops and beavers
+        (:func:`tavola.bot.actor.choose_action`) and every hint at the table:
+        before the roll, or while a double (or its beaver) waits for its
+        answer. ``away`` is the match score from the player on roll's side
+        (None for money); the position is judged at :data:`CUBE_LEVEL`'s
+        depth unless ``level`` names another.
+
+        >>> from tavola.bot.evaluate import Evaluator
+        >>> game = Game(position=Position([2] + [0] * 22 + [-2]), player_on_roll=1)
+        >>> print(Bot(Evaluator.untrained(hidden=8, seed=1)).cube_decision(game))
+        Too good to double, drop (no double +1.000, double/take +2.000, double/pass +1.000)
+        """
+        probabilities = self.probabilities(game.position, level or CUBE_LEVEL, game.variant)
+        if not game.variant.cube:
+            return self._without_cube(game.variant, self._cubeless(probabilities, game.variant))
+        return game_decision(game, probabilities, away)
+
+    def _cubeless(self, probabilities: npt.NDArray[np.float32], variant: Variant) -> float:
+        return float(self.evaluator.for_variant(variant).equity(probabilities[None])[0])
+
+    @staticmethod
+    def _without_cube(variant: Variant, cubeless: float) -> CubeDecision:
+        """No cube to turn: the equity is the cubeless one (V2)."""
+        return CubeDecision(
+            CubeAction.NO_DOUBLE, None, cubeless, reason=f"{variant.name} has no doubling cube"
         )

@@ -41,7 +41,6 @@ from tavola.analysis.levels import LEVELS
 from tavola.analysis.model import Decision
 from tavola.analysis.summary import analysis_summary
 from tavola.analysis.words import skill_name
-from tavola.bot.cube import game_decision
 from tavola.bot.player import Bot
 from tavola.bot.search import level_title
 from tavola.console.commands import (
@@ -666,7 +665,7 @@ class ConsoleGame:
             return
         if game.phase in (Phase.ROLL, Phase.DOUBLED) and game.rules.cube and game.variant.cube:
             away = self.table.away(game.player_on_roll)
-            decision = game_decision(game, bot.probabilities(game.position, variant=game.variant), away)
+            decision = bot.cube_decision(game, away)
             offer = game.offer
             if offer is not None and offer[1] == game.player_on_roll:  # the double was beavered
                 self.console.print(beaver_hint(decision, offer[0]))

@@ -9,9 +9,12 @@ bot does at money, rather than dropping at the lower stake.
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from tavola.actions import Played, Roll
-from tavola.bot.cube import CubeAction, CubeResponse, money_decision, position_efficiency
-from tavola.bot.player import Bot
+from tavola.bot.cube import CubeAction, CubeResponse, position_decision
+from tavola.bot.player import CUBE_LEVEL, Bot
 from tavola.chouette import (
     Beaver,
     ChouetteGame,
@@ -53,16 +56,17 @@ def choose_chouette_action(bot: Bot, game: ChouetteGame, player: str) -> Chouett
     return Roll() if Roll() in actions else None
 
 
-def _decision_for(bot: Bot, game: ChouetteGame, cube: Cube, doubler: Side) -> tuple[CubeAction, CubeResponse]:
+def _probabilities(bot: Bot, game: ChouetteGame) -> npt.NDArray[np.float32]:
+    """The side on roll's probabilities, judged as every cube decision is (:data:`CUBE_LEVEL`)."""
+    return bot.probabilities(game.position, CUBE_LEVEL, game.settings.variant)
+
+
+def _decision_for(
+    game: ChouetteGame, probabilities: npt.NDArray[np.float32], cube: Cube, doubler: Side
+) -> tuple[CubeAction, CubeResponse]:
     """The money cube decision on ``cube`` for ``doubler``, the side on roll, and the answer to it."""
-    position = game.position
-    decision = money_decision(
-        bot.probabilities(position, variant=game.settings.variant),
-        cube,
-        game.settings.rules,
-        player=int(doubler),
-        efficiency=position_efficiency(position),
-    )
+    rules = game.settings.rules
+    decision = position_decision(probabilities, game.position, cube, rules, player=int(doubler))
     return decision.action, decision.response or CubeResponse.TAKE
 
 
@@ -71,13 +75,13 @@ def _double(bot: Bot, game: ChouetteGame, player: str, actions: list[ChouetteAct
     doubles = [action for action in actions if isinstance(action, Double)]
     if not doubles:
         return None
-    side = game.side_of(player)
+    side, probabilities = game.side_of(player), _probabilities(bot, game)
     wanted = {
         bet.opponent(player)
         for bet in game.bets
         if bet.is_live
         and player in bet.key
-        and _decision_for(bot, game, bet.cube, side)[0] is CubeAction.DOUBLE
+        and _decision_for(game, probabilities, bet.cube, side)[0] is CubeAction.DOUBLE
     }
     exact = [double for double in doubles if set(double.against) == wanted]
     covering = [double for double in doubles if wanted <= set(double.against)]
@@ -94,7 +98,7 @@ def _answer(bot: Bot, game: ChouetteGame, player: str, actions: list[ChouetteAct
     if offer.answering is offer.doubler:  # a beaver comes back to the bot: it plays on
         return Take(names)
     bets = {bet.key: bet for bet in game.bets}
-    _action, response = _decision_for(bot, game, bets[offer.bet].cube, offer.doubler)
+    _action, response = _decision_for(game, _probabilities(bot, game), bets[offer.bet].cube, offer.doubler)
     if response is CubeResponse.DROP:
         return Drop(names)
     if response is CubeResponse.BEAVER and Beaver(names) in actions:
