@@ -142,3 +142,18 @@ def test_hold_out_keeps_the_last_positions_of_the_last_file_out_of_the_fitting(t
         distill.main([*arguments, *out, "--hold-out", "-5"])
     with pytest.raises(SystemExit):  # two ways to choose the validation
         distill.main([*arguments, *out, "--hold-out", "10", "--validation", str(data)])
+
+
+def test_V1_a_variant_is_played_judged_and_fitted_by_its_own_rules(tmp_path) -> None:
+    from tavola.variants import DUTCH
+
+    evaluator = Evaluator.untrained(hidden=8, seed=1).for_variant(DUTCH)
+    boards = distill.self_play_positions(evaluator, 40, np.random.default_rng(2), parallel=8)
+    assert (boards[:8, 25] + boards[:8, 27] >= 26).all()  # Dutch games start with every checker to enter
+    checkpoint = tmp_path / "dutch.pt"
+    train(Settings(games=4, parallel=4, hidden=8, variant="dutch"), checkpoint, None)
+    targets = evaluate_ply(evaluator, boards, 1)
+    trainer = distill.fit(checkpoint, boards, targets, 1, 1e-3, variant="dutch")
+    assert trainer.extras
+    with pytest.raises(ValueError, match="networks of dutch, not of standard"):
+        distill.fit(checkpoint, boards, targets, 1, 1e-3)

@@ -29,7 +29,9 @@ Run (PyTorch needed)::
 
 Several ``--data`` files can be judged by separate runs at once (one core
 each, ``--seed`` apart, without ``--out``: judging only), then fitted
-together by one run naming them all.
+together by one run naming them all. ``--variant`` plays, judges and fits
+a variant's positions by its rules, with a checkpoint of that variant's
+networks (:mod:`tavola.bot.train.td` ``--variant``).
 """
 
 from __future__ import annotations
@@ -45,8 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.encode import encode
-from tavola.bot.evaluate import Evaluator, contact
-from tavola.bot.network import equity
+from tavola.bot.evaluate import Evaluator, contact, entered_view, points_equity
 from tavola.bot.policies import GreedyPolicy
 from tavola.bot.search import evaluate_ply
 from tavola.bot.train import require_torch
@@ -55,6 +56,7 @@ from tavola.files import write_atomically
 from tavola.gameover import game_over
 from tavola.position import flip_array
 from tavola.selfplay import key_of, play, subkey
+from tavola.variants import STANDARD, find_variant
 
 CHUNK = 20_000
 """Positions judged between two writes of the data file."""
@@ -74,7 +76,7 @@ def self_play_positions(
     """``count`` positions before a roll from games the evaluator plays against itself.
 
     The games are played by :func:`tavola.selfplay.play` from the opening
-    roll (R4), ``parallel`` at a time, with dice keyed from ``rng``. Each
+    roll (R4) of the evaluator's variant, ``parallel`` at a time, with dice keyed from ``rng``. Each
     play is the 0-ply best, or with probability ``explore`` a random legal
     play. With ``candidates`` above 0, the positions are instead those left
     by the ``candidates`` best plays of each turn (seen by the opponent, on
@@ -85,7 +87,7 @@ def self_play_positions(
     policy = GreedyPolicy.of(evaluator, explore, subkey(key, 0))
     found: list[npt.NDArray[np.int8]] = []
     total = 0
-    for step in play(policy, max(count, 1), key, parallel=parallel):
+    for step in play(policy, max(count, 1), key, parallel=parallel, variant=evaluator.variant):
         if candidates:
             best = [
                 begin + np.argsort(-policy.equities[begin:end], kind="stable")[:candidates]
@@ -160,6 +162,7 @@ def fit(
     final_rate: float | None = None,
     validation: tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]] | None = None,
     batch_size: int | None = None,
+    variant: str = STANDARD.name,
 ) -> Trainer:
     """The TD checkpoint's networks fitted to the targets (widened to ``hidden`` units first, if given).
 
@@ -167,12 +170,15 @@ def fit(
     when not given) along a half cosine, one step a pass. With
     ``validation`` (positions and targets kept out of the fitting), each
     pass also prints how far the networks' equities are from those targets.
-    ``batch_size`` replaces the checkpoint's positions per step.
+    ``batch_size`` replaces the checkpoint's positions per step. The
+    checkpoint's networks must be ``variant``'s.
     """
     import torch
 
     state = torch.load(checkpoint, map_location="cpu", weights_only=False)
     settings = replace(Settings(**state["settings"]), epochs=1, learning_rate=rate)
+    if settings.variant != variant:
+        raise ValueError(f"{checkpoint} holds networks of {settings.variant}, not of {variant}")
     if batch_size is not None:
         settings = replace(settings, batch_size=batch_size)
     if hidden is not None and hidden != settings.hidden:
@@ -181,7 +187,7 @@ def fit(
     else:
         trainer = Trainer(settings)
         trainer.load(checkpoint)
-    inputs, touching = encode(boards), contact(boards)
+    inputs, touching = encode(boards, extras=trainer.extras), contact(entered_view(boards))
     for epoch in range(epochs):
         for group in trainer.optimizer.param_groups:
             group["lr"] = scheduled_rate(rate, final_rate, epoch, epochs)
@@ -209,7 +215,8 @@ def validation_error(
 ) -> float:
     """Root mean square difference between the networks' cubeless equities and the targets'."""
     found = trainer.probabilities(boards)
-    return float(np.sqrt(np.mean((equity(found) - equity(targets)) ** 2)))
+    errors = points_equity(found, trainer.variant) - points_equity(targets, trainer.variant)
+    return float(np.sqrt(np.mean(errors**2)))
 
 
 def _widen(trainer: Trainer, nets: dict[str, dict[str, Any]]) -> None:
@@ -283,6 +290,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--plies", type=int, default=1, choices=(1, 2), help="how deep the search that judges looks"
     )
+    parser.add_argument(
+        "--variant", default=STANDARD.name, help="the variant whose games are played and judged"
+    )
     parser.add_argument("--out", type=Path, help="the new checkpoint (without it: judge only, no fitting)")
     parser.add_argument("--export", type=Path, help="the new NumPy weights")
     args = parser.parse_args(argv)
@@ -290,7 +300,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--out and --export go together: both to fit, neither to judge only")
     if args.out is not None:
         require_torch()  # before the judging, which takes long
-    evaluator = Evaluator.load(args.weights)
+    evaluator = Evaluator.load(args.weights, find_variant(args.variant))
     judged = [
         judged_positions(
             evaluator,
@@ -334,6 +344,7 @@ def main(argv: list[str] | None = None) -> None:
         final_rate=args.final_learning_rate,
         validation=validation,
         batch_size=args.batch_size,
+        variant=evaluator.variant.name,
     )
     trainer.save(args.out)
     trainer.export(args.export)
