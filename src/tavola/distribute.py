@@ -167,9 +167,14 @@ def _on_ray(
     task = ray.remote(_call).options(runtime_env={"env_vars": blas_settings()})
     stored = ray.put(shared)
     pending = [task.remote(function, stored, item) for item in items]
+    fetched = 0
     try:
         for reference in pending:
-            yield ray.get(reference)
+            result = ray.get(reference)
+            fetched += 1
+            yield result
     finally:
-        for reference in pending:
+        # Only the tasks whose results were never fetched (a caller that stopped early): cancelling a
+        # finished task can race with Ray's own bookkeeping of its completion and abort the driver.
+        for reference in pending[fetched:]:
             ray.cancel(reference)
