@@ -124,7 +124,6 @@ def mover_probabilities(
 
     boards = np.ascontiguousarray(results, dtype=np.int8)
     what = np.asarray(kind, dtype=np.int8).copy()
-    what[game_over(boards)] = NEXT
     out = np.empty((len(boards), OUTPUTS), dtype=np.float32)
     choosing = np.flatnonzero(what == CHOOSE)
     if len(choosing) and offsets is not None and widest is not None:
@@ -211,8 +210,8 @@ class DoubleChoices:
     """Every play of the six doubles for positions where the mover chooses one, judged at 0-ply.
 
     Rows ``offsets[6 p + d]:offsets[6 p + d + 1]`` of ``results`` are the
-    plays of double ``d + 1`` in position ``p``; ``kinds``, ``probabilities``
-    (for the mover) and ``equities`` go with each row.
+    plays of double ``d + 1`` in position ``p``; ``kinds`` and ``equities``
+    (for the mover) go with each row.
     """
 
     def __init__(
@@ -220,11 +219,9 @@ class DoubleChoices:
         offsets: Indices,
         results: npt.NDArray[np.int8],
         kinds: npt.NDArray[np.int8],
-        probabilities: FloatArray,
         equities: npt.NDArray[np.float64],
     ) -> None:
-        self.offsets, self.results, self.kinds = offsets, results, kinds
-        self.probabilities, self.equities = probabilities, equities
+        self.offsets, self.results, self.kinds, self.equities = offsets, results, kinds, equities
 
     def best(self) -> Indices:
         """The row of the best play of each position, over all six doubles (the first of equals)."""
@@ -249,11 +246,5 @@ def double_choices(evaluator: Evaluator, boards: npt.ArrayLike) -> DoubleChoices
     )
     what = np.where(moves_made(moves) == 4, AGAIN, NEXT).astype(np.int8)
     what[game_over(results)] = NEXT
-    probabilities = np.empty((len(results), OUTPUTS), dtype=np.float32)
-    again = what == AGAIN
-    if again.any():
-        probabilities[again] = evaluator.evaluate(results[again])
-    if (~again).any():
-        probabilities[~again] = flip_probabilities(evaluator.evaluate(flip_array(results[~again])))
-    equities = evaluator.equity(probabilities).astype(np.float64)
-    return DoubleChoices(offsets, results, what, probabilities, equities)
+    equities = evaluator.equity(mover_probabilities(evaluator, results, what)).astype(np.float64)
+    return DoubleChoices(offsets, results, what, equities)

@@ -297,10 +297,8 @@ class Evaluator:
         found = _SHIPPED.get(variant)
         if found is None:
             own = shipped_weights(variant)
-            if own.exists():
+            if own.exists() or variant.name == STANDARD.name:
                 found = cls.load(own, variant)
-            elif variant.name == STANDARD.name:
-                found = cls.load(SHIPPED_WEIGHTS)
             else:
                 standard = cls.default()
                 found = Evaluator(standard.contact_net, standard.race_net, standard.bearoff_database, variant)
