@@ -7,12 +7,16 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="training needs PyTorch (pip install 'tavola[train]')")
 
+from dataclasses import replace  # noqa: E402
+
+from tavola.analysis.rollout import RolloutSettings, rollout_positions  # noqa: E402
 from tavola.bot.evaluate import Evaluator  # noqa: E402
 from tavola.bot.network import Network  # noqa: E402
 from tavola.bot.search import evaluate_ply  # noqa: E402
 from tavola.bot.train import distill  # noqa: E402
 from tavola.bot.train.td import Settings, train  # noqa: E402
 from tavola.position import Position  # noqa: E402
+from tavola.selfplay import key_of, subkey  # noqa: E402
 
 
 def test_self_play_gives_legal_positions_before_a_roll() -> None:
@@ -46,7 +50,7 @@ def test_targets_are_the_1_ply_search_and_a_stopped_run_carries_on(tmp_path, mon
     assert len(targets) == len(boards)
     assert np.allclose(targets[:5], evaluate_ply(evaluator, boards[:5], 1))
     # A run stopped half-way keeps what it computed and goes on from there.
-    distill._write(data, boards, targets[:20], 1)
+    distill._write(data, boards, targets[:20], "1-ply")
     again, more = distill.judged_positions(evaluator, data, 50, rng)
     assert np.array_equal(again, boards)
     assert np.allclose(more, targets)
@@ -59,10 +63,48 @@ def test_targets_at_2_plies_are_the_2_ply_search_and_never_mixed_with_1_ply(tmp_
     boards, targets = distill.judged_positions(evaluator, data, 12, np.random.default_rng(3), plies=2)
     assert np.allclose(targets, evaluate_ply(evaluator, boards, 2))
     assert not np.allclose(targets, evaluate_ply(evaluator, boards, 1))
-    with pytest.raises(ValueError, match="judged at 2 plies, not 1"):
+    with pytest.raises(ValueError, match="judged by 2-ply, not by 1-ply"):
         distill.judged_positions(evaluator, data, 12, np.random.default_rng(3))
     with pytest.raises(ValueError, match="1 or 2 plies, not 3"):
         distill.judged_positions(evaluator, tmp_path / "deeper.npz", 12, np.random.default_rng(3), plies=3)
+
+
+def test_targets_by_rollout_are_each_positions_rollout_and_a_stopped_run_gets_the_same(
+    tmp_path, monkeypatch
+) -> None:
+    evaluator = Evaluator.untrained(hidden=8, seed=1)
+    monkeypatch.setattr(distill, "CHUNK", 10)
+    monkeypatch.setattr(distill, "ROLLOUT_GAMES", 16)  # four positions of four trials a call
+    settings = RolloutSettings(trials=4, truncation=2)
+    data = tmp_path / "rolled.npz"
+    boards, targets = distill.judged_positions(
+        evaluator, data, 25, np.random.default_rng(3), rollout=settings
+    )
+    assert len(targets) == len(boards) > 10
+    assert ((targets >= 0) & (targets <= 1)).all()
+    key = key_of(np.random.default_rng(3))  # the rollouts' seed is drawn first
+    first = rollout_positions(boards[:4], replace(settings, seed=subkey(subkey(key, 0), 0)), evaluator)
+    assert np.allclose(targets[:4], first.clip(0, 1))
+    assert not np.allclose(targets, evaluate_ply(evaluator, boards, 1))
+    distill._write(data, boards, targets[:10], distill.judge_name(1, settings))
+    again, more = distill.judged_positions(evaluator, data, 25, np.random.default_rng(3), rollout=settings)
+    assert np.array_equal(again, boards)
+    assert np.array_equal(more, targets)
+    with pytest.raises(ValueError, match="judged by rollout: 4 trials, truncation 2, not by 1-ply"):
+        distill.judged_positions(evaluator, data, 25, np.random.default_rng(3))
+
+
+def test_the_command_judges_by_rollouts_and_refuses_bad_rollout_settings(tmp_path, capsys) -> None:
+    weights = tmp_path / "net.npz"
+    Network.random([204, 8, 5], seed=1).save(weights)
+    Network.random([204, 8, 5], seed=2).save(tmp_path / "net-race.npz")
+    data = tmp_path / "data.npz"
+    arguments = ["--weights", str(weights), "--checkpoint", str(tmp_path / "none.pt"), "--data", str(data)]
+    distill.main([*arguments, "--positions", "12", "--rollout-trials", "2", "--truncation", "1"])
+    assert str(np.load(data)["judge"]) == "rollout: 2 trials, truncation 1"
+    with pytest.raises(SystemExit):
+        distill.main([*arguments, "--rollout-trials", "3", "--truncation", "0"])
+    assert "truncated after 1 play or more" in capsys.readouterr().err
 
 
 def test_fitting_a_checkpoint_to_targets_exports_networks_the_bot_loads(tmp_path) -> None:

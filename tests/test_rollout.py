@@ -17,6 +17,7 @@ from tavola.analysis.rollout import (
     quasi_random_dice,
     rollout_plays,
     rollout_position,
+    rollout_positions,
 )
 from tavola.analysis.stats import Estimate, Moments, merge
 from tavola.bot.bearoff import default_database
@@ -26,6 +27,7 @@ from tavola.bot.met import default_table, match_equity_after, mwc_to_equity
 from tavola.cli import main
 from tavola.cube import Cube
 from tavola.distribute import Spread
+from tavola.errors import TavolaError
 from tavola.match import MatchScore
 from tavola.rules import Rules
 from tavola.variants import find_variant
@@ -160,6 +162,35 @@ def test_bad_settings_are_refused_with_what_is_wrong():
         rollout_position(Position.start(), RolloutSettings(trials=10), TINY, chunk=50)
     with pytest.raises(RolloutError, match="3 checkers a side"):
         rollout_position(Position([1, 1, 1] + [0] * 20 + [-3], checkers=3), RolloutSettings(), TINY)
+
+
+def test_positions_rolled_out_side_by_side_are_each_their_own_rollout():
+    boards = np.stack(
+        [
+            Position.start().to_array(),
+            Position.from_position_id("jGfkATDg8+ABUA").to_array(),
+            SIX_AGAINST_ACE.to_array(),
+        ]
+    )
+    for settings in (
+        RolloutSettings(trials=BLOCK + 4, truncation=3, seed=8),  # a block and part of the next
+        RolloutSettings(trials=12, seed=9, variance_reduction=False),
+    ):
+        together = rollout_positions(boards, settings, TINY)
+        for board, means in zip(boards, together, strict=True):
+            alone = rollout_position(Position.from_array(board), settings, TINY).probabilities
+            assert np.allclose(means, [estimate.mean for estimate in alone], atol=1e-12)
+
+
+def test_positions_to_roll_out_side_by_side_are_checked():
+    start = Position.start().to_array()
+    with pytest.raises(RolloutError, match="cubeless, for money"):
+        rollout_positions(start[None], RolloutSettings(trials=4, cubeful=True), TINY)
+    with pytest.raises(RolloutError, match=r"shape \(N, 30\), not \(30,\)"):
+        rollout_positions(start, RolloutSettings(trials=4), TINY)
+    hyper = Position([1, 1, 1] + [0] * 20 + [-3], checkers=3).to_array()
+    with pytest.raises(TavolaError, match="3, not 15"):
+        rollout_positions(hyper[None], RolloutSettings(trials=4), TINY)
 
 
 def test_the_command_prints_a_table_for_a_position(capsys):

@@ -11,6 +11,7 @@ from tavola.analysis.rollout import (
     RolloutSettings,
     rollout_plays,
     rollout_position,
+    rollout_positions,
 )
 from tavola.analysis.stats import Estimate, Moments, merge
 
@@ -25,4 +26,5 @@ __all__ = [
     "merge",
     "rollout_plays",
     "rollout_position",
+    "rollout_positions",
 ]

@@ -10,11 +10,14 @@ Three steps, each resumable:
    (:func:`~tavola.bot.search.evaluate_ply`, ``--plies``, 1 by default):
    at 1 ply, every roll, the best play for it, the opponent's evaluation
    after it; at 2, the same with each of those evaluations itself a 1-ply
-   search (the bot's move filter choosing the plays looked at). The search
-   sees further than the network alone, so its judgements are better
-   targets than the network's own. Targets are written in chunks to
-   ``--data`` as they are computed, with the depth they were judged at (a
-   file is never judged at two depths).
+   search (the bot's move filter choosing the plays looked at). Or, with
+   ``--rollout-trials N``, by a rollout of N trials played by the networks
+   at 0-ply, variance-reduced and truncated after ``--truncation`` plays
+   (:func:`~tavola.analysis.rollout.rollout_positions`). Either sees
+   further than the network alone, so its judgements are better targets
+   than the network's own. Targets are written in chunks to ``--data`` as
+   they are computed, with how they were judged (a file is never judged
+   two ways).
 3. **Fitting**: the networks of a TD checkpoint (:mod:`tavola.bot.train.td`)
    are fitted to the targets (cross-entropy on the five outputs), with the
    learning rate lowered along a half cosine when ``--final-learning-rate``
@@ -46,6 +49,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tavola.analysis.rollout import BLOCK, RolloutError, RolloutSettings, rollout_positions
 from tavola.bot.encode import encode
 from tavola.bot.evaluate import Evaluator, contact, entered_view, points_equity
 from tavola.bot.policies import GreedyPolicy
@@ -63,6 +67,9 @@ CHUNK = 20_000
 SEARCH_BATCH = {1: 20_000, 2: 1_000}
 """Positions given to one search call at each depth: a 2-ply search of one position holds about a
 megabyte of plays and evaluations, so its batches are small."""
+ROLLOUT_GAMES = 4_608
+"""Trials played side by side by one rollout call (positions times trials of one block): each looks
+a roll ahead at every play for the variance reduction, which holds about 0.1 MB a game."""
 
 
 def self_play_positions(
@@ -103,12 +110,47 @@ def self_play_positions(
     return positions[~game_over(positions)]
 
 
-def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32], plies: int) -> None:
+def judge_name(plies: int, rollout: RolloutSettings | None = None) -> str:
+    """How a data file's targets are judged, as the file records it.
+
+    >>> judge_name(2), judge_name(1, RolloutSettings(trials=9, truncation=7))
+    ('2-ply', 'rollout: 9 trials, truncation 7')
+    """
+    if rollout is None:
+        return f"{plies}-ply"
+    return f"rollout: {rollout.trials} trials, truncation {rollout.truncation}"
+
+
+def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32], judge: str) -> None:
     """Save the data atomically (a temporary file renamed over the old one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(
-        path, lambda file: np.savez_compressed(file, boards=boards, targets=targets, plies=np.int64(plies))
+        path, lambda file: np.savez_compressed(file, boards=boards, targets=targets, judge=np.str_(judge))
     )
+
+
+def _saved_judge(saved: Any) -> str:
+    """The judge a saved file records; files from before it was kept record their depth or nothing (1)."""
+    if "judge" in saved:
+        return str(saved["judge"])
+    return f"{int(saved['plies']) if 'plies' in saved else 1}-ply"
+
+
+def rollout_targets(
+    evaluator: Evaluator, boards: npt.NDArray[np.int8], settings: RolloutSettings, key: int
+) -> npt.NDArray[np.float32]:
+    """(N, 5) targets: each position's rollout (:func:`~tavola.analysis.rollout.rollout_positions`).
+
+    The positions go :data:`ROLLOUT_GAMES` trials at a time, the dice of
+    each call keyed by ``key`` and the index of its first position, so a
+    stopped run that carries on gets the same targets.
+    """
+    step = max(1, ROLLOUT_GAMES // min(settings.trials, BLOCK))
+    found = [
+        rollout_positions(boards[at : at + step], replace(settings, seed=subkey(key, at)), evaluator)
+        for at in range(0, len(boards), step)
+    ]
+    return np.concatenate(found).clip(0.0, 1.0).astype(np.float32)
 
 
 def judged_positions(
@@ -118,35 +160,47 @@ def judged_positions(
     rng: np.random.Generator,
     candidates: int = 0,
     plies: int = 1,
+    rollout: RolloutSettings | None = None,
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
-    """Positions and their ``plies``-deep targets, carrying on from ``data`` and saving it as they come.
+    """Positions and their targets, carrying on from ``data`` and saving it as they come.
 
-    ``candidates`` is passed to :func:`self_play_positions`. A file judged
-    at another depth is an error (its targets would be mixed).
+    The targets are the ``plies``-deep search, or with ``rollout`` each
+    position's variance-reduced rollout (:func:`rollout_targets`; its seed
+    is drawn from ``rng`` first, the positions after). ``candidates`` is
+    passed to :func:`self_play_positions`. A file judged another way is an
+    error (its targets would be mixed).
     """
     from rich.progress import Progress
 
     if plies not in SEARCH_BATCH:
         raise ValueError(f"targets are judged at 1 or 2 plies, not {plies}")
+    if rollout is not None and (rollout.cubeful or rollout.match is not None):
+        raise ValueError("targets are cubeless money rollouts")
+    judge = judge_name(plies, rollout)
+    key = key_of(rng) if rollout is not None else 0
     if data.exists():
         saved = np.load(data)
         boards, targets = saved["boards"], saved["targets"]
-        found = int(saved["plies"]) if "plies" in saved else 1  # files from before the depth was kept
-        if found != plies:
-            raise ValueError(f"{data} is judged at {found} plies, not {plies}")
+        found = _saved_judge(saved)
+        if found != judge:
+            raise ValueError(f"{data} is judged by {found}, not by {judge}")
     else:
         boards = self_play_positions(evaluator, count, rng, candidates=candidates)
         targets = np.zeros((0, 5), dtype=np.float32)
-        _write(data, boards, targets, plies)
+        _write(data, boards, targets, judge)
     with Progress() as bar:
-        task = bar.add_task(f"{plies}-ply targets", total=len(boards), completed=len(targets))
+        task = bar.add_task(f"targets: {judge}", total=len(boards), completed=len(targets))
         while len(targets) < len(boards):
-            chunk = boards[len(targets) : len(targets) + CHUNK]
-            step = SEARCH_BATCH[plies]
-            starts = range(0, len(chunk), step)
-            judged = [evaluate_ply(evaluator, chunk[at : at + step], plies) for at in starts]
+            done = len(targets)
+            chunk = boards[done : done + CHUNK]
+            if rollout is not None:
+                judged = [rollout_targets(evaluator, chunk, rollout, subkey(key, done))]
+            else:
+                step = SEARCH_BATCH[plies]
+                starts = range(0, len(chunk), step)
+                judged = [evaluate_ply(evaluator, chunk[at : at + step], plies) for at in starts]
             targets = np.concatenate([targets, *judged])
-            _write(data, boards, targets, plies)
+            _write(data, boards, targets, judge)
             bar.update(task, completed=len(targets))
     return boards, targets
 
@@ -291,6 +345,15 @@ def main(argv: list[str] | None = None) -> None:
         "--plies", type=int, default=1, choices=(1, 2), help="how deep the search that judges looks"
     )
     parser.add_argument(
+        "--rollout-trials",
+        type=int,
+        default=0,
+        help="judge each position by a variance-reduced 0-ply rollout of this many trials instead",
+    )
+    parser.add_argument(
+        "--truncation", type=int, default=7, help="the plays after which a rollout's trial is judged"
+    )
+    parser.add_argument(
         "--variant", default=STANDARD.name, help="the variant whose games are played and judged"
     )
     parser.add_argument("--out", type=Path, help="the new checkpoint (without it: judge only, no fitting)")
@@ -301,6 +364,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.out is not None:
         require_torch()  # before the judging, which takes long
     evaluator = Evaluator.load(args.weights, find_variant(args.variant))
+    rollout = None
+    if args.rollout_trials:
+        try:
+            rollout = RolloutSettings(
+                trials=args.rollout_trials, truncation=args.truncation, variant=evaluator.variant
+            )
+        except RolloutError as error:
+            parser.error(str(error))
     judged = [
         judged_positions(
             evaluator,
@@ -309,6 +380,7 @@ def main(argv: list[str] | None = None) -> None:
             np.random.default_rng([args.seed, index]),
             args.candidates,
             args.plies,
+            rollout,
         )
         for index, path in enumerate(args.data)
     ]
