@@ -102,9 +102,15 @@ def test_the_command_judges_by_rollouts_and_refuses_bad_rollout_settings(tmp_pat
     arguments = ["--weights", str(weights), "--checkpoint", str(tmp_path / "none.pt"), "--data", str(data)]
     distill.main([*arguments, "--positions", "12", "--rollout-trials", "2", "--truncation", "1"])
     assert str(np.load(data)["judge"]) == "rollout: 2 trials, truncation 1"
-    with pytest.raises(SystemExit):
-        distill.main([*arguments, "--rollout-trials", "3", "--truncation", "0"])
-    assert "truncated after 1 play or more" in capsys.readouterr().err
+    for wrong, says in (
+        (["--rollout-trials", "3", "--truncation", "0"], "truncated after 1 play or more"),
+        (["--rollout-trials", "0"], "at least 1 trial"),
+        (["--rollout-trials", "3", "--plies", "2"], "two ways to judge"),
+        (["--truncation", "5"], "give --rollout-trials too"),
+    ):
+        with pytest.raises(SystemExit):
+            distill.main([*arguments, *wrong])
+        assert says in capsys.readouterr().err
 
 
 def test_fitting_a_checkpoint_to_targets_exports_networks_the_bot_loads(tmp_path) -> None:

@@ -174,8 +174,6 @@ def judged_positions(
 
     if plies not in SEARCH_BATCH:
         raise ValueError(f"targets are judged at 1 or 2 plies, not {plies}")
-    if rollout is not None and (rollout.cubeful or rollout.match is not None):
-        raise ValueError("targets are cubeless money rollouts")
     judge = judge_name(plies, rollout)
     key = key_of(rng) if rollout is not None else 0
     if data.exists():
@@ -342,16 +340,15 @@ def main(argv: list[str] | None = None) -> None:
         help="judge the positions left by each turn's best N plays instead of the positions played",
     )
     parser.add_argument(
-        "--plies", type=int, default=1, choices=(1, 2), help="how deep the search that judges looks"
+        "--plies", type=int, choices=(1, 2), help="how deep the search that judges looks (default 1)"
     )
     parser.add_argument(
         "--rollout-trials",
         type=int,
-        default=0,
         help="judge each position by a variance-reduced 0-ply rollout of this many trials instead",
     )
     parser.add_argument(
-        "--truncation", type=int, default=7, help="the plays after which a rollout's trial is judged"
+        "--truncation", type=int, help="the plays after which a rollout's trial is judged (default 7)"
     )
     parser.add_argument(
         "--variant", default=STANDARD.name, help="the variant whose games are played and judged"
@@ -365,10 +362,17 @@ def main(argv: list[str] | None = None) -> None:
         require_torch()  # before the judging, which takes long
     evaluator = Evaluator.load(args.weights, find_variant(args.variant))
     rollout = None
-    if args.rollout_trials:
+    if args.rollout_trials is None:
+        if args.truncation is not None:
+            parser.error("--truncation is for rollouts: give --rollout-trials too")
+    elif args.plies is not None:
+        parser.error("--plies and --rollout-trials are two ways to judge: give one")
+    else:
         try:
             rollout = RolloutSettings(
-                trials=args.rollout_trials, truncation=args.truncation, variant=evaluator.variant
+                trials=args.rollout_trials,
+                truncation=7 if args.truncation is None else args.truncation,
+                variant=evaluator.variant,
             )
         except RolloutError as error:
             parser.error(str(error))
@@ -379,7 +383,7 @@ def main(argv: list[str] | None = None) -> None:
             args.positions,
             np.random.default_rng([args.seed, index]),
             args.candidates,
-            args.plies,
+            args.plies or 1,
             rollout,
         )
         for index, path in enumerate(args.data)
