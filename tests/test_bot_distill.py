@@ -17,6 +17,7 @@ from tavola.bot.train import distill  # noqa: E402
 from tavola.bot.train.td import Settings, train  # noqa: E402
 from tavola.position import Position  # noqa: E402
 from tavola.selfplay import key_of, subkey  # noqa: E402
+from tavola.variants import find_variant  # noqa: E402
 
 
 def test_self_play_gives_legal_positions_before_a_roll() -> None:
@@ -81,17 +82,30 @@ def test_targets_by_rollout_are_each_positions_rollout_and_a_stopped_run_gets_th
         evaluator, data, 25, np.random.default_rng(3), rollout=settings
     )
     assert len(targets) == len(boards) > 10
+    # Chances, whatever the variance reduction took off: within 0 and 1, and no more gammons than games.
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = targets.T
     assert ((targets >= 0) & (targets <= 1)).all()
+    assert (win_gammon <= win).all()
+    assert (win_backgammon <= win_gammon).all()
+    assert (lose_gammon <= 1 - win + 1e-6).all()
+    assert (lose_backgammon <= lose_gammon).all()
     key = key_of(np.random.default_rng(3))  # the rollouts' seed is drawn first
     first = rollout_positions(boards[:4], replace(settings, seed=subkey(subkey(key, 0), 0)), evaluator)
     assert np.allclose(targets[:4], first.clip(0, 1))
     assert not np.allclose(targets, evaluate_ply(evaluator, boards, 1))
-    distill._write(data, boards, targets[:10], distill.judge_name(1, settings))
+    distill._write(data, boards, targets[:10], distill.judge_name(rollout=settings))
     again, more = distill.judged_positions(evaluator, data, 25, np.random.default_rng(3), rollout=settings)
     assert np.array_equal(again, boards)
     assert np.array_equal(more, targets)
     with pytest.raises(ValueError, match="judged by rollout: 4 trials, truncation 2, not by 1-ply"):
         distill.judged_positions(evaluator, data, 25, np.random.default_rng(3))
+    with pytest.raises(ValueError, match="give plies or rollout, not both"):
+        distill.judged_positions(evaluator, data, 25, np.random.default_rng(3), plies=2, rollout=settings)
+    dutch = replace(settings, variant=find_variant("dutch"))
+    with pytest.raises(ValueError, match="the rollouts play dutch, the networks standard"):
+        distill.judged_positions(
+            evaluator, tmp_path / "other.npz", 25, np.random.default_rng(3), rollout=dutch
+        )
 
 
 def test_the_command_judges_by_rollouts_and_refuses_bad_rollout_settings(tmp_path, capsys) -> None:

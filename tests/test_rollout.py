@@ -27,7 +27,6 @@ from tavola.bot.met import default_table, match_equity_after, mwc_to_equity
 from tavola.cli import main
 from tavola.cube import Cube
 from tavola.distribute import Spread
-from tavola.errors import TavolaError
 from tavola.match import MatchScore
 from tavola.rules import Rules
 from tavola.variants import find_variant
@@ -189,8 +188,15 @@ def test_positions_to_roll_out_side_by_side_are_checked():
     with pytest.raises(RolloutError, match=r"shape \(N, 30\), not \(30,\)"):
         rollout_positions(start, RolloutSettings(trials=4), TINY)
     hyper = Position([1, 1, 1] + [0] * 20 + [-3], checkers=3).to_array()
-    with pytest.raises(TavolaError, match="3, not 15"):
-        rollout_positions(hyper[None], RolloutSettings(trials=4), TINY)
+    with pytest.raises(RolloutError, match=r"board 1: .*3, not 15"):
+        rollout_positions(np.stack([start, hyper]), RolloutSettings(trials=4), TINY)
+    with pytest.raises(RolloutError, match="not values of type float64"):
+        rollout_positions(start[None] + 0.5, RolloutSettings(trials=4), TINY)
+    wrapped = start[None].astype(np.int64)
+    wrapped[0, 6] += 256  # would be 5 again as a byte: refused, not read as another board
+    with pytest.raises(RolloutError, match="counts of checkers, not 261"):
+        rollout_positions(wrapped, RolloutSettings(trials=4), TINY)
+    assert rollout_positions(np.zeros((0, 30), np.int8), RolloutSettings(trials=4), TINY).shape == (0, 5)
 
 
 def test_the_command_prints_a_table_for_a_position(capsys):

@@ -13,6 +13,9 @@ equity, each with its standard error and 95% interval.
   trial ``t`` of every play on the same dice, for the player who moves,
   and gives each play's equity less the best play's with its own standard
   error (paired: the dice they share cancel out of the difference).
+* :func:`rollout_positions` rolls out many positions side by side, each
+  for its player on roll, cubeless and for money, and gives only each
+  one's mean chances (training targets).
 
 **Variance reduction** (as GNU Backgammon does it): at each roll of a
 trial, the luck of the roll, the 0-ply chances after the best play of the
@@ -338,8 +341,10 @@ def rollout_positions(boards: npt.ArrayLike, settings: RolloutSettings, evaluato
     kernel, one block of :data:`BLOCK` trials at a time, so many positions
     (training targets) cost little more than one. Trial ``t`` of every board
     is played on the same dice, and each board's means are those of
-    :func:`rollout_position` with the same settings. The memory taken grows
-    with the boards times :data:`BLOCK`: give a few hundred boards a call.
+    :func:`rollout_position` with the same settings (``seed=None`` draws the
+    dice's key from the OS and does not give it back: pass a seed to repeat
+    a call). The memory taken grows with the boards times :data:`BLOCK`:
+    give a few hundred boards a call.
 
     >>> from tavola.bot.evaluate import Evaluator
     >>> settings = RolloutSettings(trials=36, truncation=2, seed=1)
@@ -352,22 +357,35 @@ def rollout_positions(boards: npt.ArrayLike, settings: RolloutSettings, evaluato
     """
     if settings.cubeful or settings.match is not None:
         raise RolloutError(_("positions rolled out side by side are rolled out cubeless, for money"))
-    array = np.ascontiguousarray(boards, dtype=np.int8)
-    if array.ndim != 2 or array.shape[1] != ARRAY_SIZE:
+    given = np.asarray(boards)
+    if given.ndim != 2 or given.shape[1] != ARRAY_SIZE:
         raise RolloutError(
             _("positions to roll out are an array of shape (N, {size}), not {shape}").format(
-                size=ARRAY_SIZE, shape=array.shape
+                size=ARRAY_SIZE, shape=given.shape
             )
         )
-    for board in array:
-        _checked(Position.from_array(board, checkers=settings.variant.checkers), settings)
+    if given.size and not np.issubdtype(given.dtype, np.integer):
+        raise RolloutError(
+            _("positions to roll out hold counts of checkers, not values of type {kind}").format(
+                kind=given.dtype
+            )
+        )
+    outside = given[(given < np.iinfo(np.int8).min) | (given > np.iinfo(np.int8).max)]
+    if outside.size:
+        raise RolloutError(
+            _("positions to roll out hold counts of checkers, not {value}").format(value=int(outside[0]))
+        )
+    array = np.ascontiguousarray(given, dtype=np.int8)
+    for index, board in enumerate(array):
+        try:
+            Position.from_array(board, checkers=settings.variant.checkers)
+        except TavolaError as error:
+            raise RolloutError(_("board {index}: {error}").format(index=index, error=error)) from error
+    if not len(array):
+        return np.zeros((0, OUTPUTS), dtype=np.float64)
     job = _Job(array, 0, key_of(settings.seed), settings)
-    judge = evaluator.for_variant(settings.variant)
-    total = np.zeros((len(array), OUTPUTS), dtype=np.float64)
-    for first in range(0, settings.trials, BLOCK):
-        block = _block(job, judge, first, min(BLOCK, settings.trials - first))
-        total += block[:, :, :OUTPUTS].sum(axis=0)
-    means: FloatArray = total / settings.trials
+    trials = _trials(job, evaluator.for_variant(settings.variant), 0, settings.trials)
+    means: FloatArray = trials[:, :, :OUTPUTS].mean(axis=0)
     return means
 
 
@@ -508,12 +526,18 @@ def _chunk(shared: _Shared, chunk: tuple[int, int]) -> Moments:
     """The moments of trials ``first .. first + count - 1`` of every start, block by block."""
     job, (first, count) = shared.job, chunk
     judge = shared.evaluator.for_variant(job.settings.variant)
+    values = _trials(job, judge, first, count).reshape(count, len(job.starts) * job.layout.width)
+    return Moments.of(values, job.layout.pairs())
+
+
+def _trials(job: _Job, evaluator: Evaluator, first: int, count: int) -> FloatArray:
+    """Each trial's figures for each start, trials ``first .. first + count - 1`` played block by
+    block: an array (count, starts, width)."""
     blocks = [
-        _block(job, judge, begin, min(begin + BLOCK, first + count) - begin)
+        _block(job, evaluator, begin, min(begin + BLOCK, first + count) - begin)
         for begin in range(first, first + count, BLOCK)
     ]
-    values = np.concatenate(blocks).reshape(count, len(job.starts) * job.layout.width)
-    return Moments.of(values, job.layout.pairs())
+    return np.concatenate(blocks)
 
 
 def _block(job: _Job, evaluator: Evaluator, first: int, count: int) -> FloatArray:

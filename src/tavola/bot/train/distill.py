@@ -52,6 +52,7 @@ import numpy.typing as npt
 from tavola.analysis.rollout import BLOCK, RolloutError, RolloutSettings, rollout_positions
 from tavola.bot.encode import encode
 from tavola.bot.evaluate import Evaluator, contact, entered_view, points_equity
+from tavola.bot.network import OUTPUTS, consistent
 from tavola.bot.policies import GreedyPolicy
 from tavola.bot.search import evaluate_ply
 from tavola.bot.train import require_torch
@@ -110,15 +111,25 @@ def self_play_positions(
     return positions[~game_over(positions)]
 
 
-def judge_name(plies: int, rollout: RolloutSettings | None = None) -> str:
-    """How a data file's targets are judged, as the file records it.
+def judge_name(plies: int = 1, rollout: RolloutSettings | None = None) -> str:
+    """How a data file's targets are judged, as the file records it: the search's depth, or the rollout.
 
-    >>> judge_name(2), judge_name(1, RolloutSettings(trials=9, truncation=7))
+    >>> judge_name(2), judge_name(rollout=RolloutSettings(trials=9, truncation=7))
     ('2-ply', 'rollout: 9 trials, truncation 7')
+    >>> judge_name(rollout=RolloutSettings(trials=9, plies=1, variance_reduction=False))
+    'rollout: 9 trials, no truncation, played at 1 ply, without variance reduction'
     """
     if rollout is None:
         return f"{plies}-ply"
-    return f"rollout: {rollout.trials} trials, truncation {rollout.truncation}"
+    truncation = "no truncation" if rollout.truncation is None else f"truncation {rollout.truncation}"
+    parts = [f"rollout: {rollout.trials} trials", truncation]
+    if rollout.plies:
+        parts.append(f"played at {rollout.plies} ply")
+    if not rollout.variance_reduction:
+        parts.append("without variance reduction")
+    if not rollout.quasi_random:
+        parts.append("random dice")
+    return ", ".join(parts)
 
 
 def _write(path: Path, boards: npt.NDArray[np.int8], targets: npt.NDArray[np.float32], judge: str) -> None:
@@ -142,15 +153,28 @@ def rollout_targets(
     """(N, 5) targets: each position's rollout (:func:`~tavola.analysis.rollout.rollout_positions`).
 
     The positions go :data:`ROLLOUT_GAMES` trials at a time, the dice of
-    each call keyed by ``key`` and the index of its first position, so a
-    stopped run that carries on gets the same targets.
+    each call keyed by ``key`` and the index of its first position (the
+    settings' own seed is not used), so a stopped run that carries on gets
+    the same targets. Variance reduction can take a mean a little outside
+    what chances can be, so each target is made consistent: each chance
+    within 0 and 1, backgammons no more than gammons, gammons no more than
+    games.
+
+    >>> from tavola.position import Position
+    >>> evaluator = Evaluator.untrained(hidden=8, seed=1)
+    >>> start = Position.start().to_array()[None]
+    >>> targets = rollout_targets(evaluator, start, RolloutSettings(trials=4, truncation=2), key=1)
+    >>> targets.shape, bool((targets[:, 1] <= targets[:, 0]).all())
+    ((1, 5), True)
     """
+    if not len(boards):
+        return np.zeros((0, OUTPUTS), dtype=np.float32)
     step = max(1, ROLLOUT_GAMES // min(settings.trials, BLOCK))
     found = [
         rollout_positions(boards[at : at + step], replace(settings, seed=subkey(key, at)), evaluator)
         for at in range(0, len(boards), step)
     ]
-    return np.concatenate(found).clip(0.0, 1.0).astype(np.float32)
+    return consistent(np.concatenate(found).clip(0.0, 1.0)).astype(np.float32)
 
 
 def judged_positions(
@@ -165,8 +189,8 @@ def judged_positions(
     """Positions and their targets, carrying on from ``data`` and saving it as they come.
 
     The targets are the ``plies``-deep search, or with ``rollout`` each
-    position's variance-reduced rollout (:func:`rollout_targets`; its seed
-    is drawn from ``rng`` first, the positions after). ``candidates`` is
+    position's rollout (:func:`rollout_targets`; its key is drawn from
+    ``rng`` first, the positions after). ``candidates`` is
     passed to :func:`self_play_positions`. A file judged another way is an
     error (its targets would be mixed).
     """
@@ -174,6 +198,13 @@ def judged_positions(
 
     if plies not in SEARCH_BATCH:
         raise ValueError(f"targets are judged at 1 or 2 plies, not {plies}")
+    if rollout is not None and plies != 1:
+        raise ValueError("targets are judged by a search or by rollouts: give plies or rollout, not both")
+    if rollout is not None and rollout.variant != evaluator.variant:
+        raise ValueError(
+            f"the rollouts play {rollout.variant.name}, the networks {evaluator.variant.name}: "
+            "give one variant"
+        )
     judge = judge_name(plies, rollout)
     key = key_of(rng) if rollout is not None else 0
     if data.exists():
@@ -358,9 +389,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if (args.out is None) != (args.export is None):
         parser.error("--out and --export go together: both to fit, neither to judge only")
-    if args.out is not None:
-        require_torch()  # before the judging, which takes long
-    evaluator = Evaluator.load(args.weights, find_variant(args.variant))
+    variant = find_variant(args.variant)
     rollout = None
     if args.rollout_trials is None:
         if args.truncation is not None:
@@ -372,10 +401,13 @@ def main(argv: list[str] | None = None) -> None:
             rollout = RolloutSettings(
                 trials=args.rollout_trials,
                 truncation=7 if args.truncation is None else args.truncation,
-                variant=evaluator.variant,
+                variant=variant,
             )
         except RolloutError as error:
             parser.error(str(error))
+    if args.out is not None:
+        require_torch()  # before the judging, which takes long
+    evaluator = Evaluator.load(args.weights, variant)
     judged = [
         judged_positions(
             evaluator,
