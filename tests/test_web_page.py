@@ -411,3 +411,43 @@ def test_the_page_reconnects_to_a_server_killed_and_started_again_losing_nothing
     finally:
         server.kill()
     print(f"reconnect: {time.monotonic() - started:.1f} s")
+
+
+# --- Acey-Deucey ---------------------------------------------------------------------------------
+
+
+def test_V2_acey_deucey_checkers_waiting_to_enter_are_drawn_in_the_trays_and_leave_them_as_they_enter(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    created = server.client.post(
+        "/api/tables", json={"kind": "game", "series": "single", "variant": "acey-deucey", "seats": [{}, {}]}
+    )
+    assert created.status_code == 201, created.text
+    table = created.json()["id"]
+    tokens = {}
+    for seat, name in ((0, "Ann"), (1, "Bob")):
+        sat = server.client.post(f"/api/tables/{table}/seats/{seat}", json={"name": name})
+        assert sat.status_code == 200, sat.text
+        server.client.cookies.clear()
+        tokens[seat] = sat.json()["token"]
+    page = _open(browser.new_context(), f"{server.url}/t/{table}")
+    page.wait_for_selector("#main[data-status='live']", timeout=WAIT)
+    # All fifteen of each side wait to enter (V2), none on the board, the bar or borne off.
+    assert page.locator("#board .waiting").count() == 30
+    assert page.locator("#board .checker").count() == 0
+    _screenshot(page, tmp_path, "page-acey-deucey-start")
+
+    entered = 0
+    for _ in range(40):  # act until a play has entered checkers
+        found = server.act_once(table, tokens)
+        position = found["game"]["position"]
+        entered = 30 - sum(position["waiting"])
+        if entered:
+            break
+    assert entered > 0
+    page.wait_for_function(
+        "n => document.querySelectorAll('#board .waiting').length === n", arg=30 - entered, timeout=WAIT
+    )
+    assert page.locator("#board .checker").count() > 0
+    _screenshot(page, tmp_path, "page-acey-deucey-entered")
+    assert page.errors == []

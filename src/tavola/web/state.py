@@ -82,6 +82,7 @@ def position_json(position: Position) -> dict[str, Any]:
         "points": list(position.board),
         "bar": list(position.bar),
         "off": list(position.off),
+        "waiting": list(position.waiting),  # Acey-Deucey's checkers still to enter (V2)
         "pips": list(position.pip_counts()),
         "position_id": position_text(position),  # a Tavola ID where checkers wait to enter (V2)
     }

@@ -1,6 +1,7 @@
 // The board as SVG, drawn from the viewer's side, in the look of tavola.render.svg: the viewer's
 // checkers at the bottom, their home board on the right or the left, each side's colour. Points, the
-// bar and the viewer's tray are targets to click (data-point="13", "bar", "off").
+// bar and the viewer's tray are targets to click (data-point="13", "bar", "off"). Checkers borne off
+// and, in Acey-Deucey, checkers still to enter lie in the trays (class "off" and "waiting").
 
 const WIDTH = 17.2;
 const HEIGHT = 15.0;
@@ -76,7 +77,7 @@ function die(x, y, value, fill, ink) {
 
 // The board as an SVG document. `view` is seen from the viewer's side:
 //   board: 24 counts, index p-1 for the viewer's point p, the viewer's checkers positive;
-//   bar, off, pips: [viewer's, other side's]; names: [viewer's side, other side];
+//   bar, off, waiting, pips: [viewer's, other side's]; names: [viewer's side, other side];
 //   home: "right" or "left"; colours: [viewer's, other side's];
 //   dice: [high, low] or null, rolled by diceSide ("near" or "far");
 //   cube: {value, at: "center" | "near" | "far"} or null;
@@ -114,7 +115,8 @@ export function boardSvg(view) {
   parts.push(...stack(view.bar[0], barX, MIDDLE + 0.05, 1, ...paint.near));
   parts.push(...stack(view.bar[1], barX, MIDDLE - 0.05, -1, ...paint.far));
   hits.push(place("bar", barX - BAR / 2, MIDDLE, BAR, BOTTOM - MIDDLE, sources, targets, view.selected));
-  [[BOTTOM, -1, view.off[0], "near"], [TOP, 1, view.off[1], "far"]].forEach(([edge, direction, count, side]) => {
+  const waiting = view.waiting || [0, 0];
+  [[BOTTOM, -1, view.off[0], waiting[0], "near"], [TOP, 1, view.off[1], waiting[1], "far"]].forEach(([edge, direction, count, toEnter, side]) => {
     const top = Math.min(edge, edge + direction * (MIDDLE - TOP - 0.2));
     parts.push(`<rect x="${n(traysX)}" y="${n(top)}" width="${SIDE}" height="${n(MIDDLE - TOP - 0.2)}" fill="${TRAY}"/>`);
     for (let level = 0; level < count; level += 1) {
@@ -122,6 +124,14 @@ export function boardSvg(view) {
       parts.push(`<rect class="off" x="${n(traysX + 0.15)}" y="${n(y)}" width="${n(SIDE - 0.3)}" height="${n(SLICE - 0.04)}" rx="0.05" fill="${paint[side][0]}" ${OUTLINE}/>`);
     }
     if (count) parts.push(text(count, traysX + SIDE / 2, edge + direction * (SLICE * count + 0.4), 0.4, "#ffffff"));
+    // Checkers still to enter (Acey-Deucey) wait in the same tray, paler, stacked from its inner end:
+    // a side bears off only once all its checkers have entered, so the two never fill it together.
+    const inner = edge + direction * (MIDDLE - TOP - 0.2);
+    for (let level = 0; level < toEnter; level += 1) {
+      const y = Math.min(inner - direction * SLICE * level, inner - direction * SLICE * (level + 1)) + 0.02;
+      parts.push(`<rect class="waiting" x="${n(traysX + 0.15)}" y="${n(y)}" width="${n(SIDE - 0.3)}" height="${n(SLICE - 0.04)}" rx="0.05" fill="${paint[side][0]}" fill-opacity="0.55" stroke-dasharray="0.08 0.05" ${OUTLINE}/>`);
+    }
+    if (toEnter) parts.push(text(toEnter, traysX + SIDE / 2, inner - direction * (SLICE * toEnter + 0.4), 0.4, "#ffffff"));
     if (side === "near") hits.push(place("off", traysX, top, SIDE, MIDDLE - TOP - 0.2, sources, targets, view.selected));
   });
   [[HEIGHT - 0.45, 0, "near"], [0.45, 1, "far"]].forEach(([y, index, side]) => {

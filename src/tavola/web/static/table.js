@@ -183,6 +183,7 @@ export class TablePage {
       board,
       bar: pair(position.bar),
       off: pair(position.off),
+      waiting: pair(position.waiting),
       pips: pair(position.pips),
       names: [this.sideNames(side), this.sideNames(1 - side)],
       home: this.preferences.home,
