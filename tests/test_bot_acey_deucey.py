@@ -13,6 +13,7 @@ from rich.console import Console
 
 from tavola import Dice, Position
 from tavola.actions import ChooseDouble, Played
+from tavola.analysis.judge import judge_move
 from tavola.bot.actor import choose_action
 from tavola.bot.continuation import AGAIN, double_choices
 from tavola.bot.evaluate import Evaluator
@@ -27,6 +28,7 @@ from tavola.game import Game, Phase
 from tavola.match import MoneySession
 from tavola.position import flip_array
 from tavola.protocol import answer
+from tavola.rules import Rules
 from tavola.sampling import random_positions
 from tavola.variants import ACEY_DEUCEY
 from test_console_flow import Script, run
@@ -311,3 +313,34 @@ def test_V2_the_web_hint_while_the_double_is_chosen_ranks_the_six_doubles(tmp_pa
         assert equities == sorted(equities, reverse=True)
         legal = state(client, table, tokens[chooser])["legal_actions"]
         assert {"action": "choose_double", "number": doubles[0]["double"]} in legal
+
+
+@pytest.mark.parametrize("level", ["0-ply", "1-ply"])
+def test_V2_the_analysis_judges_a_1_2_and_a_chosen_double_as_the_bot_does(level: str) -> None:
+    plies = int(level[0])
+    bot = Bot(UNTRAINED, level={0: "advanced", 1: "expert"}[plies])
+    no_cube = Rules(cube=False)  # so the analysis's values are the cubeless equities the hint gives
+    opening, chosen = (
+        Game(
+            no_cube,
+            ManualDice([Dice(2, 1)]),
+            position=ACEY_DEUCEY.start,
+            player_on_roll=0,
+            variant=ACEY_DEUCEY,
+        )
+        for _ in range(2)
+    )
+    for game in (opening, chosen):
+        game.roll()
+    chosen.play("in/24 in/23")
+    chosen.choose_double(6)
+    for game, hinted in (
+        (opening, bot.hint(ACEY_DEUCEY.start, Dice(2, 1), ACEY_DEUCEY)),
+        (chosen, bot.hint(chosen.position, Dice(6, 6), ACEY_DEUCEY, chosen_double=True)),
+    ):
+        decision = judge_move(game, hinted[-1].play, level=level, evaluator=UNTRAINED)
+        assert decision.best == hinted[0].play.notation
+        values = {alternative.text: alternative.equity for alternative in decision.alternatives}
+        for choice in hinted:
+            if choice.play.notation in values and choice.plies == plies:
+                assert values[choice.play.notation] == pytest.approx(choice.equity, abs=1e-5)

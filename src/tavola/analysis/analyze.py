@@ -192,7 +192,15 @@ class _Work:
             action = entry.action
             if isinstance(action, Played):
                 assert game.turn is not None
-                self._spot(moment, PlaySpot(game.turn.legal, stakes_of(moment, entry.player), action.play))
+                self._spot(
+                    moment,
+                    PlaySpot(
+                        game.turn.legal,
+                        stakes_of(moment, entry.player),
+                        action.play,
+                        game.playing_chosen_double,
+                    ),
+                )
             elif isinstance(action, OpeningRoll) and _opening(action):
                 roller = 0 if action.dice[0] > action.dice[1] else 1
                 self._roll(moment, roller, game.position_for(roller), action.dice)
@@ -203,7 +211,14 @@ class _Work:
                 self.boards.append(game.position.to_array())
             if isinstance(action, Resign) and game.phase is Phase.MOVE:
                 assert game.turn is not None
-                self._spot(moment, PlaySpot(game.turn.legal, stakes_of(moment, entry.player)))
+                self._spot(
+                    moment,
+                    PlaySpot(
+                        game.turn.legal,
+                        stakes_of(moment, entry.player),
+                        chosen_double=game.playing_chosen_double,
+                    ),
+                )
         self._step()
 
     def _spot(self, moment: Moment, spot: PlaySpot) -> None:

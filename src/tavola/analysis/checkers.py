@@ -31,6 +31,7 @@ import numpy as np
 
 from tavola.analysis.model import OBVIOUS, Alternative
 from tavola.analysis.stakes import Stakes
+from tavola.bot.continuation import NEXT, kinds_of
 from tavola.bot.search import SharedSearch, best_first
 from tavola.play import LegalPlays, Play
 
@@ -40,11 +41,13 @@ SHOWN = 5
 
 @dataclass(frozen=True)
 class PlaySpot:
-    """A position and roll to judge: its legal plays, the stakes, and the play made (None: only valued)."""
+    """A position and roll to judge: its legal plays, the stakes, and the play made (None: only valued);
+    ``chosen_double`` when the roll is the double an Acey-Deucey player chose after a 1-2 (V2)."""
 
     legal: LegalPlays
     stakes: Stakes
     played: Play | None = None
+    chosen_double: bool = False
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,9 @@ class JudgedSpot:
 
 
 def judge_spots(search: SharedSearch, spots: Sequence[PlaySpot], plies: int) -> list[JudgedSpot]:
-    """Judge the plays of every spot at ``plies``, all in one search call."""
+    """Judge the plays of every spot at ``plies``, all in one search call; in Acey-Deucey a play its
+    player goes on after (a 1-2 or a chosen double played in full) by what follows it, as the bot
+    judges it (:func:`tavola.bot.continuation.kinds`)."""
     if not spots:
         return []
     sizes = np.array([len(spot.legal) for spot in spots], dtype=np.int64)
@@ -72,7 +77,9 @@ def judge_spots(search: SharedSearch, spots: Sequence[PlaySpot], plies: int) -> 
     keep = np.array(
         [offsets[group] + row for group, row in enumerate(played_rows) if row is not None], dtype=np.int64
     )
-    judged = search.plays(offsets, results, plies, keep=keep)
+    kinds = np.concatenate([kinds_of(spot.legal, spot.chosen_double) for spot in spots])
+    going_on = bool((kinds != NEXT).any())  # Acey-Deucey plays its mover follows with another (V2)
+    judged = search.plays(offsets, results, plies, keep=keep, kinds=kinds if going_on else None)
     out = []
     for group, spot in enumerate(spots):
         rows = slice(int(offsets[group]), int(offsets[group + 1]))

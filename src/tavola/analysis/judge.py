@@ -70,7 +70,7 @@ def judge_move(
         )
     chosen_level = analysis_level(level)
     player = game.player_on_roll
-    spot = PlaySpot(turn.legal, stakes_in(game, player, away), chosen)
+    spot = PlaySpot(turn.legal, stakes_in(game, player, away), chosen, game.playing_chosen_double)
     [judged] = judge_spots(_search(game, chosen_level, evaluator), [spot], chosen_level.plies)
     return move_decision(_where(game), player, chosen, game, judged)
 
