@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="training needs PyTorch (pip install 'tavola[train]')")
-
-from dataclasses import replace  # noqa: E402
 
 from tavola.analysis.rollout import RolloutSettings, rollout_positions  # noqa: E402
 from tavola.bot.evaluate import Evaluator  # noqa: E402
@@ -18,6 +19,14 @@ from tavola.bot.train.td import Settings, train  # noqa: E402
 from tavola.position import Position  # noqa: E402
 from tavola.selfplay import key_of, subkey  # noqa: E402
 from tavola.variants import find_variant  # noqa: E402
+
+
+def _judging_arguments(tmp_path: Path, data: Path) -> list[str]:
+    """The command's arguments for judging into ``data`` with small random networks (no checkpoint)."""
+    weights = tmp_path / "net.npz"
+    Network.random([204, 8, 5], seed=1).save(weights)
+    Network.random([204, 8, 5], seed=2).save(tmp_path / "net-race.npz")
+    return ["--weights", str(weights), "--checkpoint", str(tmp_path / "none.pt"), "--data", str(data)]
 
 
 def test_self_play_gives_legal_positions_before_a_roll() -> None:
@@ -109,11 +118,8 @@ def test_targets_by_rollout_are_each_positions_rollout_and_a_stopped_run_gets_th
 
 
 def test_the_command_judges_by_rollouts_and_refuses_bad_rollout_settings(tmp_path, capsys) -> None:
-    weights = tmp_path / "net.npz"
-    Network.random([204, 8, 5], seed=1).save(weights)
-    Network.random([204, 8, 5], seed=2).save(tmp_path / "net-race.npz")
     data = tmp_path / "data.npz"
-    arguments = ["--weights", str(weights), "--checkpoint", str(tmp_path / "none.pt"), "--data", str(data)]
+    arguments = _judging_arguments(tmp_path, data)
     distill.main([*arguments, "--positions", "12", "--rollout-trials", "2", "--truncation", "1"])
     assert str(np.load(data)["judge"]) == "rollout: 2 trials, truncation 1"
     for wrong, says in (
@@ -169,11 +175,8 @@ def test_fitting_lowers_the_rate_and_reports_the_validation_error(tmp_path, caps
 
 
 def test_the_command_judges_without_fitting_when_no_output_is_named(tmp_path, capsys) -> None:
-    weights = tmp_path / "net.npz"
-    Network.random([204, 8, 5], seed=1).save(weights)
-    Network.random([204, 8, 5], seed=2).save(tmp_path / "net-race.npz")
     data = tmp_path / "data.npz"
-    arguments = ["--weights", str(weights), "--checkpoint", str(tmp_path / "none.pt"), "--data", str(data)]
+    arguments = _judging_arguments(tmp_path, data)
     distill.main([*arguments, "--positions", "40", "--candidates", "2"])
     assert "judged" in capsys.readouterr().out
     saved = np.load(data)
