@@ -13,6 +13,7 @@ from fastapi import WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from tavola.web.app import Hub, _live
+from tavola.web.limits import RateLimits
 from tavola.web.options import read_options
 from tavola.web.storage import Store, open_database
 
@@ -26,6 +27,7 @@ class ClientGoneWhileSent:
         self.query_params: dict[str, str] = {}
         self.headers: dict[str, str] = {}
         self.cookies: dict[str, str] = {}
+        self.client = None
         self.gone = asyncio.Event()
         self.sent_after_gone = 0
 
@@ -39,18 +41,19 @@ class ClientGoneWhileSent:
         self.gone.set()
         raise WebSocketDisconnect(code=1006)
 
-    async def receive_text(self) -> str:
+    async def receive(self) -> dict[str, str]:
         if self.application_state != WebSocketState.CONNECTED:
             raise RuntimeError('WebSocket is not connected. Need to call "accept" first.')
         await self.gone.wait()
-        return '{"type": "ping"}'
+        return {"type": "websocket.receive", "text": '{"type": "ping"}'}
 
 
 def test_a_client_gone_while_a_state_is_sent_ends_the_websocket_quietly(tmp_path: Path) -> None:
     hub = Hub(Store(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}")), make_bot=lambda level: None)
     table = hub.create(read_options({"kind": "game", "series": "single", "seats": [{}, {}]}))
     client = ClientGoneWhileSent()
-    asyncio.run(asyncio.wait_for(_live(client, hub, table.id), timeout=30))
+    rates = RateLimits(capacity=30, per_second=10)
+    asyncio.run(asyncio.wait_for(_live(client, hub, table.id, rates), timeout=30))
     assert client.gone.is_set()
     assert client.sent_after_gone == 0
-    assert hub.watchers[table.id] == set()
+    assert hub.watchers.get(table.id, set()) == set()

@@ -151,3 +151,19 @@ class Server:
         )
         assert response.status_code == 200, response.text
         return dict(response.json())
+
+
+def serve_to_the_end(database: Path, timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    """``tavola serve`` on the SQLite file at ``database``, in a process of its own, waited for until it
+    exits (for a server that refuses to start): its exit status and its output."""
+    paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
+    command = [sys.executable, "-m", "tavola", "serve", "--port", str(free_port())]
+    return subprocess.run(
+        [*command, "--database", f"sqlite:///{database}"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import re
 import sys
 import types
 from collections.abc import Sequence
@@ -74,7 +75,8 @@ def parse_json(text: str) -> Any:
 
     Refused as well as what the JSON grammar refuses: whole numbers longer
     than Python reads (4300 digits) and nesting deeper than Python's
-    recursion allows. ``NaN`` and ``Infinity`` are read as Python reads them,
+    recursion allows, and strings holding half of a UTF-16 surrogate pair
+    alone (``"\\ud800"``). ``NaN`` and ``Infinity`` are read as Python reads them,
     for the shapes to refuse in the field that holds them (a :class:`Shape`
     takes finite numbers only).
 
@@ -84,15 +86,45 @@ def parse_json(text: str) -> Any:
     Traceback (most recent call last):
     ...
     tavola.schema.JsonTextError: nested too deeply
+    >>> parse_json('{"name": "\\\\ud800x"}')
+    Traceback (most recent call last):
+    ...
+    tavola.schema.JsonTextError: a string holds U+D800 alone, which is no Unicode character
     """
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise JsonTextError(error.msg, error.lineno) from None
     except RecursionError:
         raise JsonTextError("nested too deeply") from None
     except ValueError:  # the one other error json.loads raises: a whole number of too many digits
         raise JsonTextError(f"a whole number of more than {sys.get_int_max_str_digits()} digits") from None
+    if _SURROGATE_ESCAPE.search(text) is not None:
+        _refuse_lone_surrogates(data)
+    return data
+
+
+_SURROGATE_ESCAPE = re.compile("\\\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+"""A UTF-16 surrogate, escaped or not: a pair of escapes is one character, one alone is none."""
+
+
+def _refuse_lone_surrogates(data: object) -> None:
+    """Raise :class:`JsonTextError` for a string of ``data`` holding a surrogate alone (``"\\ud800"``),
+    which is no Unicode character and which no file or database can hold."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as error:
+                code = f"U+{ord(item[error.start]):04X}"
+                raise JsonTextError(f"a string holds {code} alone, which is no Unicode character") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def json_text(data: object) -> str:

@@ -4,7 +4,9 @@ The tables are kept in a SQLite file in Tavola's data folder
 (``$XDG_DATA_HOME/tavola/server.sqlite3``) unless ``--database`` names
 another database (``postgresql://user@host/name`` for PostgreSQL). The
 database is brought to the latest schema at start, and every unfinished
-table is rebuilt from its stored actions.
+table is rebuilt from its stored actions. A SQLite file that is damaged (cut
+short, a page of zeros, not a database: :mod:`tavola.web.integrity`) is
+refused with a message naming it, and ``tavola serve`` exits with status 2.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from tavola.web.app import create_app
+        from tavola.web.integrity import DatabaseDamagedError
         from tavola.web.limits import MAX_MESSAGE
         from tavola.web.storage import default_database_url, open_database
     except ImportError as error:
@@ -51,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from tavola.bot.hypergammon import solve_on_first_use
 
     solve_on_first_use(False)  # players wait for moves, not for a solve
-    engine = open_database(args.database or default_database_url())
+    try:
+        engine = open_database(args.database or default_database_url())
+    except DatabaseDamagedError as error:
+        print(f"tavola serve: {error}", file=sys.stderr)
+        return 2
     uvicorn.run(create_app(engine), host=args.host, port=args.port, ws_max_size=MAX_MESSAGE)
     return 0

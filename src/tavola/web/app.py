@@ -38,9 +38,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import logging
 import threading
+import unicodedata
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import version as _installed_version
@@ -63,13 +65,23 @@ from tavola.analysis.levels import analysis_level
 from tavola.bot.player import Bot
 from tavola.dicesource import verify
 from tavola.errors import DiceVerificationError, SeatingError, TavolaError
-from tavola.i18n import LANGUAGES, _, language, use_language
+from tavola.i18n import _, language
 from tavola.records import mat_text, to_json
-from tavola.schema import JsonTextError, parse_json
-from tavola.web.hints import HINT_LEVEL, hint_json
+from tavola.schema import JsonTextError, parse_json, read_shape
+from tavola.web.guard import Guard, cross_origin, too_large
+from tavola.web.hints import HINT_LEVEL, HintQuestion, hint_json, hint_question
 from tavola.web.limits import MAX_CHAT, MAX_MESSAGE, RateLimits, TokenBucket
-from tavola.web.live import LiveTable, NotFoundError, StateError, TokenError, not_playing
+from tavola.web.live import (
+    DamagedTableError,
+    LiveTable,
+    NotFoundError,
+    StateError,
+    StorageError,
+    TokenError,
+    not_playing,
+)
 from tavola.web.options import ChouetteOptions, GameOptions, TableOptions, read_options
+from tavola.web.searches import PooledBot, SearchPool
 from tavola.web.state import table_state, table_summary
 from tavola.web.storage import Store
 
@@ -79,7 +91,9 @@ strongest, as ``tavola analyze`` does by default)."""
 MAX_REPORTS = 32
 """Analysis reports kept made (a finished table never changes); the oldest goes first."""
 
-__all__ = ["Hub", "create_app"]
+__all__ = ["Hub", "Limits", "create_app"]
+
+LOG = logging.getLogger("tavola.web")
 
 COOKIE = "tavola_seat"
 """The cookie holding a seat's token, one per table (its path is the table's)."""
@@ -96,6 +110,7 @@ class _Connection:
     """A WebSocket watching a table: what it is sent waits in ``queue`` (filled from any thread)."""
 
     loop: asyncio.AbstractEventLoop
+    address: str = "?"
     viewer: int | None = None
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
 
@@ -106,8 +121,11 @@ class _Connection:
 class Hub:
     """Every table in play, loaded once and kept; the connections watching each.
 
-    All engine work is done holding one lock: the bot and the engine run one
-    table's action at a time.
+    Each table has its own lock (:attr:`LiveTable.lock`): the engine runs one
+    action of a table at a time, and no table waits on another. The hub's
+    own lock guards only its dictionaries. A table whose stored log no longer
+    replays is set aside (:attr:`damaged`) and answered with
+    :class:`~tavola.web.live.DamagedTableError`; the others are served.
     """
 
     def __init__(self, store: Store, make_bot: Callable[[str], Bot]) -> None:
@@ -115,57 +133,96 @@ class Hub:
         self.make_bot = make_bot
         self.lock = threading.RLock()
         self.tables: dict[str, LiveTable] = {}
+        self.damaged: dict[str, str] = {}
+        """The tables set aside, with why."""
         self.watchers: dict[str, set[_Connection]] = {}
         self._hint_bot: Bot | None = None
 
     def resume_all(self) -> int:
-        """Load every unfinished table, replaying its actions; how many."""
+        """Load every unfinished table, replaying its actions; how many were loaded. A table that does
+        not replay is set aside with one line in the log saying which and why."""
         rows = self.store.tables(("open", "live"), limit=1_000_000)
+        loaded = 0
         for row in rows:
-            self.get(row.id)
-        return len(rows)
+            try:
+                self.get(row.id)
+            except DamagedTableError:
+                continue  # logged and set aside by get
+            except Exception as error:  # the store failing now: the table is loaded at its next request
+                LOG.warning("table %s was not loaded at start: %s", row.id, error)
+                continue
+            loaded += 1
+        return loaded
 
     def get(self, table_id: str) -> LiveTable:
+        """The table, loaded from the store the first time; :class:`NotFoundError` where there is none,
+        :class:`DamagedTableError` where it was set aside."""
         with self.lock:
             table = self.tables.get(table_id)
-            if table is None:
-                if self.store.table(table_id) is None:
-                    raise NotFoundError(_("there is no table {table}").format(table=table_id))
-                table = self._watch(LiveTable.load(table_id, self.store, self.make_bot))
-            return table
-
-    def create(self, options: GameOptions | ChouetteOptions) -> LiveTable:
-        with self.lock:
-            table = LiveTable.create(uuid.uuid4().hex[:16], options, self.store, self.make_bot)
+            if table is not None:
+                return table
+            if table_id in self.damaged:
+                raise DamagedTableError(self.damaged[table_id])
+            if self.store.table(table_id) is None:
+                raise NotFoundError(_("there is no table {table}").format(table=table_id))
+            try:
+                table = LiveTable.load(table_id, self.store, self.make_bot)
+            except DamagedTableError as error:
+                self.damaged[table_id] = str(error)
+                LOG.error("%s", error)
+                raise
             return self._watch(table)
 
-    def hint_bot(self) -> Bot:
-        """The bot that gives hints (made at the first hint, then kept)."""
-        if self._hint_bot is None:
-            self._hint_bot = self.make_bot(HINT_LEVEL)
-        return self._hint_bot
-
-    def forget(self, table_id: str) -> None:
-        """Drop a table from memory (after a failed write): it is loaded again from the store."""
+    def create(self, options: GameOptions | ChouetteOptions) -> LiveTable:
+        table = LiveTable.create(uuid.uuid4().hex[:16], options, self.store, self.make_bot)
         with self.lock:
-            self.tables.pop(table_id, None)
+            return self._watch(table)
+
+    def state(self, table: LiveTable, viewer: int | None) -> dict[str, Any]:
+        """What ``viewer`` sees of ``table`` now: the stored table, never one ahead of the store."""
+        with table.lock:
+            table.check()
+            return table_state(table, viewer)
+
+    def hint_bot(self) -> Bot:
+        """The bot that gives hints where no search pool does (made at the first hint, then kept)."""
+        with self.lock:
+            if self._hint_bot is None:
+                self._hint_bot = self.make_bot(HINT_LEVEL)
+            return self._hint_bot
 
     def _watch(self, table: LiveTable) -> LiveTable:
-        table.lock = self.lock
         table.listeners.append(self._changed)
         self.tables[table.id] = table
         return table
 
+    def watch(self, table_id: str, connection: _Connection) -> None:
+        with self.lock:
+            self.watchers.setdefault(table_id, set()).add(connection)
+
+    def unwatch(self, table_id: str, connection: _Connection) -> None:
+        with self.lock:
+            watching = self.watchers.get(table_id)
+            if watching is not None:
+                watching.discard(connection)
+                if not watching:
+                    del self.watchers[table_id]
+
+    def connections(self, table_id: str) -> list[_Connection]:
+        with self.lock:
+            return list(self.watchers.get(table_id, ()))
+
     def _changed(self, table: LiveTable) -> None:
-        """Send the new state to everyone watching (computed here, under the lock, once per viewer)."""
+        """Send the new state to everyone watching (computed here, under the table's lock, once per
+        viewer)."""
         states: dict[int | None, dict[str, Any]] = {}
-        for connection in list(self.watchers.get(table.id, ())):
+        for connection in self.connections(table.id):
             if connection.viewer not in states:
                 states[connection.viewer] = {"type": "state", "state": table_state(table, connection.viewer)}
             connection.send(states[connection.viewer])
 
     def broadcast(self, table_id: str, message: dict[str, Any]) -> None:
-        for connection in list(self.watchers.get(table_id, ())):
+        for connection in self.connections(table_id):
             connection.send(message)
 
 
@@ -200,22 +257,36 @@ def create_app(
     make_bot: Callable[[str], Bot] | None = None,
     *,
     posts: RateLimits | None = None,
+    searches: SearchPool | None = None,
+    trusted_origins: Sequence[str] = (),
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The ASGI application serving the tables stored in ``engine``'s database (already migrated).
 
     Every unfinished table is rebuilt when the application starts. ``posts``
     limits the POST requests of each client address (by default a burst of
-    30, then 10 a second).
+    30, then 10 a second); ``limits`` the rest (:class:`Limits`).
+    ``searches``, when given, runs the bot's searches (its turns and the
+    hints) in worker processes; the bots are then made there, and
+    ``make_bot`` must be None. ``trusted_origins`` are the origins, besides
+    the server's own, whose pages may act (``https://club.example``).
     """
+    if searches is not None and make_bot is not None:
+        raise ValueError("with a search pool the bots are the pool's: give no make_bot")
     store = Store(engine)
-    hub = Hub(store, make_bot or _default_bot_maker())
+    hub = Hub(store, make_bot or _default_bot_maker(searches))
     posts = posts or RateLimits(capacity=30, per_second=10)
+    limits = limits or Limits()
     schemas: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(hub.resume_all)
-        yield
+        try:
+            yield
+        finally:
+            if searches is not None:
+                searches.close()
 
     app = FastAPI(
         title="Tavola",
@@ -223,21 +294,13 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
-
-    @app.middleware("http")
-    async def language_and_limits(request: Request, call_next: Any) -> Response:
-        with use_language(
-            _language(request.query_params.get("lang"), request.headers.get("accept-language"))
-        ):
-            if request.method == "POST":
-                client = request.client.host if request.client else "?"
-                if not posts.allow(client):
-                    return _error(429, _("too many requests: wait a moment and try again"))
-                length = request.headers.get("content-length")
-                if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
-                    return _error(413, _too_large())
-            response: Response = await call_next(request)
-            return response
+    app.state.trusted_origins = tuple(trusted_origins)
+    app.add_middleware(
+        Guard,
+        posts=posts,
+        trusted_origins=trusted_origins,
+        connections_per_address=limits.connections_per_address,
+    )
 
     @app.exception_handler(TavolaError)
     async def refused(_request: Request, error: TavolaError) -> Response:
@@ -254,9 +317,16 @@ def create_app(
         wanted = [part for part in status.split(",") if part in ("open", "live", "finished")]
 
         def listed() -> list[dict[str, Any]]:
-            rows = store.tables(wanted, limit=200)
-            with hub.lock:
-                return [table_summary(hub.get(row.id)) for row in rows]
+            summaries = []
+            for row in store.tables(wanted, limit=200):
+                try:
+                    table = hub.get(row.id)
+                    with table.lock:
+                        table.check()
+                        summaries.append(table_summary(table))
+                except (DamagedTableError, StorageError):
+                    continue  # set aside, or not readable now: not listed
+            return summaries
 
         return {"tables": await run_in_threadpool(listed)}
 
@@ -270,9 +340,7 @@ def create_app(
         data = await _json_body(request)
 
         def made() -> dict[str, Any]:
-            table = hub.create(read_options(data))
-            with hub.lock:
-                return table_state(table, None)
+            return hub.state(hub.create(read_options(data)), None)
 
         return await run_in_threadpool(made)
 
@@ -280,26 +348,22 @@ def create_app(
     async def state(table_id: str, request: Request) -> dict[str, Any]:
         def seen() -> dict[str, Any]:
             table = hub.get(table_id)
-            with hub.lock:
-                return table_state(table, table.seat_of_token(_token(request, table_id)))
+            return hub.state(table, table.seat_of_token(_token(request, table_id)))
 
         return await run_in_threadpool(seen)
 
-    @app.post("/api/tables/{table_id}/seats/{index}", summary="Take a seat: its token comes back")
-    async def take_seat(table_id: str, index: int, request: Request, seat: SeatRequest) -> Response:
-        name = seat.name
+    @app.post(
+        "/api/tables/{table_id}/seats/{index}",
+        summary="Take a seat: its token comes back",
+        openapi_extra=_body(SeatRequest, schemas),
+    )
+    async def take_seat(table_id: str, index: int, request: Request) -> Response:
+        seat = read_shape(SeatRequest, await _json_body(request), BodyError, "the body")
 
         def taken() -> dict[str, Any]:
             table = hub.get(table_id)
-            try:
-                token = table.take_seat(index, name)
-            except TavolaError:
-                raise
-            except Exception:
-                hub.forget(table_id)  # a failed write: the table is read again from what was stored
-                raise
-            with hub.lock:
-                return {"seat": index, "token": token, "state": table_state(table, index)}
+            token = table.take_seat(index, seat.name)
+            return {"seat": index, "token": token, "state": hub.state(table, index)}
 
         result = await run_in_threadpool(taken)
         response = JSONResponse(result)
@@ -318,8 +382,13 @@ def create_app(
         token = _token(request, table_id)
         return await run_in_threadpool(_acted, hub, table_id, token, data, version)
 
-    @app.post("/api/tables/{table_id}/chat", summary="Say something at the table (a seat's token needed)")
-    async def chat(table_id: str, request: Request, message: ChatRequest) -> dict[str, Any]:
+    @app.post(
+        "/api/tables/{table_id}/chat",
+        summary="Say something at the table (a seat's token needed)",
+        openapi_extra=_body(ChatRequest, schemas),
+    )
+    async def chat(table_id: str, request: Request) -> dict[str, Any]:
+        message = read_shape(ChatRequest, await _json_body(request), BodyError, "the body")
         token = _token(request, table_id)
         return await run_in_threadpool(_chatted, hub, table_id, token, message.text)
 
@@ -337,7 +406,8 @@ def create_app(
     async def dice(table_id: str) -> dict[str, Any]:
         def shown() -> dict[str, Any]:
             table = hub.get(table_id)
-            with hub.lock:
+            with table.lock:
+                table.check()
                 secret = table.secret
                 used = list(table.dice.rolls_so_far)
                 data: dict[str, Any] = {
@@ -361,7 +431,8 @@ def create_app(
     async def record_json(table_id: str) -> Response:
         def written() -> dict[str, Any]:
             table = hub.get(table_id)
-            with hub.lock:
+            with table.lock:
+                table.check()
                 if table.game_table is not None:
                     return to_json(table.game_table.series)
                 if table.chouette_table is not None:
@@ -377,7 +448,8 @@ def create_app(
     async def record_mat(table_id: str) -> Response:
         def written() -> str:
             table = hub.get(table_id)
-            with hub.lock:
+            with table.lock:
+                table.check()
                 if table.game_table is None:
                     raise StateError(_("a .mat file holds two-player play: a chouette's record is JSON"))
                 return mat_text(table.game_table.series)
@@ -396,7 +468,8 @@ def create_app(
         def reported() -> str:
             title = analysis_level(level).title  # a bad level is refused before anything is copied
             table = hub.get(table_id)
-            with hub.lock:
+            with table.lock:
+                table.check()
                 if table.game_table is None:
                     raise StateError(_("the analysis report covers two-player tables, not a chouette"))
                 if table.status != "finished":
@@ -411,6 +484,8 @@ def create_app(
 
         return HTMLResponse(await run_in_threadpool(reported))
 
+    hint_rates = RateLimits(limits.hints_at_once, limits.hints_per_second)
+
     @app.get(
         "/api/tables/{table_id}/hint",
         summary="The bot's best plays for the roll being played (a seat's token needed)",
@@ -418,16 +493,29 @@ def create_app(
     async def hint(table_id: str, request: Request) -> dict[str, Any]:
         token = _token(request, table_id)
 
-        def hinted() -> dict[str, Any]:
+        def asked() -> HintQuestion:
             table = hub.get(table_id)
-            with hub.lock:
-                return hint_json(table, table.seat_of_token(token), hub.hint_bot())
+            with table.lock:
+                table.check()
+                seat = table.seat_of_token(token)
+                question = hint_question(table, seat)
+            if not hint_rates.allow(f"{table_id}/{seat}"):
+                raise _TooManyError(_("too many hints: wait a moment and ask again"))
+            return question
 
-        return await run_in_threadpool(hinted)
+        question = await run_in_threadpool(asked)
+        if searches is not None:
+            answer = await searches.run(HINT_LEVEL, question.method, *question.args, **question.kwargs)
+        else:
+            method = getattr(hub.hint_bot(), question.method)
+            answer = await run_in_threadpool(lambda: method(*question.args, **question.kwargs))
+        return hint_json(question, answer)
+
+    ws_rates = RateLimits(limits.messages_at_once, limits.messages_per_second)
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(websocket: WebSocket, table_id: str) -> None:
-        await _live(websocket, hub, table_id)
+        await _live(websocket, hub, table_id, ws_rates)
 
     @app.get("/", include_in_schema=False)
     async def lobby_page() -> Response:
@@ -474,15 +562,8 @@ def _acted(
 ) -> dict[str, Any]:
     table = hub.get(table_id)
     seat = _seat_for(table, token)
-    try:
-        table.act(seat, data, version)
-    except TavolaError:
-        raise
-    except Exception:
-        hub.forget(table_id)  # a failed write: the table is read again from what was stored
-        raise
-    with hub.lock:
-        return table_state(table, seat)
+    table.act(seat, data, version)
+    return hub.state(table, seat)
 
 
 def _chatted(hub: Hub, table_id: str, token: str | None, text: str) -> dict[str, Any]:
@@ -503,42 +584,55 @@ def _chat_json(table: LiveTable, row: Any) -> dict[str, Any]:
     }
 
 
-async def _live(websocket: WebSocket, hub: Hub, table_id: str) -> None:
+async def _live(websocket: WebSocket, hub: Hub, table_id: str, rates: RateLimits) -> None:
     """The WebSocket: the state now and after every action, chat; acting and chatting as a seat."""
-    language = _language(websocket.query_params.get("lang"), websocket.headers.get("accept-language"))
     await websocket.accept()
-    with use_language(language):
+    try:
+        table = await run_in_threadpool(hub.get, table_id)
+    except TavolaError as error:
+        await websocket.send_json({"type": "error", "error": str(error)})
+        await websocket.close(code=4404)
+        return
+    connection = _Connection(
+        asyncio.get_running_loop(), address=websocket.client.host if websocket.client else "?"
+    )
+    connection.viewer = table.seat_of_token(websocket.cookies.get(COOKIE))
+    bucket = TokenBucket(capacity=20, per_second=5)
+
+    def hello() -> None:
+        hub.watch(table_id, connection)
         try:
-            table = await run_in_threadpool(hub.get, table_id)
+            connection.send({"type": "state", "state": hub.state(table, connection.viewer)})
         except TavolaError as error:
-            await websocket.send_json({"type": "error", "error": str(error)})
-            await websocket.close(code=4404)
-            return
-        connection = _Connection(asyncio.get_running_loop())
-        connection.viewer = table.seat_of_token(websocket.cookies.get(COOKIE))
-        bucket = TokenBucket(capacity=20, per_second=5)
+            connection.send({"type": "error", "error": str(error), "status": _status(error)})
 
-        def hello() -> None:
-            with hub.lock:
-                hub.watchers.setdefault(table_id, set()).add(connection)
-                connection.send({"type": "state", "state": table_state(table, connection.viewer)})
-
-        await run_in_threadpool(hello)
-        sender = asyncio.create_task(_send_queued(websocket, connection))
-        try:
-            while websocket.application_state == WebSocketState.CONNECTED:  # else sending found it closed
-                text = await websocket.receive_text()
-                reply = await _answer(hub, table, connection, bucket, text)
-                if reply is not None:
-                    connection.send(reply)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            with hub.lock:
-                hub.watchers.get(table_id, set()).discard(connection)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sender
+    await run_in_threadpool(hello)
+    sender = asyncio.create_task(_send_queued(websocket, connection))
+    try:
+        while websocket.application_state == WebSocketState.CONNECTED:  # else sending found it closed
+            received = await websocket.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            text = received.get("text")
+            if text is None:
+                reply: dict[str, Any] | None = {
+                    "type": "error",
+                    "error": _("messages are JSON text, not binary frames"),
+                    "status": 400,
+                }
+            elif not (bucket.allow() and rates.allow(connection.address)):
+                reply = {"type": "error", "error": _too_many(), "status": 429}
+            else:
+                reply = await _answer(hub, table, connection, text)
+            if reply is not None:
+                connection.send(reply)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unwatch(table_id, connection)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sender
 
 
 async def _send_queued(websocket: WebSocket, connection: _Connection) -> None:
@@ -549,14 +643,10 @@ async def _send_queued(websocket: WebSocket, connection: _Connection) -> None:
             await websocket.send_json(message)
 
 
-async def _answer(
-    hub: Hub, table: LiveTable, connection: _Connection, bucket: TokenBucket, text: str
-) -> dict[str, Any] | None:
+async def _answer(hub: Hub, table: LiveTable, connection: _Connection, text: str) -> dict[str, Any] | None:
     """What one message from a WebSocket does; the error to send back, if any."""
-    if len(text.encode("utf-8")) > MAX_MESSAGE:
-        return {"type": "error", "error": _too_large()}
-    if not bucket.allow():
-        return {"type": "error", "error": _("too many requests: wait a moment and try again")}
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+        return {"type": "error", "error": too_large(), "status": 413}
     try:
         message = parse_json(text)
         kind = message.get("type") if isinstance(message, dict) else None
@@ -568,32 +658,16 @@ async def _answer(
                     _("a seat acts only with its own token: sit down first, or send the seat's token")
                 )
             connection.viewer = seat
-
-            def seen() -> dict[str, Any]:
-                with hub.lock:
-                    return {"type": "state", "state": table_state(table, seat)}
-
-            return await run_in_threadpool(seen)
+            return {"type": "state", "state": await run_in_threadpool(hub.state, table, seat)}
         if kind == "act":
             if connection.viewer is None:
                 raise TokenError(
                     _("a seat acts only with its own token: sit down first, or send the seat's token")
                 )
-            viewer = connection.viewer
             version = message.get("version")
             if version is not None and (type(version) is not int or version < 0):
                 return {"type": "error", "error": "version: a whole number, the table's", "status": 400}
-
-            def acted() -> None:
-                try:
-                    table.act(viewer, message.get("action"), version)
-                except TavolaError:
-                    raise
-                except Exception:
-                    hub.forget(table.id)
-                    raise
-
-            await run_in_threadpool(acted)
+            await run_in_threadpool(table.act, connection.viewer, message.get("action"), version)
             return None
         if kind == "chat":
             if connection.viewer is None:
@@ -608,13 +682,13 @@ async def _answer(
             elif scope == "table":
                 await run_in_threadpool(_chat_as, hub, table, connection.viewer, text)
             else:
-                return {"type": "error", "error": "scope: one of table, team"}
+                return {"type": "error", "error": "scope: one of table, team", "status": 400}
             return None
         if kind == "ping":
             return {"type": "pong"}
-        return {"type": "error", "error": "type: one of hello, act, chat, ping"}
+        return {"type": "error", "error": "type: one of hello, act, chat, ping", "status": 400}
     except JsonTextError as error:
-        return {"type": "error", "error": str(error)}
+        return {"type": "error", "error": str(error), "status": 400}
     except TavolaError as error:
         return {"type": "error", "error": str(error), "status": _status(error)}
 
@@ -628,7 +702,7 @@ def _team_chat_as(hub: Hub, table: LiveTable, seat: int, text: str) -> None:
     """A message on a chouette side's own channel: sent to the connections of that side's seats only,
     and not stored (the table's chat log is everyone's)."""
     text = _chat_text(text)
-    with hub.lock:
+    with table.lock:
         members = table.side_of_seat(seat)
         if not members:
             raise StateError(_("the team's channel is for the players of a chouette game in play"))
@@ -642,24 +716,30 @@ def _team_chat_as(hub: Hub, table: LiveTable, seat: int, text: str) -> None:
                 "scope": "team",
             },
         }
-        for connection in list(hub.watchers.get(table.id, ())):
-            if connection.viewer in members:
-                connection.send(message)
+    for connection in hub.connections(table.id):
+        if connection.viewer in members:
+            connection.send(message)
 
 
 def _chat_text(text: str) -> str:
-    """A chat message's text, stripped, or refused when empty or too long."""
+    """A chat message's text, stripped, or refused when empty, too long, or holding a control character
+    other than a line break or a tab."""
     text = text.strip()
     if not 1 <= len(text) <= MAX_CHAT:
-        raise StateError(_("a chat message has 1 to {most} characters").format(most=MAX_CHAT))
+        raise BodyError(_("a chat message has 1 to {most} characters").format(most=MAX_CHAT))
+    for character in text:
+        if character not in "\n\t" and unicodedata.category(character) in ("Cc", "Cs"):
+            code = f"U+{ord(character):04X}"
+            raise BodyError(_("a chat message cannot hold the character {code}").format(code=code))
     return text
 
 
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _default_bot_maker() -> Callable[[str], Bot]:
-    """Bots on the shipped networks, loaded once, at the first bot seat."""
+def _default_bot_maker(searches: SearchPool | None) -> Callable[[str], Bot]:
+    """Bots on the shipped networks, loaded once, at the first bot seat; searching in ``searches``
+    where given."""
     from tavola.bot.evaluate import Evaluator
 
     loaded: list[Evaluator] = []
@@ -667,38 +747,31 @@ def _default_bot_maker() -> Callable[[str], Bot]:
     def make(level: str) -> Bot:
         if not loaded:
             loaded.append(Evaluator.default())
+        if searches is not None:
+            return PooledBot(searches, loaded[0], level)
         return Bot(loaded[0], level)
 
     return make
 
 
-def _language(asked: str | None, accepted: str | None) -> str:
-    """The language of a request: ``?lang=``, else the first of Accept-Language that Tavola speaks.
-
-    >>> _language(None, "es-ES,es;q=0.9,en;q=0.8"), _language("it", None), _language(None, None)
-    ('es', 'it', 'en')
-    """
-    if asked in LANGUAGES:
-        return asked
-    for part in (accepted or "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGUAGES:
-            return code
-    return "en"
-
-
 def _token(request: Request, table_id: str) -> str | None:
-    """The seat's token a request carries: ``Authorization: Bearer``, ``X-Tavola-Token`` or the cookie."""
+    """The seat's token a request carries: ``Authorization: Bearer``, ``X-Tavola-Token`` or the cookie;
+    the cookie only for a request made by the server's own pages (a page of another origin on the
+    same site gets it from the browser too, and must not act with it)."""
     authorization = request.headers.get("authorization", "")
     if authorization.lower().startswith("bearer "):
         return authorization[7:].strip()
-    return request.headers.get("x-tavola-token") or request.cookies.get(COOKIE)
+    given = request.headers.get("x-tavola-token")
+    if given:
+        return given
+    if cross_origin(dict(request.headers), request.app.state.trusted_origins):
+        return None
+    return request.cookies.get(COOKIE)
 
 
 async def _json_body(request: Request) -> Any:
+    """The request's body, JSON (its size is checked by :class:`~tavola.web.guard.Guard` as it comes)."""
     body = await request.body()
-    if len(body) > MAX_MESSAGE:
-        raise _TooLargeError(_too_large())
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
@@ -706,12 +779,28 @@ async def _json_body(request: Request) -> Any:
     return parse_json(text)
 
 
-class _TooLargeError(TavolaError):
-    """A body past :data:`~tavola.web.limits.MAX_MESSAGE`."""
+class BodyError(TavolaError):
+    """A request's body without the shape its route takes."""
 
 
-def _too_large() -> str:
-    return _("the message is too large: at most {most} bytes").format(most=MAX_MESSAGE)
+class _TooManyError(TavolaError):
+    """More requests of a kind than their limit allows."""
+
+
+def _too_many() -> str:
+    return _("too many requests: wait a moment and try again")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one client may ask: WebSocket connections per address, WebSocket messages per address
+    (a burst, then a rate; each connection also has its own, of 20 and 5 a second), and hints per seat."""
+
+    connections_per_address: int = 16
+    messages_at_once: float = 30
+    messages_per_second: float = 10
+    hints_at_once: float = 3
+    hints_per_second: float = 0.2
 
 
 def _status(error: TavolaError) -> int:
@@ -721,8 +810,12 @@ def _status(error: TavolaError) -> int:
         return 403
     if isinstance(error, StateError | SeatingError):
         return 409
-    if isinstance(error, _TooLargeError):
-        return 413
+    if isinstance(error, _TooManyError):
+        return 429
+    if isinstance(error, StorageError):
+        return 503
+    if isinstance(error, DamagedTableError):
+        return 500
     return 400
 
 

@@ -12,17 +12,27 @@ does too (:meth:`LiveTable.load`).
 A table is ``open`` until every person's seat is taken, ``live`` while it
 is played and ``finished`` once its match, its single game or its session
 is over, when the dice's secret is revealed.
+
+Memory never runs ahead of storage. The engine applies an action before it
+is written, so a write that fails (the database locked by another program,
+a disk full) leaves the engine's table holding an action nobody stored:
+the table then rebuilds itself from what was stored, in place and before
+its lock is let go, so that every connection holding it sees the stored
+table and nothing else (:class:`StorageError`). Where even reading fails,
+the table stays marked and every later use tries again first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
+import logging
 import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from tavola.actions import Action
 from tavola.bot.player import Bot
@@ -31,6 +41,7 @@ from tavola.dicesource import VerifiableDice
 from tavola.errors import IllegalActionError, SeatingError, TavolaError
 from tavola.i18n import _
 from tavola.match import Match
+from tavola.schema import json_text
 from tavola.table import ChouetteTable, GameTable, Seat
 from tavola.web.actions import (
     TableAction,
@@ -39,23 +50,34 @@ from tavola.web.actions import (
     read_chouette_action,
     read_game_action,
 )
-from tavola.web.options import ChouetteOptions, GameOptions, build_chouette, build_series, read_options
+from tavola.web.options import (
+    ChouetteOptions,
+    GameOptions,
+    build_chouette,
+    build_series,
+    read_options,
+    seat_name,
+)
 from tavola.web.storage import Store
 
 __all__ = [
     "BotMaker",
+    "DamagedTableError",
     "LiveTable",
     "NotFoundError",
     "RefusedError",
     "SeatState",
     "Status",
+    "StorageError",
     "TokenError",
     "new_token",
     "not_playing",
     "token_hash",
 ]
 
+LOG = logging.getLogger("tavola.web")
 Status = Literal["open", "live", "finished"]
+_Result = TypeVar("_Result")
 BotMaker = Callable[[str], Bot]
 """Makes the bot for a seat, from its level."""
 
@@ -74,6 +96,14 @@ class RefusedError(TavolaError):
 
 class StateError(TavolaError):
     """Something the table cannot do in its state: a seat taken, a table not being played."""
+
+
+class StorageError(TavolaError):
+    """The database could not store what a table did: the table is as stored, and may be asked again."""
+
+
+class DamagedTableError(TavolaError):
+    """A table whose stored log no longer replays through the engine: it is set aside, not served."""
 
 
 def not_playing(status: Status) -> str:
@@ -111,7 +141,7 @@ class SeatState:
 
 
 class LiveTable:
-    """One table of the server; every method that reads or changes it holds :attr:`lock`."""
+    """One table of the server; every method that reads or changes it holds :attr:`lock`, the table's own."""
 
     def __init__(
         self,
@@ -139,6 +169,8 @@ class LiveTable:
         self.game_table: GameTable | None = None
         self.chouette_table: ChouetteTable | None = None
         self._replaying = False
+        self._needs: Literal["reload", "settle"] | None = None
+        """What the table must do before it is used again, after a write failed."""
         self._secret = secret
 
     # --- making and loading ------------------------------------------------------------------
@@ -168,28 +200,103 @@ class LiveTable:
     @classmethod
     def load(cls, table_id: str, store: Store, make_bot: BotMaker) -> LiveTable:
         """The table as stored, its actions replayed through the engine; a live one then carries on
-        with what needs nobody (a bot's turn cut short)."""
+        with what needs nobody (a bot's turn cut short).
+
+        A stored log the engine no longer takes raises :class:`DamagedTableError`, naming the table
+        and the action at fault.
+        """
         row = store.table(table_id)
         if row is None:
             raise NotFoundError(_("there is no table {table}").format(table=table_id))
-        options = read_options(row.options)
-        seats = [SeatState(seat.name, seat.bot, seat.token_hash) for seat in store.seats(table_id)]
-        status: Status = row.status  # type: ignore[assignment]
-        table = cls(table_id, options, seats, row.secret, store, make_bot, status=status)
-        if status == "open":
-            return table
-        table._start_engine()
-        table._replaying = True
         try:
-            for stored in store.actions(table_id):
-                table._redo(stored.seat, stored.action)
-        finally:
-            table._replaying = False
-        if status == "live":
-            table._settle()
-        else:
-            table.dice.reveal()
+            options = read_options(row.options)
+        except TavolaError as error:
+            raise DamagedTableError(_damaged(table_id, str(error))) from None
+        table = cls(table_id, options, [], row.secret, store, make_bot)
+        with table.lock:
+            table._reload()
+            table._needs = "settle"
+            table._catch_up()
         return table
+
+    def _reload(self) -> None:
+        """Make this table what the store holds: seats, status, and the engine replayed from the log.
+
+        Done in place, so that whoever holds this object sees the stored table.
+        """
+        row = self.store.table(self.id)
+        if row is None:
+            raise NotFoundError(_("there is no table {table}").format(table=self.id))
+        seats = [SeatState(seat.name, seat.bot, seat.token_hash) for seat in self.store.seats(self.id)]
+        stored = self.store.actions(self.id)
+        self.seats = seats
+        self.status = row.status  # type: ignore[assignment]
+        self.dice = VerifiableDice(bytes.fromhex(self._secret))
+        self.actions = []
+        self.game_table = self.chouette_table = None
+        if self.status == "open":
+            return
+        self._replaying = True
+        try:
+            self._start_engine()
+            for number, action in enumerate(stored):
+                try:
+                    self._redo(action.seat, action.action)
+                except TavolaError as error:
+                    where = _("its stored action {number} ({action}) no longer replays: {error}").format(
+                        number=number, action=json_text(action.action), error=self._refusal(error)
+                    )
+                    raise DamagedTableError(_damaged(self.id, where)) from None
+        finally:
+            self._replaying = False
+        if self.status == "finished":
+            if row.status != "finished":  # its end was stored, its status not yet
+                self.store.set_status(self.id, "finished")
+            self.dice.reveal()
+
+    def _keeping_storage(self, work: Callable[[], _Result]) -> _Result:
+        """Do ``work``, which may change the table; should a write fail, the table goes back to what
+        is stored before anyone else may look, and :class:`StorageError` says so.
+
+        An error of the engine (an action refused) leaves the table untouched and passes as it is.
+        """
+        self._catch_up()
+        try:
+            return work()
+        except TavolaError:
+            raise
+        except Exception as error:
+            self._needs = "reload"
+            LOG.warning("table %s: a write failed (%s); it is rebuilt from the database", self.id, error)
+            try:
+                self._reload()
+            except Exception as again:  # the database cannot be read either: try again at the next use
+                LOG.warning("table %s: rebuilding it failed too (%s)", self.id, again)
+            else:
+                self._needs = "settle"
+                self._changed()
+            raise StorageError(_not_stored(error)) from error
+
+    def _catch_up(self) -> None:
+        """After a failed write: rebuild the table from the store, then carry on with what needs nobody."""
+        if self._needs == "reload":
+            try:
+                self._reload()
+            except TavolaError:
+                raise
+            except Exception as error:
+                raise StorageError(_not_stored(error)) from error
+            self._needs = "settle"
+            self._changed()
+        if self._needs == "settle":
+            self._needs = None
+            self._keeping_storage(self._settle)
+
+    def check(self) -> None:
+        """Make sure the table is what the store holds, after a failed write (or raise
+        :class:`StorageError`); whatever shows the table starts here."""
+        with self.lock:
+            self._catch_up()
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -273,12 +380,11 @@ class LiveTable:
         """Seat a person at ``index``: the seat's token (stored only as its hash). The last seat taken
         starts the play."""
         with self.lock:
+            self._catch_up()
             seat = self._seat(index)
             if seat.taken:
                 raise StateError(_("seat {seat} is taken").format(seat=index))
-            name = (name or seat.name or "").strip()
-            if not name:
-                raise StateError(_("seat {seat} needs the name of who sits there").format(seat=index))
+            name = seat_name((name or "").strip() or seat.name or "")
             others = [
                 other.name for number, other in enumerate(self.seats) if number != index and other.taken
             ]
@@ -286,17 +392,27 @@ class LiveTable:
                 raise SeatingError(_("{player} is at the table already").format(player=name))
             token = new_token()
             hashed = token_hash(token)
-            self.store.take_seat(self.id, index, name, hashed)
+            last = all(other.taken for number, other in enumerate(self.seats) if number != index)
+            try:
+                self.store.take_seat(self.id, index, name, hashed, status="live" if last else None)
+            except Exception as error:
+                self._needs = "reload"  # the write may have happened after all
+                raise StorageError(_not_stored(error)) from error
             seat.name, seat.token_hash = name, hashed
-            if all(seat.taken for seat in self.seats):
-                self.store.set_status(self.id, "live")
-                self.status = "live"
-                self._start_engine()
+            if not last:
                 self._changed()
-                self._settle()
-            else:
-                self._changed()
+                return token
+            self.status = "live"
+            # The seat is stored, so its token is theirs even if what follows is not: the play then
+            # starts at the table's next request.
+            with contextlib.suppress(StorageError):
+                self._keeping_storage(self._start)
             return token
+
+    def _start(self) -> None:
+        self._start_engine()
+        self._changed()
+        self._settle()
 
     def act(self, index: int, data: object, version: int | None = None) -> None:
         """Do the action ``data`` (JSON) for seat ``index``, then whatever needs nobody; a refused
@@ -304,9 +420,11 @@ class LiveTable:
 
         ``version``, when given, is the table's version (how many actions it has stored) that the
         action was chosen at: at any other version the action is refused, so an action sent again
-        (its answer lost with a connection) is never done twice.
+        (its answer lost with a connection) is never done twice. A write that fails raises
+        :class:`StorageError`, the table as stored.
         """
         with self.lock:
+            self._catch_up()
             if self.status != "live":
                 raise StateError(not_playing(self.status))
             if self.seats[index].bot is not None:
@@ -314,11 +432,14 @@ class LiveTable:
             if version is not None and version != len(self.actions):
                 moved_on = _("the table has moved on: the action was for version {version}, it is at {now}")
                 raise StateError(moved_on.format(version=version, now=len(self.actions)))
-            try:
-                self._do(index, data)
-            except TavolaError as error:
-                raise RefusedError(self._refusal(error)) from None
-            self._settle()
+            self._keeping_storage(lambda: self._act(index, data))
+
+    def _act(self, index: int, data: object) -> None:
+        try:
+            self._do(index, data)
+        except TavolaError as error:
+            raise RefusedError(self._refusal(error)) from None
+        self._settle()
 
     def _refusal(self, error: TavolaError) -> str:
         """What the engine says of a refused action, naming the seats by who sits there."""
@@ -439,6 +560,17 @@ class LiveTable:
             return
         for listener in list(self.listeners):
             listener(self)
+
+
+def _not_stored(error: Exception) -> str:
+    return _(
+        "the database could not store the table's action ({error}): the table is as stored; "
+        "look at it again and retry"
+    ).format(error=type(error).__name__)
+
+
+def _damaged(table_id: str, why: str) -> str:
+    return _("table {table} is set aside: {why}").format(table=table_id, why=why)
 
 
 def _bot_name(options: GameOptions | ChouetteOptions, index: int) -> str:

@@ -29,9 +29,10 @@ tavola.web.options.OptionsError: the Jacoby rule is for money play, not matches 
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from tavola.bot.search import LEVELS
 from tavola.chouette import MAX_PLAYERS, MIN_PLAYERS, Chouette, ChouetteSettings
@@ -55,20 +56,65 @@ __all__ = [
     "build_series",
     "chouette_settings",
     "read_options",
+    "seat_name",
 ]
 
 NAME_LENGTH = 40
 """The longest name a seat takes."""
+
+_UNSEEN = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""The kinds of character a name never holds: controls (NUL, U+001C, U+0085...), lone surrogates, private
+and unassigned code points, and line and paragraph separators (U+2028, U+2029)."""
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The characters that turn the direction of the text around them, which could make one name look like
+another."""
 
 
 class OptionsError(TavolaError):
     """Options a table cannot be created with: the message names the field, or the rule, at fault."""
 
 
+class NameRefusedError(TavolaError):
+    """A seat's name that cannot be shown, stored and written to the table's records as it is."""
+
+
+def seat_name(text: str) -> str:
+    """The name ``text`` gives a seat, spaces around it stripped; refused with a message saying why
+    when it is empty, longer than :data:`NAME_LENGTH`, or holds a character that names never hold (a
+    control, a line break, a lone surrogate, a character turning the text's direction, or ``:``, which
+    ``.mat`` files reserve).
+
+    >>> seat_name("  Ann ")
+    'Ann'
+    >>> seat_name("Ann\u2028Bo")
+    Traceback (most recent call last):
+    ...
+    tavola.web.options.NameRefusedError: a name cannot hold the character U+2028
+    """
+    name = text.strip()
+    if not 1 <= len(name) <= NAME_LENGTH:
+        raise NameRefusedError(
+            _("a name has 1 to {most} characters, not {count}").format(most=NAME_LENGTH, count=len(name))
+        )
+    for character in name:
+        if character == ":" or character in _BIDI or unicodedata.category(character) in _UNSEEN:
+            code = f"U+{ord(character):04X}"
+            shown = f"'{character}' ({code})" if character.isprintable() else code
+            raise NameRefusedError(_("a name cannot hold the character {code}").format(code=shown))
+    return name
+
+
+def _checked_name(text: str) -> str:
+    try:
+        return seat_name(text)
+    except NameRefusedError as error:
+        raise ValueError(str(error)) from None
+
+
 class SeatOptions(Shape):
     """One seat: a person (``bot`` null), named now or when they sit down, or the bot at a level."""
 
-    name: Annotated[str, Field(min_length=1, max_length=NAME_LENGTH)] | None = None
+    name: Annotated[str, Field(max_length=4 * NAME_LENGTH), AfterValidator(_checked_name)] | None = None
     bot: Annotated[
         str | None,
         Says("{field}: one of " + ", ".join(LEVELS) + " or null, not {value}"),

@@ -18,6 +18,7 @@ from tavola.chouette import record as chouette_record
 from tavola.chouette.bets import Side
 from tavola.cube import Cube
 from tavola.dice import Dice
+from tavola.errors import TavolaError
 from tavola.game import Game
 from tavola.ids import position_text
 from tavola.match import Match, match_id_text
@@ -26,9 +27,10 @@ from tavola.records import to_json
 from tavola.records.jsonfmt import outcome_json
 from tavola.table import ChouetteTable, GameTable
 from tavola.turn import Turn
+from tavola.web.hints import hint_question
 from tavola.web.live import LiveTable
 
-__all__ = ["position_json", "table_state", "table_summary"]
+__all__ = ["may_hint", "position_json", "table_state", "table_summary"]
 
 
 def table_summary(table: LiveTable) -> dict[str, Any]:
@@ -53,6 +55,7 @@ def table_state(table: LiveTable, viewer: int | None) -> dict[str, Any]:
         you=viewer,
         version=len(table.actions),
         legal_actions=table.legal_actions(viewer) if viewer is not None else [],
+        may_hint=may_hint(table, viewer),
         dice={
             "scheme": "tavola-dice-v1",
             "commitment": table.dice.commitment,
@@ -70,6 +73,15 @@ def table_state(table: LiveTable, viewer: int | None) -> dict[str, Any]:
         state["game"] = _chouette_json(table.chouette_table)
         state["record"] = chouette_record.to_json(table.chouette_table.chouette)
     return state
+
+
+def may_hint(table: LiveTable, viewer: int | None) -> bool:
+    """Whether ``viewer`` may ask the bot for a hint now (:func:`tavola.web.hints.hint_question`)."""
+    try:
+        hint_question(table, viewer)
+    except TavolaError:
+        return False
+    return True
 
 
 def position_json(position: Position) -> dict[str, Any]:

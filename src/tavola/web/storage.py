@@ -26,6 +26,8 @@ from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, create
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from tavola.web.integrity import check_sqlite_file
+
 __all__ = [
     "ActionRow",
     "Base",
@@ -105,7 +107,9 @@ def default_database_url() -> str:
 def open_database(url: str) -> Engine:
     """An engine on the database at ``url``, migrated to the latest schema (a SQLite file's folder made)."""
     if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        path = Path(url.removeprefix("sqlite:///"))
+        check_sqlite_file(path)  # a damaged file is refused, never served
+        path.parent.mkdir(parents=True, exist_ok=True)
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
     engine = create_engine(url)
@@ -161,12 +165,19 @@ class Store:
             for index, (name, bot) in enumerate(seats):
                 session.add(SeatRow(table_id=table_id, index=index, name=name, bot=bot))
 
-    def take_seat(self, table_id: str, index: int, name: str, token_hash: str) -> None:
-        """Seat ``name`` at ``index`` with the hash of their token."""
+    def take_seat(
+        self, table_id: str, index: int, name: str, token_hash: str, *, status: str | None = None
+    ) -> None:
+        """Seat ``name`` at ``index`` with the hash of their token, and, in the same transaction, set the
+        table's ``status`` when given (the last seat taken makes it live)."""
         with self._session() as session, session.begin():
             seat = session.get(SeatRow, (table_id, index))
             assert seat is not None
             seat.name, seat.token_hash = name, token_hash
+            if status is not None:
+                table = session.get(TableRow, table_id)
+                assert table is not None
+                table.status = status
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._session() as session, session.begin():

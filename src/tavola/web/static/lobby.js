@@ -122,7 +122,12 @@ function botForm() {
   return form(
     "play-bot",
     "lobby.bot",
-    [nameField(), field("form.level", select("level", LEVELS, (value) => t(`level.${value}`), "intermediate")), seriesFields()],
+    [
+      nameField(),
+      field("form.level", select("level", LEVELS, (value) => t(`level.${value}`), "intermediate")),
+      seriesFields(),
+      field("form.hints", check("hints", true)),
+    ],
     "lobby.start",
     (made) => createAndSit(made, gameOptions(made, [{ name: made.elements.name.value.trim() }, { bot: made.elements.level.value }])),
   );

@@ -376,10 +376,7 @@ export class TablePage {
   }
 
   mayAskHint() {
-    const { state } = this;
-    const allows = state.options.hints || state.seats.some((seat) => seat.bot);
-    const phase = state.game?.phase;
-    return allows && state.you !== null && state.status === "live" && ((phase === "move" && state.game.dice) || phase === "choose-double");
+    return Boolean(this.state.may_hint);
   }
 
   async askHint() {

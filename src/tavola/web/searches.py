@@ -1,0 +1,174 @@
+"""The bot's searches, run in worker processes: no table, no request and no event loop waits on them.
+
+A search (a bot's play or cube decision, a hint) takes from a tenth of a
+second to several at the strongest level, all of it computing. Run in the
+server's own process it would hold the interpreter while it runs, and every
+other table's request would wait. :class:`SearchPool` runs each in one of a
+few worker processes, each with the shipped networks loaded once; the
+server's threads wait for the answer without holding anything another table
+needs, and its event loop awaits it (:meth:`SearchPool.run`).
+
+:class:`PooledBot` is a :class:`~tavola.bot.player.Bot` whose searches go to
+the pool: the table layer and the bot's own decisions
+(:func:`tavola.bot.actor.choose_action`) use it as they use any bot, so no
+rule of the game is written here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tavola.bot.evaluate import Evaluator
+from tavola.bot.player import Bot, Choice
+from tavola.dice import Dice
+from tavola.match import MatchScore
+from tavola.play import LegalPlays
+from tavola.position import Position
+from tavola.variants import STANDARD, Variant
+
+__all__ = ["PooledBot", "SearchPool", "default_workers"]
+
+
+def default_workers() -> int:
+    """As many worker processes as the machine has cores for this process (at least one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class SearchPool:
+    """``workers`` processes running the bot's searches, started at once and warmed in the background.
+
+    A worker answers ``(level, method, args, kwargs)`` with ``Bot(level).method(*args, **kwargs)`` on
+    the shipped networks.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+        )
+        for _ in range(workers):
+            self._executor.submit(_warm)
+
+    def submit(self, level: str, method: str, *args: Any, **kwargs: Any) -> Future[Any]:
+        return self._executor.submit(_search, level, method, args, kwargs)
+
+    def call(self, level: str, method: str, *args: Any, **kwargs: Any) -> Any:
+        """The search's answer, the calling thread waiting for it (holding nothing but its own table)."""
+        return self.submit(level, method, *args, **kwargs).result()
+
+    async def run(self, level: str, method: str, *args: Any, **kwargs: Any) -> Any:
+        """The search's answer, awaited: no thread waits for it."""
+        return await asyncio.wrap_future(self.submit(level, method, *args, **kwargs))
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class PooledBot(Bot):
+    """A bot whose searches run in ``pool``; the rest (its cube arithmetic) is done here, on
+    ``evaluator``, as any bot does it."""
+
+    def __init__(self, pool: SearchPool, evaluator: Evaluator, level: str) -> None:
+        super().__init__(evaluator, level)
+        self.pool = pool
+
+    def hint(
+        self,
+        position: Position,
+        dice: Dice,
+        variant: Variant = STANDARD,
+        level: str | None = None,
+        match: MatchScore | None = None,
+        cube_value: int = 1,
+        *,
+        legal: LegalPlays | None = None,
+        chosen_double: bool = False,
+    ) -> list[Choice]:
+        self._legal(position, dice, variant, legal)  # the same check as the bot's, here
+        answer: list[Choice] = self.pool.call(
+            level or self.level_name,
+            "hint",
+            position,
+            dice,
+            variant,
+            match=match,
+            cube_value=cube_value,
+            chosen_double=chosen_double,
+        )
+        return answer
+
+    def play(
+        self,
+        position: Position,
+        dice: Dice,
+        variant: Variant = STANDARD,
+        level: str | None = None,
+        match: MatchScore | None = None,
+        cube_value: int = 1,
+        *,
+        legal: LegalPlays | None = None,
+        chosen_double: bool = False,
+    ) -> Choice:
+        if legal is not None:
+            self._legal(position, dice, variant, legal)
+        answer: Choice = self.pool.call(
+            level or self.level_name,
+            "play",
+            position,
+            dice,
+            variant,
+            match=match,
+            cube_value=cube_value,
+            chosen_double=chosen_double,
+        )
+        return answer
+
+    def double_hint(self, position: Position, variant: Variant, level: str | None = None) -> list[Choice]:
+        answer: list[Choice] = self.pool.call(level or self.level_name, "double_hint", position, variant)
+        return answer
+
+    def probabilities(
+        self, position: Position, level: str | None = None, variant: Variant = STANDARD
+    ) -> npt.NDArray[np.float32]:
+        answer: npt.NDArray[np.float32] = self.pool.call(
+            self.level_name, "probabilities", position, level, variant
+        )
+        return answer
+
+
+# --- in a worker process ------------------------------------------------------------------------
+
+_bots: dict[str, Bot] = {}
+
+
+def _start_worker() -> None:
+    from tavola.bot.hypergammon import solve_on_first_use
+
+    solve_on_first_use(False)  # players wait for moves, not for a solve
+
+
+def _bot(level: str) -> Bot:
+    bot = _bots.get(level)
+    if bot is None:
+        evaluator = next(iter(_bots.values())).evaluator if _bots else Evaluator.default()
+        bot = _bots[level] = Bot(evaluator, level)
+    return bot
+
+
+def _warm() -> None:
+    """Load the networks and compile the search before the first player waits for it."""
+    _bot("world-class").hint(Position.start(), Dice(2, 1))
+
+
+def _search(level: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    return getattr(_bot(level), method)(*args, **kwargs)
