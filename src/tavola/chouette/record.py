@@ -21,7 +21,9 @@ The record is one JSON object::
         ...],
       "seating": {"box": "Ann", "queue": ["Cid", "Ben"]},              # null before the draw
       "ledger": [{"game": 0, "points": {"Cid": 2, "Ann": -1, "Ben": -1}}, ...],
-      "totals": {"Cid": 2, "Ann": -1, "Ben": -1}
+      "totals": {"Cid": 2, "Ann": -1, "Ben": -1},
+      "dice": {"scheme": "tavola-dice-v1", "commitment": "66687a...", "used": 212,
+               "secret": "9f3c..."}                               # verifiable dice only
     }
 
 The log is the session's own :attr:`~tavola.chouette.session.Chouette.log`:
@@ -34,6 +36,11 @@ what happens by itself: ``automatic_double`` (with its ``value``),
 ``automatic_beaver``, ``forced_drop``, ``new_captain`` and
 ``partner_drawn`` (with its ``dice``). Checker moves not yet committed are
 not saved: a game saved in the middle of a turn goes on from the roll.
+``dice`` is there when the dice were
+:class:`~tavola.dicesource.VerifiableDice` (a table of ``tavola serve``),
+with the secret once revealed: :mod:`tavola.records.verifiable` checks
+them (:func:`dice_drawn` lists them), ``tavola verify`` from the command
+line.
 
 Reading replays each action through the session's API with the recorded
 dice, checks that it logs exactly what the record says, then that the
@@ -98,11 +105,12 @@ from tavola.files import write_atomically
 from tavola.i18n import N_, _
 from tavola.position import Position
 from tavola.records._common import RECORD, ReplayDice, TwoDice, check_format
+from tavola.records.verifiable import Draw, dice_json
 from tavola.rules import Rules
 from tavola.schema import RulesShape, Says, Shape, read_shape
 from tavola.variants import find_variant
 
-__all__ = ["FORMAT", "VERSION", "from_json", "load", "replay", "save", "to_json"]
+__all__ = ["FORMAT", "VERSION", "dice_drawn", "from_json", "load", "replay", "save", "to_json"]
 
 FORMAT = "tavola-chouette"
 VERSION = 1
@@ -157,7 +165,7 @@ def to_json(session: Chouette) -> dict[str, Any]:
     """The record of a chouette session, as plain dicts and lists."""
     seating = session.seating
     ledger = session.ledger
-    return {
+    data = {
         "format": FORMAT,
         "version": VERSION,
         "settings": _settings_json(session.settings),
@@ -166,6 +174,10 @@ def to_json(session: Chouette) -> dict[str, Any]:
         "ledger": [{"game": game.number, "points": game.points} for game in ledger.games],
         "totals": ledger.totals,
     }
+    verifiable = dice_json(session.dice)
+    if verifiable is not None:
+        data["dice"] = verifiable
+    return data
 
 
 def _settings_json(settings: ChouetteSettings) -> dict[str, Any]:
@@ -274,6 +286,33 @@ def replay(
         index += _replay(session, manual, record.log, recorded, index)
         yield session, session.log[before:]
     _check_result(session, data)
+
+
+def dice_drawn(data: object) -> list[Draw]:
+    """The dice a chouette record shows were rolled, in the order rolled: the draw for the order (each
+    round's dice, in its players' order), each game's opening rolls (the box's die first) and rolls
+    (larger die first: either order), and the dice of a partner's draw.
+
+    The record's shape is checked (a :class:`~tavola.errors.RecordError` names the field at fault),
+    its play is not replayed: a die changed is for the dice's check to find.
+
+    >>> from tavola.dicesource import VerifiableDice
+    >>> table = Chouette(dice=VerifiableDice(bytes(32)), players=["Ann", "Ben", "Cid"])
+    >>> table.start_game().roll(table.seating.box)  # Ann and Ben tie on 4, then Ann's 5 makes her the box
+    Dice(5, 3)
+    >>> [(draw.where, draw.dice) for draw in dice_drawn(to_json(table))]
+    [('log[3].rounds[0]', (4, 4, 1)), ('log[3].rounds[1]', (5, 1)), ('log[5].dice', (3, 5))]
+    """
+    check_format(data, FORMAT, VERSION)
+    record: _ChouetteRecord = read_shape(_ChouetteRecord, data, RecordError, RECORD)
+    drawn: list[Draw] = []
+    for index, step in enumerate(record.log):
+        if isinstance(step, _DrawOrder):
+            for number, round_ in enumerate(step.rounds):
+                drawn.append(Draw(f"log[{index}].rounds[{number}]", tuple(die for _name, die in round_)))
+        elif isinstance(step, _Rolled | _PartnerDrawn):
+            drawn.append(Draw(f"log[{index}].dice", tuple(step.dice), step.action != "roll"))
+    return drawn
 
 
 # --- the shape of a record ---------------------------------------------------------------------

@@ -22,7 +22,9 @@ The record is one JSON object::
          "outcome": {"winner": 1, "kind": "single", "cube": 2, "points": 2, "ending": "drop",
                      "checkers_left": null}}
       ],
-      "score": [2, 0]                     # a money session: the net points
+      "score": [2, 0],                    # a money session: the net points
+      "dice": {"scheme": "tavola-dice-v1", "commitment": "66687a...", "used": 212,
+               "secret": "9f3c..."}       # verifiable dice only; the secret once revealed
     }
 
 The log is the game's own :attr:`~tavola.game.Game.log`, entry for entry:
@@ -31,6 +33,10 @@ The log is the game's own :attr:`~tavola.game.Game.log`, entry for entry:
 ``decline`` and ``choose_double`` (with its ``number``, after an Acey-Deucey
 1-2). An outcome holds ``checkers_left`` where the loser pays per checker
 (Acey-Deucey, V2); a record without ``variant`` is of the standard game.
+``dice`` is there when the dice were
+:class:`~tavola.dicesource.VerifiableDice` (a table of ``tavola serve``):
+:mod:`tavola.records.verifiable` checks them (:func:`dice_drawn` lists
+them), ``tavola verify`` from the command line.
 
 Reading replays the log through the game API, checking that each action logs
 exactly what the record says, and that the outcomes, the Crawford marks and
@@ -93,11 +99,12 @@ from tavola.records._common import (
     check_format,
     play_text,
 )
+from tavola.records.verifiable import Draw, dice_json
 from tavola.rules import Rules, checked_stake
 from tavola.schema import JsonTextError, RulesShape, Says, Shape, json_text, parse_json, read_shape
 from tavola.variants import STANDARD, Variant, find_variant
 
-__all__ = ["FORMAT", "VERSION", "from_json", "read_json", "to_json", "write_json"]
+__all__ = ["FORMAT", "VERSION", "dice_drawn", "from_json", "read_json", "to_json", "write_json"]
 
 FORMAT = "tavola-record"
 VERSION = 1
@@ -157,6 +164,9 @@ def to_json(series: Series) -> dict[str, Any]:
     data["rules"] = {item.name: getattr(series.rules, item.name) for item in dataclasses.fields(Rules)}
     data["games"] = [_game_json(game) for game in series.games]
     data["score"] = score
+    verifiable = dice_json(series.dice)
+    if verifiable is not None:
+        data["dice"] = verifiable
     return data
 
 
@@ -247,6 +257,35 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
                 )
             )
     return series
+
+
+def dice_drawn(data: object) -> list[Draw]:
+    """The dice a JSON record shows were rolled, in the order rolled: each game's opening rolls (ties
+    included) as rolled, player 0's die first, and its rolls, larger die first (either order).
+
+    The record's shape is checked (a :class:`~tavola.errors.RecordError` names the field at fault),
+    its play is not replayed: a die changed is for the dice's check to find.
+
+    >>> from tavola.dicesource import ManualDice
+    >>> dice = ManualDice()
+    >>> dice.enter_opening(3, 3)
+    >>> dice.enter_opening(3, 5)
+    >>> dice.enter("2-6")
+    >>> match = Match(3, dice=dice)
+    >>> game = match.new_game()
+    >>> game.roll(), game.roll(), game.play("8/3 6/3"), game.roll()
+    (None, Dice(5, 3), None, Dice(6, 2))
+    >>> [(draw.where, draw.dice, draw.in_order) for draw in dice_drawn(to_json(match))][1:]
+    [('games[0].log[1].dice', (3, 5), True), ('games[0].log[3].dice', (6, 2), False)]
+    """
+    check_format(data, FORMAT, VERSION)
+    record: _MatchRecord | _MoneyRecord = read_shape(_RECORD, data, RecordError, RECORD)
+    return [
+        Draw(f"games[{number}].log[{index}].dice", tuple(step.dice), step.action == "opening_roll")
+        for number, game in enumerate(record.games)
+        for index, step in enumerate(game.log)
+        if isinstance(step, _Rolled)
+    ]
 
 
 # --- the shape of a record ---------------------------------------------------------------------
