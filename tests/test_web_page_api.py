@@ -85,10 +85,98 @@ def test_a_table_of_people_without_the_hints_option_gives_no_hint(client) -> Non
     assert refused.json()["error"].startswith("this table gives no hints")
 
 
-def test_a_table_with_the_bot_gives_hints_only_while_dice_are_played(client) -> None:
+def test_a_table_with_the_bot_but_without_the_hints_option_gives_no_hint(client) -> None:
     table = create(client, {"kind": "game", "series": "single", "seats": [{}, {"bot": "beginner"}]})
     token = sit(client, table, 0, "Ann")
+    assert state(client, table, token)["may_hint"] is False
+    refused = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(token))
+    assert refused.status_code == 409
+    assert refused.json()["error"].startswith("this table gives no hints")
+
+
+def test_a_hint_is_for_the_roll_of_the_seat_asking_not_the_opponents(client) -> None:
+    table, tokens = _live_friends(client, hints=True)
+    seen = state(client, table)
+    waiting = 1 - seen["to_act"][0]
+    assert state(client, table, tokens[waiting])["may_hint"] is False
+    refused = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(tokens[waiting]))
+    assert refused.status_code == 409
+    assert "your own side" in refused.json()["error"]
+
+
+def test_hints_are_limited_per_seat(client) -> None:
+    table, tokens = _live_friends(client, hints=True)
+    mover = state(client, table)["to_act"][0]
+    answers = [
+        client.get(f"/api/tables/{table}/hint", headers=auth(tokens[mover])).status_code for _ in range(5)
+    ]
+    assert answers[:3] == [200, 200, 200]
+    assert answers[3:] == [429, 429]
+
+
+def _chouette_in_play(
+    client: Any, consultation: str, hints: bool, bot: bool = False
+) -> tuple[str, dict[int, str], dict[str, Any]]:
+    """A money chouette of three people (and a bot), its first game in play with the team's dice rolled."""
+    options = {
+        "kind": "chouette",
+        "hints": hints,
+        "settings": {"consultation": consultation},
+        "seats": [{}, {}, {}, *([{"bot": "beginner"}] if bot else [])],
+    }
+    table = create(client, options)
+    tokens = {seat: sit(client, table, seat, name) for seat, name in enumerate(["Ann", "Bob", "Cy"])}
+    for _ in range(40):
+        seen = state(client, table)
+        if seen["game"]["phase"] == "move" and seen["game"]["side_on_roll"] == 1:
+            return table, tokens, seen
+        roller = seen["game"]["roller"]
+        seat = next((seat for seat, name in enumerate(["Ann", "Bob", "Cy"]) if name == roller), None)
+        acting = seat if seat in seen["to_act"] else seen["to_act"][0]
+        mine = state(client, table, tokens[acting])["legal_actions"]
+        wanted = next(
+            (a for a in mine if a["action"] in ("play", "roll", "commit", "decline_partnership")), mine[0]
+        )
+        client.post(f"/api/tables/{table}/actions", json=wanted, headers=auth(tokens[acting]))
+    raise AssertionError("the team never came to move")
+
+
+@pytest.mark.parametrize(("consultation", "member_may"), [("free", True), ("none", False)])
+def test_H4_at_a_chouette_a_side_gets_hints_for_its_own_roll_as_consultation_allows(
+    client, consultation: str, member_may: bool
+) -> None:
+    table, tokens, seen = _chouette_in_play(client, consultation, hints=True)
+    names = {seat: seen["seats"][seat]["name"] for seat in tokens}
+    game = seen["game"]
+    seat_of = {name: seat for seat, name in names.items()}
+    captain = seat_of[game["captain"]]
+    assert client.get(f"/api/tables/{table}/hint", headers=auth(tokens[captain])).status_code == 200
+    box = seat_of[game["box"]]  # the box asks for the captain's best play: never
+    refused = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(tokens[box]))
+    assert refused.status_code == 409, refused.text
+    assert "your own side" in refused.json()["error"]
+    assert state(client, table, tokens[box])["may_hint"] is False
+    members = [seat_of[name] for name in game["team"] if name in seat_of and seat_of[name] != captain]
+    for member in members:
+        answer = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(tokens[member]))
+        assert (answer.status_code == 200) is member_may, answer.text
+        assert state(client, table, tokens[member])["may_hint"] is member_may
+
+
+def test_a_chouette_created_without_hints_gives_none_even_with_a_bot_seat(client) -> None:
+    table, tokens, seen = _chouette_in_play(client, "free", hints=False, bot=True)
+    for token in tokens.values():
+        refused = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(token))
+        assert refused.status_code == 409
+        assert refused.json()["error"].startswith("this table gives no hints")
+
+
+def test_a_table_with_the_bot_gives_hints_only_while_dice_are_played(client) -> None:
+    options = {"kind": "game", "series": "single", "hints": True, "seats": [{}, {"bot": "beginner"}]}
+    table = create(client, options)
+    token = sit(client, table, 0, "Ann")
     seen = state(client, table, token)
+    assert seen["may_hint"] == (seen["game"]["phase"] == "move")
     if seen["game"]["phase"] == "move":
         assert client.get(f"/api/tables/{table}/hint", headers=auth(token)).status_code == 200
     else:

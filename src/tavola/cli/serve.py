@@ -34,6 +34,29 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="URL",
         help=_("the database (default: a SQLite file in Tavola's data folder)"),
     )
+    parser.add_argument(
+        "--allow-origin",
+        metavar="URL",
+        action="append",
+        default=[],
+        help=_(
+            "an origin besides the server's own whose pages may act, such as https://club.example "
+            "(may be given again)"
+        ),
+    )
+    parser.add_argument(
+        "--search-workers",
+        metavar="N",
+        type=int,
+        help=_("worker processes for the bot's searches (default: one a core; 0: in the server's process)"),
+    )
+    parser.add_argument(
+        "--connections-per-address",
+        metavar="N",
+        type=int,
+        default=16,
+        help=_("the most WebSocket connections one client address may hold (default: %(default)s)"),
+    )
     parser.set_defaults(run=run)
 
 
@@ -41,9 +64,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from tavola.web.app import create_app
+        from tavola.web.app import Limits, create_app
         from tavola.web.integrity import DatabaseDamagedError
         from tavola.web.limits import MAX_MESSAGE
+        from tavola.web.searches import SearchPool, default_workers
         from tavola.web.storage import default_database_url, open_database
     except ImportError as error:
         print(
@@ -54,10 +78,21 @@ def run(args: argparse.Namespace) -> int:
     from tavola.bot.hypergammon import solve_on_first_use
 
     solve_on_first_use(False)  # players wait for moves, not for a solve
+    workers = default_workers() if args.search_workers is None else args.search_workers
+    if workers < 0 or args.connections_per_address < 1:
+        message = _("tavola serve: --search-workers is 0 or more, --connections-per-address 1 or more")
+        print(message, file=sys.stderr)
+        return 2
     try:
         engine = open_database(args.database or default_database_url())
     except DatabaseDamagedError as error:
         print(f"tavola serve: {error}", file=sys.stderr)
         return 2
-    uvicorn.run(create_app(engine), host=args.host, port=args.port, ws_max_size=MAX_MESSAGE)
+    app = create_app(
+        engine,
+        searches=SearchPool(workers) if workers else None,
+        trusted_origins=args.allow_origin,
+        limits=Limits(connections_per_address=args.connections_per_address),
+    )
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_MESSAGE)
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,11 @@ def mat_text(series: Series) -> str:
     return "\n".join(lines) + "\n"
 
 
+_UNWRITABLE = frozenset({"Cc", "Cs", "Zl", "Zp"})
+"""Kinds of character a name in a ``.mat`` file never holds: controls (tabs, NUL, U+001C, U+0085, which
+end a line as Python reads one), lone surrogates, and line and paragraph separators."""
+
+
 def _check_writable(series: Series) -> None:
     if series.variant not in VARIATIONS.values():
         message = _(
@@ -65,10 +71,12 @@ def _check_writable(series: Series) -> None:
         )
         raise RecordError(message.format(variant=series.variant.name))
     for name in series.players:
-        if name != name.strip() or any(char in name for char in ":\r\n\t"):
+        if name != name.strip() or any(
+            char == ":" or unicodedata.category(char) in _UNWRITABLE for char in name
+        ):
             message = _(
                 "player name {name} cannot be written to a .mat file: "
-                "no ':', tabs, line breaks, or spaces at either end"
+                "no ':', control characters, line breaks, or spaces at either end"
             )
             raise RecordError(message.format(name=repr(name)))
     for number, game in enumerate(series.games, start=1):
