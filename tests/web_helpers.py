@@ -95,7 +95,9 @@ class Server:
     """``tavola serve`` on a loopback port (a free one unless given) and a SQLite file, in a process of
     its own."""
 
-    def __init__(self, database: Path, port: int | None = None) -> None:
+    def __init__(
+        self, database: Path, port: int | None = None, options: tuple[str, ...] = ("--search-workers", "1")
+    ) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
@@ -109,6 +111,7 @@ class Server:
             str(self.port),
             "--database",
             f"sqlite:///{database}",
+            *options,
         ]
         self.process = subprocess.Popen(
             command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -127,11 +130,13 @@ class Server:
             time.sleep(0.1)
 
     def kill(self) -> None:
-        """kill -9: no clean-up of any kind."""
+        """kill -9: no clean-up of any kind; what the server wrote to its standard error is kept in
+        :attr:`said`."""
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
         self.client.close()
         if self.process.stderr is not None:
+            self.said = self.process.stderr.read().decode(errors="replace")
             self.process.stderr.close()
 
     def state(self, table: str, token: str) -> dict[str, Any]:

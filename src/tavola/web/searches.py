@@ -19,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -54,7 +56,10 @@ class SearchPool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._executor = ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+            workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(os.getpid(),),
         )
         for _ in range(workers):
             self._executor.submit(_warm)
@@ -151,10 +156,19 @@ class PooledBot(Bot):
 _bots: dict[str, Bot] = {}
 
 
-def _start_worker() -> None:
+def _start_worker(server: int) -> None:
     from tavola.bot.hypergammon import solve_on_first_use
 
     solve_on_first_use(False)  # players wait for moves, not for a solve
+    threading.Thread(target=_end_with_server, args=(server,), daemon=True).start()
+
+
+def _end_with_server(server: int) -> None:
+    """End this worker once the server that started it (process ``server``) is gone, however it went
+    (``kill -9`` too), even before this worker was ready."""
+    while os.getppid() == server:
+        time.sleep(0.5)
+    os._exit(0)
 
 
 def _bot(level: str) -> Bot:
