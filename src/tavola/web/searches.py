@@ -99,7 +99,8 @@ class PooledBot(Bot):
         legal: LegalPlays | None = None,
         chosen_double: bool = False,
     ) -> list[Choice]:
-        self._legal(position, dice, variant, legal)  # the same check as the bot's, here
+        if legal is not None:
+            self._legal(position, dice, variant, legal)  # the same check as the bot's, here
         answer: list[Choice] = self.pool.call(
             level or self.level_name,
             "hint",
