@@ -161,6 +161,17 @@ def test_a_tables_dice_json_still_verifies(
     assert "die 5 (counting from 0) was" in err
 
 
+def test_a_tables_dice_json_with_dice_left_off_the_end_is_noticed(
+    tables: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dice = copy.deepcopy(tables["chouette dice"])
+    assert dice["used"] == len(dice["dice"])
+    dice["dice"] = dice["dice"][:-3]
+    status, out, err = _verify(tmp_path, dice, capsys)
+    assert (status, out) == (1, "")
+    assert "the last 3 are not there to check" in err
+
+
 def test_a_record_is_read_from_standard_input(
     tables: dict[str, Any], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

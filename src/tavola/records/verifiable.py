@@ -206,7 +206,8 @@ def _record_dice(block: object) -> tuple[str, str, int]:
 
 
 def _table_dice(data: dict[str, Any]) -> RevealedDice:
-    """The JSON of a table's ``/dice`` address: every die in the order taken, as many as the table used."""
+    """The JSON of a table's ``/dice`` address: every die in the order taken, and how many the table used
+    (``used``; the dice given where it is missing)."""
     _check_scheme(data)
     if data.get("secret", "") is None:
         raise NoRevealedDiceError(
@@ -225,7 +226,9 @@ def _table_dice(data: dict[str, Any]) -> RevealedDice:
         raise NoRevealedDiceError(
             _("expected the JSON of a finished table's dice: commitment and secret as text, dice as numbers")
         )
-    return RevealedDice(data["commitment"], data["secret"], (Draw("", tuple(dice)),), len(dice))
+    used = data.get("used")
+    counted = used if isinstance(used, int) and not isinstance(used, bool) else len(dice)
+    return RevealedDice(data["commitment"], data["secret"], (Draw("", tuple(dice)),), counted)
 
 
 def _check_scheme(data: dict[str, Any]) -> None:

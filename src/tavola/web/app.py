@@ -414,6 +414,7 @@ def create_app(
                     "scheme": "tavola-dice-v1",
                     "commitment": table.dice.commitment,
                     "secret": secret,
+                    "used": len(used),
                     "dice": used,
                     "verified": None,
                 }
