@@ -32,9 +32,10 @@ whose stored log does not begin with what a client was shown counts as
 diverged, and the errors the server logged are counted too. All must be 0
 (the exit status is 1 otherwise).
 
-Each game's clients post from an address of their own on the loopback
-(127.1.x.y: Linux answers the whole of 127.0.0.0/8), as people's browsers
-do: the server limits POST requests per address.
+Each person posts and holds their WebSocket from an address of their own on
+the loopback (127.1.x.y: Linux answers the whole of 127.0.0.0/8), as
+people's browsers do: the server limits requests and WebSocket messages per
+address.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ class ServerProcess:
     def start(self) -> None:
         paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
-        command = [sys.executable, "-m", "tavola", "serve", "--port", str(self.port)]
+        # No game here has a bot, so no search workers: their start would only take CPU from the clients.
+        command = [sys.executable, "-m", "tavola", "serve", "--port", str(self.port), "--search-workers", "0"]
         with self.log.open("ab") as output:
             self.process = subprocess.Popen(
                 [*command, "--database", self.database],
@@ -222,8 +224,12 @@ def choose(legal: Sequence[dict[str, Any]], rng: np.random.Generator) -> dict[st
 class SeatClient:
     """A seat at a table, over its WebSocket: acts at random on every state that lets it act."""
 
-    def __init__(self, run: Run, table: str, seat: int, token: str, rng: np.random.Generator) -> None:
+    def __init__(
+        self, run: Run, table: str, seat: int, token: str, rng: np.random.Generator, address: str
+    ) -> None:
         self.run = run
+        self.address = address
+        """The loopback address its WebSocket comes from: each person's own, as a browser's is."""
         self.table = table
         self.seat = seat
         self.token = token
@@ -243,7 +249,12 @@ class SeatClient:
         while not self._done():
             try:
                 async with websockets.connect(
-                    address, max_size=None, ping_interval=None, open_timeout=30, close_timeout=1
+                    address,
+                    max_size=None,
+                    ping_interval=None,
+                    open_timeout=30,
+                    close_timeout=1,
+                    local_addr=(self.address, 0),
                 ) as websocket:
                     self.connections += 1
                     self.opened = time.perf_counter()
@@ -350,10 +361,14 @@ async def seat_people(http: httpx.AsyncClient) -> tuple[str, dict[int, str]] | N
         return None
 
 
+def _loopback(number: int) -> str:
+    """The ``number``-th loopback address of the clients, from 127.1.0.1."""
+    return f"127.1.{number // 250}.{number % 250 + 1}"
+
+
 async def game_place(run: Run, place: int) -> None:
     """One of the run's games: a match, then another when it is finished, until the time is up."""
-    address = f"127.1.{place // 250}.{place % 250 + 1}"
-    transport = httpx.AsyncHTTPTransport(local_address=address)
+    transport = httpx.AsyncHTTPTransport(local_address=_loopback(2 * place))
     async with httpx.AsyncClient(base_url=run.url, transport=transport, timeout=60) as http:
         played = 0
         while not run.stopping:
@@ -365,7 +380,12 @@ async def game_place(run: Run, place: int) -> None:
             run.tables.append(table)
             clients = [
                 SeatClient(
-                    run, table, seat, tokens[seat], np.random.default_rng((run.seed, place, played, seat))
+                    run,
+                    table,
+                    seat,
+                    tokens[seat],
+                    np.random.default_rng((run.seed, place, played, seat)),
+                    _loopback(2 * place + seat),
                 )
                 for seat in (0, 1)
             ]
