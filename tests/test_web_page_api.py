@@ -115,14 +115,14 @@ def test_hints_are_limited_per_seat(client) -> None:
 
 
 def _chouette_in_play(
-    client: Any, consultation: str, hints: bool, bot: bool = False
+    client: Any, consultation: str, hints: bool
 ) -> tuple[str, dict[int, str], dict[str, Any]]:
-    """A money chouette of three people (and a bot), its first game in play with the team's dice rolled."""
+    """A money chouette of three people, its first game in play with the team's dice rolled."""
     options = {
         "kind": "chouette",
         "hints": hints,
         "settings": {"consultation": consultation},
-        "seats": [{}, {}, {}, *([{"bot": "beginner"}] if bot else [])],
+        "seats": [{}, {}, {}],
     }
     table = create(client, options)
     tokens = {seat: sit(client, table, seat, name) for seat, name in enumerate(["Ann", "Bob", "Cy"])}
@@ -164,83 +164,12 @@ def test_H4_at_a_chouette_a_side_gets_hints_for_its_own_roll_as_consultation_all
 
 
 def test_a_chouette_created_without_hints_gives_none_even_with_a_bot_seat(client) -> None:
-    table, tokens, seen = _chouette_in_play(client, "free", hints=False, bot=True)
+    options = {"kind": "chouette", "seats": [{}, {}, {}, {"bot": "beginner"}]}
+    table = create(client, options)
+    tokens = {seat: sit(client, table, seat, name) for seat, name in enumerate(["Ann", "Bob", "Cy"])}
+    assert state(client, table)["status"] == "live"
     for token in tokens.values():
+        assert state(client, table, token)["may_hint"] is False
         refused = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(token))
         assert refused.status_code == 409
         assert refused.json()["error"].startswith("this table gives no hints")
-
-
-def test_a_table_with_the_bot_gives_hints_only_while_dice_are_played(client) -> None:
-    options = {"kind": "game", "series": "single", "hints": True, "seats": [{}, {"bot": "beginner"}]}
-    table = create(client, options)
-    token = sit(client, table, 0, "Ann")
-    seen = state(client, table, token)
-    assert seen["may_hint"] == (seen["game"]["phase"] == "move")
-    if seen["game"]["phase"] == "move":
-        assert client.get(f"/api/tables/{table}/hint", headers=auth(token)).status_code == 200
-    else:
-        assert seen["game"]["phase"] == "roll"
-        refused = client.get(f"/api/tables/{table}/hint", headers=auth(token))
-        assert refused.status_code == 409
-        assert refused.json()["error"].startswith("there are no dice to play")
-
-
-def _next_chat(websocket: Any) -> dict[str, Any]:
-    while True:
-        message = websocket.receive_json()
-        if message["type"] == "chat":
-            return dict(message["message"])
-
-
-def test_a_chouette_side_talks_on_its_own_channel_that_nobody_else_hears(client) -> None:
-    table = create(client, {"kind": "chouette", "seats": [{}, {}, {}, {"bot": "beginner"}]})
-    names = ["Ann", "Bob", "Cy"]
-    tokens = {seat: sit(client, table, seat, name) for seat, name in enumerate(names)}
-    game = state(client, table)["game"]
-    team = [seat for seat, name in enumerate(names) if name in game["team"]]
-    others = [seat for seat in tokens if seat not in team]
-    speaker = team[0]
-    sockets = {seat: client.websocket_connect(f"/api/tables/{table}/live") for seat in tokens}
-    with client.websocket_connect(f"/api/tables/{table}/live") as spectator:
-        spectator.receive_json()
-        try:
-            for seat, websocket in sockets.items():
-                websocket.__enter__()
-                websocket.send_json({"type": "hello", "token": tokens[seat]})
-                # each socket is its own task: wait until the server knows the seat, or a team
-                # message sent meanwhile would rightly not reach it
-                while (message := websocket.receive_json())["type"] != "state" or message["state"][
-                    "you"
-                ] != seat:
-                    pass
-            sockets[speaker].send_json({"type": "chat", "text": "take it", "scope": "team"})
-            for seat in team:
-                heard = _next_chat(sockets[seat])
-                assert (heard["name"], heard["text"], heard["scope"]) == (names[speaker], "take it", "team")
-            client.post(
-                f"/api/tables/{table}/chat", json={"text": "hello all"}, headers=auth(tokens[speaker])
-            )
-            for websocket in [spectator, *(sockets[seat] for seat in others)]:
-                assert _next_chat(websocket)["text"] == "hello all"  # the team's message never came first
-            assert [row["text"] for row in client.get(f"/api/tables/{table}/chat").json()["messages"]] == [
-                "hello all"
-            ]
-        finally:
-            for websocket in sockets.values():
-                websocket.__exit__(None, None, None)
-
-
-def test_a_two_player_table_has_no_team_channel(client) -> None:
-    table, tokens = _live_friends(client)
-    with client.websocket_connect(f"/api/tables/{table}/live?lang=en") as websocket:
-        websocket.receive_json()
-        websocket.send_json({"type": "hello", "token": tokens[0]})
-        websocket.send_json({"type": "chat", "text": "psst", "scope": "team"})
-        while (message := websocket.receive_json())["type"] != "error":
-            pass
-        assert message["error"].startswith("the team's channel is for the players of a chouette game")
-        websocket.send_json({"type": "chat", "text": "psst", "scope": "room"})
-        while (message := websocket.receive_json())["type"] != "error":
-            pass
-        assert message["error"] == "scope: one of table, team"

@@ -24,26 +24,32 @@ EVALUATOR = Evaluator.untrained(hidden=8, seed=1)
 
 
 class SlowBot(Bot):
-    """A bot whose searches wait until the test lets them go, as a long search would."""
+    """A bot whose searches, once the test arms it, wait until the test lets them go, as a long search
+    would."""
 
+    armed = threading.Event()
     started = threading.Event()
     go = threading.Event()
 
+    @staticmethod
+    def _wait() -> None:
+        if SlowBot.armed.is_set():
+            SlowBot.started.set()
+            SlowBot.go.wait(60)
+
     def hint(self, *args: Any, **kwargs: Any) -> list[Choice]:
-        SlowBot.started.set()
-        assert SlowBot.go.wait(60)
+        self._wait()
         return super().hint(*args, **kwargs)
 
     def play(self, *args: Any, **kwargs: Any) -> Choice:
-        SlowBot.started.set()
-        assert SlowBot.go.wait(60)
+        self._wait()
         return super().play(*args, **kwargs)
 
 
 @pytest.fixture
 def client(tmp_path: Path):  # type: ignore[no-untyped-def]
-    SlowBot.started.clear()
-    SlowBot.go.clear()
+    for event in (SlowBot.armed, SlowBot.started, SlowBot.go):
+        event.clear()
     engine = open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}")
     app = create_app(engine, lambda level: SlowBot(EVALUATOR, level), posts=RateLimits(1e9, 1e9))
     with TestClient(app) as client:
@@ -69,6 +75,7 @@ def test_a_hint_being_searched_holds_up_no_other_table(client) -> None:
     table = create(client, {"kind": "game", "series": "single", "hints": True, "seats": [{}, {}]})
     tokens = {0: sit(client, table, 0, "Ann"), 1: sit(client, table, 1, "Bob")}
     mover = state(client, table)["to_act"][0]
+    SlowBot.armed.set()
     answers: list[int] = []
     asking = _in_background(
         lambda: answers.append(
@@ -88,6 +95,7 @@ def test_a_hint_being_searched_holds_up_no_other_table(client) -> None:
 def test_a_bots_turn_being_searched_holds_up_no_other_table(client) -> None:
     table = create(client, {"kind": "game", "series": "money", "seats": [{}, {"bot": "expert"}]})
     token = sit(client, table, 0, "Ann")
+    SlowBot.armed.set()  # from now on the bot's searches wait: the bot's next turn comes after Ann's
 
     def play_until_the_bot_moves() -> None:
         for _ in range(20):

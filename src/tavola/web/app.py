@@ -83,7 +83,7 @@ from tavola.web.live import (
 from tavola.web.options import ChouetteOptions, GameOptions, TableOptions, read_options
 from tavola.web.searches import PooledBot, SearchPool
 from tavola.web.state import table_state, table_summary
-from tavola.web.storage import Store
+from tavola.web.storage import ChatRow, Store
 
 WEB_ANALYSIS_LEVEL = "1-ply"
 """How deep a finished table's report looks unless asked (a few seconds a match; ``?level=2-ply`` for the
@@ -136,6 +136,7 @@ class Hub:
         self.damaged: dict[str, str] = {}
         """The tables set aside, with why."""
         self.watchers: dict[str, set[_Connection]] = {}
+        self._loading: dict[str, threading.Lock] = {}
         self._hint_bot: Bot | None = None
 
     def resume_all(self) -> int:
@@ -156,22 +157,44 @@ class Hub:
 
     def get(self, table_id: str) -> LiveTable:
         """The table, loaded from the store the first time; :class:`NotFoundError` where there is none,
-        :class:`DamagedTableError` where it was set aside."""
+        :class:`DamagedTableError` where it was set aside.
+
+        A table is loaded holding a lock of its own, never the hub's: replaying a long session delays
+        no other table.
+        """
         with self.lock:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-            if table_id in self.damaged:
-                raise DamagedTableError(self.damaged[table_id])
+            loading = self._loading.setdefault(table_id, threading.Lock())
+        with loading:
+            with self.lock:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    return table
+                if table_id in self.damaged:
+                    raise DamagedTableError(self.damaged[table_id])
             if self.store.table(table_id) is None:
                 raise NotFoundError(_("there is no table {table}").format(table=table_id))
             try:
                 table = LiveTable.load(table_id, self.store, self.make_bot)
             except DamagedTableError as error:
-                self.damaged[table_id] = str(error)
+                with self.lock:
+                    self.damaged[table_id] = str(error)
                 LOG.error("%s", error)
                 raise
-            return self._watch(table)
+            finally:
+                with self.lock:
+                    self._loading.pop(table_id, None)
+            with self.lock:
+                return self._watch(table)
+
+    def store_chat(self, table_id: str, seat: int, text: str) -> ChatRow:
+        """Store a chat message (:class:`StorageError` where the database cannot)."""
+        try:
+            return self.store.append_chat(table_id, seat, text)
+        except Exception as error:
+            raise StorageError(_not_stored_chat(error)) from error
 
     def create(self, options: GameOptions | ChouetteOptions) -> LiveTable:
         table = LiveTable.create(uuid.uuid4().hex[:16], options, self.store, self.make_bot)
@@ -570,10 +593,16 @@ def _acted(
 def _chatted(hub: Hub, table_id: str, token: str | None, text: str) -> dict[str, Any]:
     table = hub.get(table_id)
     seat = _seat_for(table, token)
-    row = hub.store.append_chat(table_id, seat, _chat_text(text))
+    row = hub.store_chat(table_id, seat, _chat_text(text))
     message = _chat_json(table, row)
     hub.broadcast(table_id, {"type": "chat", "message": message})
     return message
+
+
+def _not_stored_chat(error: Exception) -> str:
+    return _("the database could not store the message ({error}): send it again").format(
+        error=type(error).__name__
+    )
 
 
 def _chat_json(table: LiveTable, row: Any) -> dict[str, Any]:
@@ -695,7 +724,7 @@ async def _answer(hub: Hub, table: LiveTable, connection: _Connection, text: str
 
 
 def _chat_as(hub: Hub, table: LiveTable, seat: int, text: str) -> None:
-    row = hub.store.append_chat(table.id, seat, _chat_text(text))
+    row = hub.store_chat(table.id, seat, _chat_text(text))
     hub.broadcast(table.id, {"type": "chat", "message": _chat_json(table, row)})
 
 

@@ -29,10 +29,13 @@ import hashlib
 import hmac
 import logging
 import secrets
+import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from tavola.actions import Action
 from tavola.bot.player import Bot
@@ -267,7 +270,10 @@ class LiveTable:
             raise
         except Exception as error:
             self._needs = "reload"
-            LOG.warning("table %s: a write failed (%s); it is rebuilt from the database", self.id, error)
+            if _is_storage(error):
+                LOG.warning("table %s: a write failed (%s); it is rebuilt from the database", self.id, error)
+            else:
+                LOG.exception("table %s: an error; it is rebuilt from the database", self.id)
             try:
                 self._reload()
             except Exception as again:  # the database cannot be read either: try again at the next use
@@ -275,7 +281,9 @@ class LiveTable:
             else:
                 self._needs = "settle"
                 self._changed()
-            raise StorageError(_not_stored(error)) from error
+            if _is_storage(error):
+                raise StorageError(_not_stored(error)) from error
+            raise
 
     def _catch_up(self) -> None:
         """After a failed write: rebuild the table from the store, then carry on with what needs nobody."""
@@ -560,6 +568,11 @@ class LiveTable:
             return
         for listener in list(self.listeners):
             listener(self)
+
+
+def _is_storage(error: Exception) -> bool:
+    """Whether ``error`` is the database's (or the disk's) rather than a fault of the server's code."""
+    return isinstance(error, SQLAlchemyError | sqlite3.Error | OSError)
 
 
 def _not_stored(error: Exception) -> str:
