@@ -4,6 +4,11 @@ spectator sees each play, a page closed and opened again resumes, and a server k
 started again loses nothing while the page reconnects by itself.
 
 Screenshots of the board go to the test's folder, and to $TAVOLA_ARTEFACTS where it is set.
+
+Every wait is bounded: each page waits at most ``WAIT`` for anything (Playwright's default timeout, set on
+every context), a click at most ``CLICK``, and a test player that gets nowhere for ``STALLED`` seconds
+or plays past ``PLAY_LIMIT`` fails, saying what it saw. (Reading a page's state has no timeout of its
+own: the suite's limit for every test, in pyproject.toml, is there for a page that stops answering.)
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ from web_helpers import Server  # noqa: E402 (after the skips)
 
 CHROMIUM = os.environ.get("TAVOLA_CHROMIUM", "/usr/bin/chromium")
 WAIT = 30_000  # milliseconds a page may take to show what the server sent
+CLICK = 3_000  # milliseconds a click may wait for its element
+PLAY_LIMIT = 180.0  # seconds a test's game may last (15 to 30 s, alone or on a loaded machine)
+STALLED = 60.0  # seconds a test player may act without the table moving on
 
 Page = Any
 
@@ -55,6 +63,14 @@ def _screenshot(page: Page, folder: Path, name: str) -> Path:
     return path
 
 
+def _context(browser: Any, **options: Any) -> Any:
+    """A browser context whose pages wait at most ``WAIT`` for anything, navigations included."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(WAIT)
+    context.set_default_navigation_timeout(WAIT)
+    return context
+
+
 def _state(page: Page) -> dict[str, Any]:
     return dict(page.evaluate("window.tavolaTable.state"))
 
@@ -70,6 +86,45 @@ def _wait_version(page: Page, version: int) -> None:
     )
 
 
+def _wait_change(page: Page, seen: dict[str, Any]) -> None:
+    """Until the page shows a state other than ``seen``: a later version, or the same one with another
+    status or other seats to act (a game's last action is sent while the table is still live, with nobody
+    to act, then again once the table is finished)."""
+    page.wait_for_function(
+        """seen => {
+            const now = window.tavolaTable.state;
+            return now.version !== seen.version || now.status !== seen.status
+                || now.to_act.join() !== seen.to_act.join();
+        }""",
+        arg={key: seen[key] for key in ("version", "status", "to_act")},
+        timeout=WAIT,
+    )
+
+
+def _shown(page: Page) -> tuple[int, str]:
+    """The version a page shows and its last play, read together."""
+    version, text = page.evaluate(
+        "() => [Number(document.querySelector('#main').dataset.version),"
+        " document.querySelector('#last-play')?.innerText ?? '']"
+    )
+    return int(version), str(text)
+
+
+def _same_last_play(page: Page, watcher: Page) -> str:
+    """The last play ``page`` shows, once ``watcher`` shows the same version, and the same play. The
+    table may move on meanwhile (a forced roll or play): the two are compared at one version."""
+    deadline = time.monotonic() + WAIT / 1000
+    while True:
+        version, text = _shown(page)
+        _wait_version(watcher, version)
+        watched, watched_text = _shown(watcher)
+        if watched == version:
+            assert watched_text == text, (version, watched_text, text)
+            return text
+        assert time.monotonic() < deadline, f"the pages never showed one version: {version}, {watched}"
+        time.sleep(0.05)
+
+
 def _open(context: Any, url: str) -> Page:
     page = context.new_page()
     errors: list[str] = []
@@ -80,18 +135,23 @@ def _open(context: Any, url: str) -> Page:
 
 
 def _sit(page: Page, seat: int, name: str) -> None:
-    page.fill(f"#sit-{seat} input", name)
-    page.click(f"#sit-{seat} button")
+    page.fill(f"#sit-{seat} input", name, timeout=WAIT)
+    page.click(f"#sit-{seat} button", timeout=WAIT)
     page.wait_for_selector(f"#main[data-you='{seat}']", timeout=WAIT)
 
 
 def _click_move(page: Page, move: str) -> None:
-    """Click the checker, see its destinations highlighted, click the destination."""
+    """Click the checker, see its destinations highlighted, click the destination. A checker left
+    picked up by an earlier try (a click on it again would put it down) is used, or put down first."""
     source, destination = move.replace("*", "").split("/")
     source = "bar" if source == "in" else source
-    page.click(f"#board [data-point='{source}']", timeout=3000)
-    page.wait_for_selector(f"#board [data-point='{destination}'].target", timeout=3000)
-    page.click(f"#board [data-point='{destination}']", timeout=3000)
+    picked = page.evaluate("window.tavolaTable.selected")
+    if picked not in (None, source):
+        page.click(f"#board [data-point='{picked}']", timeout=CLICK)
+    if picked != source:
+        page.click(f"#board [data-point='{source}']", timeout=CLICK)
+    page.wait_for_selector(f"#board [data-point='{destination}'].target", timeout=CLICK)
+    page.click(f"#board [data-point='{destination}']", timeout=CLICK)
 
 
 def _act(page: Page, choose: Any) -> dict[str, Any] | None:
@@ -103,16 +163,17 @@ def _act(page: Page, choose: Any) -> dict[str, Any] | None:
         time.sleep(0.05)
         return None
     kind, what = choose(before)
+    assert kind != "button" or what["action"] not in ("move", "play"), f"{what} is no button: {before}"
     try:
         if kind == "move":
             _click_move(page, what)
         elif kind == "play":
-            page.click(f"#plays button[data-play='{what}']", timeout=3000)
+            page.click(f"#plays button[data-play='{what}']", timeout=CLICK)
         else:
             selector = f"#actions button[data-action='{what['action']}']"
             if "against" in what:
                 selector += f"[data-against='{','.join(what['against'])}']"
-            page.click(selector, timeout=3000)
+            page.click(selector, timeout=CLICK)
         page.wait_for_function(
             "v => Number(document.querySelector('#main').dataset.version) > v"
             " || !document.querySelector('#error').hidden",
@@ -130,6 +191,28 @@ def _named(legal: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
     return next((action for action in legal if action["action"] == name), None)
 
 
+def _a_button(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first legal action the page shows as a button (checker moves and whole plays are not)."""
+    buttons = [action for action in legal if action["action"] not in ("move", "play")]
+    assert buttons, f"no button among {legal}"
+    return buttons[0]
+
+
+class _Player:
+    """Bounds a test player's loop by time: the whole game (``PLAY_LIMIT``), and tries that leave the
+    table where it was (``STALLED``); either fails the test with the last state seen, never loops on."""
+
+    def __init__(self) -> None:
+        self.started = self.moved = time.monotonic()
+
+    def tried(self, done: dict[str, Any] | None, seen: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if done is not None:
+            self.moved = now
+        assert now - self.moved < STALLED, f"nothing done for {STALLED:.0f} s: {seen}"
+        assert now - self.started < PLAY_LIMIT, f"still playing after {PLAY_LIMIT:.0f} s: {seen}"
+
+
 # --- two people -------------------------------------------------------------------------------
 
 
@@ -137,7 +220,7 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
     browser: Any, server: Server, tmp_path: Path
 ) -> None:
     started = time.monotonic()
-    ann_context, bob_context, watcher_context = (browser.new_context() for _ in range(3))
+    ann_context, bob_context, watcher_context = (_context(browser) for _ in range(3))
     ann = _open(ann_context, server.url + "/")
     ann.fill("#play-friend input[name=name]", "Ann")
     ann.select_option("#play-friend select[name=series]", "single")
@@ -162,7 +245,6 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
     plays_seen = 0
 
     def choose(seen: dict[str, Any]) -> tuple[str, Any]:
-        nonlocal clicked_moves
         legal = seen["legal_actions"]
         for name in ("take", "accept", "commit"):
             if action := _named(legal, name):
@@ -172,24 +254,32 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
         if action := _named(legal, "roll"):
             return "button", action
         moves = [action["moves"] for action in legal if action["action"] == "move"]
-        if moves and clicked_moves < 12:
-            clicked_moves += 1
-            return "move", moves[0]
         plays = [action["play"] for action in legal if action["action"] == "play"]
+        # Twelve checkers moved by clicking, then whole plays from the list; a turn begun by clicking
+        # (no list of plays any more) is finished by clicking, whatever the roll (a double has four).
+        if moves and (clicked_moves < 12 or not plays):
+            return "move", moves[0]
         if plays:
             return "play", plays[0]
-        return "button", legal[0]
+        return "button", _a_button(legal)
 
+    player = _Player()
     for _ in range(600):
         seen = _state(ann)
         if seen["status"] == "finished":
             break
+        if not seen["to_act"]:  # the game is over, the table not yet finished
+            _wait_change(ann, seen)
+            continue
         seat = seen["to_act"][0]
         page = pages[seat]
         _wait_version(page, seen["version"])
         done = _act(page, choose)
+        player.tried(done, seen)
         if done is None:
             continue
+        if done["kind"] == "move":
+            clicked_moves += 1
         if done["kind"] == "button" and done["what"]["action"] == "double":
             doubled["offered"] = True
         if done["kind"] == "button" and done["what"]["action"] == "take":
@@ -197,14 +287,9 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
             cube = _state(page)["game"]["cube"]
             assert cube == {"value": 2, "owner": seat}
             assert page.get_attribute("#board .cube", "data-owner") == "near"
-        version = _version(page)
-        _wait_version(watcher, version)
-        assert watcher.locator("#actions button").count() == 0
-        if watcher.inner_text("#last-play") != page.inner_text("#last-play"):
-            _wait_version(watcher, _version(page))
-        assert watcher.inner_text("#last-play") == page.inner_text("#last-play")
-        if watcher.inner_text("#last-play"):
+        if _same_last_play(page, watcher):
             plays_seen += 1
+        assert watcher.locator("#actions button").count() == 0
         if not reopened and clicked_moves >= 6 and seen["game"]["phase"] == "roll":
             reopened = True  # Bob closes the page and opens it again: the seat is his, the state the same
             bob.close()
@@ -219,7 +304,7 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
     assert final["status"] == "finished"
     assert doubled == {"offered": True, "taken": True}
     assert reopened
-    assert clicked_moves == 12
+    assert clicked_moves >= 12
     assert plays_seen > 10
     _wait_version(watcher, final["version"])
     assert "wins" in ann.inner_text("#outcome")
@@ -250,7 +335,7 @@ def test_a_chouette_of_three_people_and_the_bot_whose_team_answers_a_double_two_
     browser: Any, server: Server, tmp_path: Path
 ) -> None:
     started = time.monotonic()
-    contexts = [browser.new_context() for _ in range(3)]
+    contexts = [_context(browser) for _ in range(3)]
     names = ["Ann", "Bob", "Cy"]
     for _attempt in range(12):  # the order is drawn: play where a person has the box
         ann = _open(contexts[0], server.url + "/")
@@ -292,20 +377,22 @@ def test_a_chouette_of_three_people_and_the_bot_whose_team_answers_a_double_two_
         plays = [action["play"] for action in legal if action["action"] == "play"]
         if plays:
             return "play", plays[0]
-        return "button", legal[0]
+        return "button", _a_button(legal)
 
     talked = False
+    player = _Player()
     for _ in range(600):
         seen = _state(ann)
         if seen["status"] == "finished":
             break
         people = [seat for seat in seen["to_act"] if seat in pages]
-        if not people:
-            _wait_version(ann, seen["version"] + 1)
+        if not people:  # the bot acts, or the game is over and the table not yet finished
+            _wait_change(ann, seen)
             continue
         page = pages[people[0]]
         _wait_version(page, seen["version"])
         done = _act(page, choose)
+        player.tried(done, seen)
         if (
             done
             and done["kind"] == "button"
@@ -357,7 +444,7 @@ def test_the_page_reconnects_to_a_server_killed_and_started_again_losing_nothing
     database = tmp_path / "server.sqlite3"
     server = Server(database)
     try:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="it-IT")
+        context = _context(browser, viewport={"width": 390, "height": 844}, locale="it-IT")
         page = _open(context, server.url + "/")
         assert page.inner_text("#play-bot h2") == "Gioca contro il bot"
         page.fill("#play-bot input[name=name]", "Ann")
@@ -378,7 +465,7 @@ def test_the_page_reconnects_to_a_server_killed_and_started_again_losing_nothing
             moves = [action["moves"] for action in legal if action["action"] == "move"]
             if moves:
                 return "move", moves[0]
-            return "button", legal[0]
+            return "button", _a_button(legal)
 
         hinted = False
         for _ in range(8):
@@ -430,7 +517,7 @@ def test_V2_acey_deucey_checkers_waiting_to_enter_are_drawn_in_the_trays_and_lea
         assert sat.status_code == 200, sat.text
         server.client.cookies.clear()
         tokens[seat] = sat.json()["token"]
-    page = _open(browser.new_context(), f"{server.url}/t/{table}")
+    page = _open(_context(browser), f"{server.url}/t/{table}")
     page.wait_for_selector("#main[data-status='live']", timeout=WAIT)
     # All fifteen of each side wait to enter (V2), none on the board, the bar or borne off.
     assert page.locator("#board .waiting").count() == 30
