@@ -407,7 +407,7 @@ def test_V1_V2_dutch_and_acey_deucey_are_kept_in_json_and_refused_by_mat(variant
 
 @pytest.mark.parametrize("name", ["A: B", "A\tB", "A\x1cB", "A\x85B", "A\u2028B", "A\x00B", " A"])
 def test_player_names_a_mat_file_cannot_hold_are_refused(name: str) -> None:
-    with pytest.raises(RecordError, match="cannot be written to a .mat file"):
+    with pytest.raises(RecordError, match=r"cannot be written to a \.mat file"):
         mat_text(Match(3, players=(name, "C")))
 
 
