@@ -208,3 +208,14 @@ def test_tavola_serve_refuses_an_empty_file_where_its_database_was(tmp_path: Pat
     assert "empty (0 bytes)" in finished.stderr
     assert "Traceback" not in finished.stderr
     assert path.stat().st_size == 0
+
+
+def test_tavola_serve_says_why_it_cannot_read_a_folder_where_its_database_should_be(tmp_path: Path) -> None:
+    from web_helpers import serve_to_the_end
+
+    path = tmp_path / "server.sqlite3"
+    path.mkdir()
+    finished = serve_to_the_end(path, timeout=60)
+    assert finished.returncode == 2
+    assert f"tavola serve: {path}: Is a directory" in finished.stderr
+    assert "Traceback" not in finished.stderr

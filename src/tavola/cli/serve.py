@@ -88,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     except DatabaseDamagedError as error:
         print(f"tavola serve: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # a folder where the file should be, a file it may not read
+        print(f"tavola serve: {error.filename or args.database}: {error.strerror}", file=sys.stderr)
+        return 2
     app = create_app(
         engine,
         searches=SearchPool(workers) if workers else None,
