@@ -3,6 +3,7 @@ looking at the stored table, and one table that no longer replays never stops th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sqlite3
@@ -46,9 +47,10 @@ def _hold_write_lock(path: Path, seconds: float) -> threading.Thread:
     return holder
 
 
-def _socket(server: Server, table: str, token: str) -> ClientConnection:
-    """A seat's WebSocket, said hello to, its first state as the seat read."""
-    websocket = connect(f"ws://127.0.0.1:{server.port}/api/tables/{table}/live", open_timeout=30)
+def _socket(server: Server, table: str, token: str, stack: contextlib.ExitStack) -> ClientConnection:
+    """A seat's WebSocket, closed with ``stack``, said hello to, its first state as the seat read."""
+    address = f"ws://127.0.0.1:{server.port}/api/tables/{table}/live"
+    websocket = stack.enter_context(connect(address, open_timeout=30))
     websocket.send(json.dumps({"type": "hello", "token": token}))
     while True:
         message = json.loads(websocket.recv(timeout=30))
@@ -77,6 +79,7 @@ def _sit(server: Server, table: str, seat: int, name: str) -> str:
 def test_a_failed_write_leaves_no_connection_acting_on_what_was_never_stored(tmp_path: Path) -> None:
     database = tmp_path / "server.sqlite3"
     server = Server(database)
+    stack = contextlib.ExitStack()
     try:
         created = server.client.post(
             "/api/tables", json={"kind": "game", "series": "single", "seats": [{}, {}]}
@@ -89,7 +92,7 @@ def test_a_failed_write_leaves_no_connection_acting_on_what_was_never_stored(tmp
         mine = server.state(table, tokens[mover])
         assert mine["game"]["phase"] == "move"  # the opening roll is the table's
         play = next(action for action in mine["legal_actions"] if action["action"] == "play")
-        sockets = {seat: _socket(server, table, tokens[seat]) for seat in (0, 1)}
+        sockets = {seat: _socket(server, table, tokens[seat], stack) for seat in (0, 1)}
         holder = _hold_write_lock(database, LOCKED_FOR)
         answer = server.client.post(
             f"/api/tables/{table}/actions?lang=en",
@@ -111,9 +114,9 @@ def test_a_failed_write_leaves_no_connection_acting_on_what_was_never_stored(tmp
         sockets[mover].send(json.dumps({"type": "act", "action": play, "version": mine["version"]}))
         states = [message for message in _replies(sockets[mover], 2.0) if message["type"] == "state"]
         assert states[-1]["state"]["version"] == mine["version"] + 1
-        for websocket in sockets.values():
-            websocket.close()
+        stack.close()
     finally:
+        stack.close()
         server.kill()
     restarted = Server(database)
     try:
@@ -129,6 +132,7 @@ def test_H_a_chouette_answer_that_fails_to_store_leaves_the_other_answers_and_th
 ) -> None:
     database = tmp_path / "server.sqlite3"
     server = Server(database)
+    stack = contextlib.ExitStack()
     try:
         options = {"kind": "chouette", "settings": {"cubes": "multi"}, "seats": [{}, {}, {}]}
         table = server.client.post("/api/tables", json=options).json()["id"]
@@ -165,7 +169,7 @@ def test_H_a_chouette_answer_that_fails_to_store_leaves_the_other_answers_and_th
         take = {
             seat: next(a for a in shown[seat]["legal_actions"] if a["action"] == "take") for seat in members
         }
-        sockets = {seat: _socket(server, table, tokens[seat]) for seat in tokens}
+        sockets = {seat: _socket(server, table, tokens[seat], stack) for seat in tokens}
         holder = _hold_write_lock(database, LOCKED_FOR)
         failed = server.client.post(
             f"/api/tables/{table}/actions",
@@ -186,9 +190,9 @@ def test_H_a_chouette_answer_that_fails_to_store_leaves_the_other_answers_and_th
         now = server.state(table, tokens[members[0]])
         assert now["version"] == shown[members[0]]["version"] + 1
         assert take[members[0]] in now["legal_actions"]
-        for websocket in sockets.values():
-            websocket.close()
+        stack.close()
     finally:
+        stack.close()
         server.kill()
     restarted = Server(database)
     try:
