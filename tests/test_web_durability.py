@@ -308,3 +308,37 @@ def test_writes_failing_at_random_never_leave_a_table_ahead_of_its_store(
                 assert table_state(table, viewer) == table_state(stored, viewer)
     assert flaky.failures > 5
     assert len(table.actions) > 40
+
+
+def test_the_last_person_to_sit_keeps_their_token_when_the_first_roll_is_not_stored(tmp_path: Path) -> None:
+    store = Store(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}"))
+    flaky = FlakyStore(store, random.Random(1), chance=0.0)
+    table = LiveTable.create(
+        "t1", read_options({"kind": "game", "series": "single", "seats": [{}, {}]}), flaky, None
+    )  # type: ignore[arg-type]
+    table.take_seat(0, "Ann")
+    flaky.chance = 1.0  # the opening roll, the first write after the seat, fails
+    token = table.take_seat(1, "Bob")
+    assert table.seat_of_token(token) == 1
+    assert flaky.failures >= 1
+    with pytest.raises(StorageError):
+        table.check()
+    flaky.chance = 0.0
+    table.check()  # the database answers again: the play starts
+    assert table.status == "live"
+    assert table.actions  # the opening roll, stored
+    assert table_state(table, 1) == table_state(LiveTable.load("t1", store, None), 1)  # type: ignore[arg-type]
+
+
+def test_asking_for_tables_that_are_not_there_leaves_nothing_behind(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from tavola.web.app import create_app
+
+    app = create_app(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}"))
+    with TestClient(app) as client:
+        for number in range(50):
+            assert client.get(f"/api/tables/{number:016x}").status_code == 404
+        hub = app.state.hub
+        assert hub._loading == {}
+        assert hub.tables == {}

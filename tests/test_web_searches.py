@@ -152,3 +152,22 @@ def _children(pid: int) -> list[str]:
         if parent == str(pid):
             found.append(command)
     return found
+
+
+def test_a_search_pool_whose_worker_died_answers_from_a_new_one() -> None:
+    import os
+    import signal
+
+    from tavola.dice import Dice
+    from tavola.position import Position
+    from tavola.web.searches import SearchPool
+
+    pool = SearchPool(1)
+    try:
+        assert pool.call("beginner", "hint", Position.start(), Dice(3, 1))
+        for process in list(pool._executor._processes.values()):
+            os.kill(process.pid, signal.SIGKILL)
+        answer = pool.call("beginner", "hint", Position.start(), Dice(6, 5))
+        assert answer[0].play.dice == Dice(6, 5)
+    finally:
+        pool.close()

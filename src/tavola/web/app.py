@@ -166,27 +166,34 @@ class Hub:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
+            if table_id in self.damaged:
+                raise DamagedTableError(self.damaged[table_id])
             loading = self._loading.setdefault(table_id, threading.Lock())
         with loading:
-            with self.lock:
-                table = self.tables.get(table_id)
-                if table is not None:
-                    return table
-                if table_id in self.damaged:
-                    raise DamagedTableError(self.damaged[table_id])
-            if self.store.table(table_id) is None:
-                raise NotFoundError(_("there is no table {table}").format(table=table_id))
             try:
+                with self.lock:  # loaded, or set aside, while this request waited for the loading lock
+                    table = self.tables.get(table_id)
+                    if table is not None:
+                        return table
+                    if table_id in self.damaged:
+                        raise DamagedTableError(self.damaged[table_id])
+                if self.store.table(table_id) is None:
+                    raise NotFoundError(_("there is no table {table}").format(table=table_id))
                 table = LiveTable.load(table_id, self.store, self.make_bot)
             except DamagedTableError as error:
                 with self.lock:
+                    first = table_id not in self.damaged
                     self.damaged[table_id] = str(error)
-                LOG.error("%s", error)
+                    self._loading.pop(table_id, None)
+                if first:
+                    LOG.error("%s", error)
                 raise
-            finally:
+            except BaseException:
                 with self.lock:
                     self._loading.pop(table_id, None)
-            with self.lock:
+                raise
+            with self.lock:  # kept and its loading lock gone at once: no second copy is ever loaded
+                self._loading.pop(table_id, None)
                 return self._watch(table)
 
     def store_chat(self, table_id: str, seat: int, text: str) -> ChatRow:
@@ -347,8 +354,10 @@ def create_app(
                     with table.lock:
                         table.check()
                         summaries.append(table_summary(table))
-                except (DamagedTableError, StorageError):
-                    continue  # set aside, or not readable now: not listed
+                except Exception as error:  # set aside, or not readable now: not listed
+                    if not isinstance(error, DamagedTableError | StorageError):
+                        LOG.warning("table %s left out of the lobby: %r", row.id, error)
+                    continue
             return summaries
 
         return {"tables": await run_in_threadpool(listed)}
@@ -386,7 +395,12 @@ def create_app(
         def taken() -> dict[str, Any]:
             table = hub.get(table_id)
             token = table.take_seat(index, seat.name)
-            return {"seat": index, "token": token, "state": hub.state(table, index)}
+            try:
+                seen: dict[str, Any] | None = hub.state(table, index)
+            except Exception:  # the seat is stored and the token is theirs: the state comes later
+                LOG.warning("table %s: seat %s taken, its state not readable now", table_id, index)
+                seen = None
+            return {"seat": index, "token": token, "state": seen}
 
         result = await run_in_threadpool(taken)
         response = JSONResponse(result)
@@ -509,6 +523,7 @@ def create_app(
         return HTMLResponse(await run_in_threadpool(reported))
 
     hint_rates = RateLimits(limits.hints_at_once, limits.hints_per_second)
+    hint_addresses = RateLimits(limits.hints_at_once * 4, limits.hints_per_second * 4)
 
     @app.get(
         "/api/tables/{table_id}/hint",
@@ -523,7 +538,8 @@ def create_app(
                 table.check()
                 seat = table.seat_of_token(token)
                 question = hint_question(table, seat)
-            if not hint_rates.allow(f"{table_id}/{seat}"):
+            address = request.client.host if request.client else "?"
+            if not (hint_rates.allow(f"{table_id}/{seat}") and hint_addresses.allow(address)):
                 raise _TooManyError(_("too many hints: wait a moment and ask again"))
             return question
 
@@ -635,23 +651,25 @@ async def _live(websocket: WebSocket, hub: Hub, table_id: str, rates: RateLimits
             connection.send({"type": "state", "state": hub.state(table, connection.viewer)})
         except TavolaError as error:
             connection.send({"type": "error", "error": str(error), "status": _status(error)})
+        except Exception:  # the state comes with the table's next action
+            LOG.exception("table %s: its state could not be sent to a new connection", table_id)
 
-    await run_in_threadpool(hello)
     sender = asyncio.create_task(_send_queued(websocket, connection))
     try:
+        await run_in_threadpool(hello)
         while websocket.application_state == WebSocketState.CONNECTED:  # else sending found it closed
             received = await websocket.receive()
             if received["type"] == "websocket.disconnect":
                 break
             text = received.get("text")
-            if text is None:
-                reply: dict[str, Any] | None = {
+            if not (bucket.allow() and rates.allow(connection.address)):
+                reply: dict[str, Any] | None = {"type": "error", "error": _too_many(), "status": 429}
+            elif text is None:
+                reply = {
                     "type": "error",
                     "error": _("messages are JSON text, not binary frames"),
                     "status": 400,
                 }
-            elif not (bucket.allow() and rates.allow(connection.address)):
-                reply = {"type": "error", "error": _too_many(), "status": 429}
             else:
                 reply = await _answer(hub, table, connection, text)
             if reply is not None:

@@ -65,22 +65,45 @@ def cross_origin(headers: dict[str, str], trusted: Iterable[str] = ()) -> bool:
     """Whether a browser made this request from a page of another origin than the server's own
     (``Host``) and those ``trusted``; a request that says nothing of its origin is no browser page's.
 
+    A browser's own ``Sec-Fetch-Site: same-origin`` is believed (a proxy may have changed ``Host``);
+    an origin's default port is the same as none.
+
     >>> cross_origin({"host": "127.0.0.1:8080", "origin": "http://127.0.0.1:8080"})
     False
     >>> cross_origin({"host": "127.0.0.1:8080", "origin": "http://127.0.0.1:9999"})
     True
+    >>> cross_origin({"host": "club.example:443", "origin": "https://Club.example"})
+    False
     >>> cross_origin({"host": "127.0.0.1:8080", "sec-fetch-site": "same-site"})
     True
     >>> cross_origin({"host": "127.0.0.1:8080"})
     False
     """
+    site = headers.get("sec-fetch-site")
+    if site == "same-origin":
+        return False
     origin = headers.get("origin")
     if origin is None:
-        return headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none")
-    if origin.rstrip("/") in {item.rstrip("/") for item in trusted}:
+        return site not in (None, "none")
+    if origin == "null":
+        return True
+    seen = _origin(origin)
+    if seen in {_origin(item) for item in trusted}:
         return False
     own = headers.get("host")
-    return own is None or origin == "null" or urlsplit(origin).netloc.lower() != own.lower()
+    return own is None or seen[1] != _netloc(seen[0], own)
+
+
+def _origin(origin: str) -> tuple[str, str]:
+    """An origin's scheme and host (with its port unless it is the scheme's default), in lower case."""
+    parts = urlsplit(origin.strip().rstrip("/").lower())
+    return parts.scheme, _netloc(parts.scheme, parts.netloc)
+
+
+def _netloc(scheme: str, netloc: str) -> str:
+    default = {"http": ":80", "https": ":443", "ws": ":80", "wss": ":443"}.get(scheme)
+    netloc = netloc.lower()
+    return netloc.removesuffix(default) if default else netloc
 
 
 class Guard:

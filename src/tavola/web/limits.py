@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -56,10 +57,13 @@ class RateLimits:
         self.per_second = per_second
         self.most = most
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+        self._lock = threading.Lock()
 
     def allow(self, client: str) -> bool:
-        bucket = self._buckets.pop(client, None) or TokenBucket(self.capacity, self.per_second)
-        self._buckets[client] = bucket
-        while len(self._buckets) > self.most:
-            self._buckets.popitem(last=False)
-        return bucket.allow()
+        """Take one of ``client``'s tokens (from any thread); False when it has none left."""
+        with self._lock:
+            bucket = self._buckets.pop(client, None) or TokenBucket(self.capacity, self.per_second)
+            self._buckets[client] = bucket
+            while len(self._buckets) > self.most:
+                self._buckets.popitem(last=False)
+            return bucket.allow()

@@ -24,7 +24,6 @@ the table stays marked and every later use tries again first.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import logging
@@ -213,9 +212,9 @@ class LiveTable:
             raise NotFoundError(_("there is no table {table}").format(table=table_id))
         try:
             options = read_options(row.options)
-        except TavolaError as error:
+            table = cls(table_id, options, [], row.secret, store, make_bot)
+        except (TavolaError, ValueError) as error:  # options the server no longer takes, a bad secret
             raise DamagedTableError(_damaged(table_id, str(error))) from None
-        table = cls(table_id, options, [], row.secret, store, make_bot)
         with table.lock:
             table._reload()
             table._needs = "settle"
@@ -245,9 +244,12 @@ class LiveTable:
             for number, action in enumerate(stored):
                 try:
                     self._redo(action.seat, action.action)
-                except TavolaError as error:
+                except Exception as error:
+                    if _is_storage(error):
+                        raise
+                    refusal = self._refusal(error) if isinstance(error, TavolaError) else repr(error)
                     where = _("its stored action {number} ({action}) no longer replays: {error}").format(
-                        number=number, action=json_text(action.action), error=self._refusal(error)
+                        number=number, action=json_text(action.action), error=refusal
                     )
                     raise DamagedTableError(_damaged(self.id, where)) from None
         finally:
@@ -298,7 +300,11 @@ class LiveTable:
             self._changed()
         if self._needs == "settle":
             self._needs = None
-            self._keeping_storage(self._settle)
+            try:
+                self._keeping_storage(self._settle)
+            except TavolaError:
+                self._needs = self._needs or "settle"  # tried again at the next use
+                raise
 
     def check(self) -> None:
         """Make sure the table is what the store holds, after a failed write (or raise
@@ -330,12 +336,6 @@ class LiveTable:
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
                 return index
         return None
-
-    @property
-    def allows_hints(self) -> bool:
-        """Whether the players may ask the bot for hints: at a table with a bot seat, or where the
-        options say so."""
-        return self.options.hints or any(seat.bot is not None for seat in self.seats)
 
     def side_of_seat(self, index: int) -> list[int]:
         """The seats playing on the same side as seat ``index`` in the chouette game in play (the box
@@ -413,8 +413,10 @@ class LiveTable:
             self.status = "live"
             # The seat is stored, so its token is theirs even if what follows is not: the play then
             # starts at the table's next request.
-            with contextlib.suppress(StorageError):
+            try:
                 self._keeping_storage(self._start)
+            except Exception:  # logged by _keeping_storage where it is not the database's
+                self._needs = self._needs or "settle"
             return token
 
     def _start(self) -> None:

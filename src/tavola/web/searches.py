@@ -22,6 +22,7 @@ import os
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
@@ -55,25 +56,57 @@ class SearchPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._executor = ProcessPoolExecutor(
-            workers,
+        self._lock = threading.Lock()
+        self._executor = self._started()
+
+    def _started(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(
+            self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
             initargs=(os.getpid(),),
         )
-        for _ in range(workers):
-            self._executor.submit(_warm)
+        for _ in range(self.workers):
+            executor.submit(_warm)
+        return executor
 
-    def submit(self, level: str, method: str, *args: Any, **kwargs: Any) -> Future[Any]:
-        return self._executor.submit(_search, level, method, args, kwargs)
+    def _replaced(self, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
+        """A pool in place of ``broken`` (a worker died: killed, out of memory), unless another
+        thread has replaced it already."""
+        with self._lock:
+            if self._executor is broken:
+                broken.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._started()
+            return self._executor
+
+    def _submit(
+        self, level: str, method: str, args: Any, kwargs: Any
+    ) -> tuple[ProcessPoolExecutor, Future[Any]]:
+        executor = self._executor
+        try:
+            return executor, executor.submit(_search, level, method, args, kwargs)
+        except BrokenProcessPool:
+            executor = self._replaced(executor)
+            return executor, executor.submit(_search, level, method, args, kwargs)
 
     def call(self, level: str, method: str, *args: Any, **kwargs: Any) -> Any:
-        """The search's answer, the calling thread waiting for it (holding nothing but its own table)."""
-        return self.submit(level, method, *args, **kwargs).result()
+        """The search's answer, the calling thread waiting for it (holding nothing but its own table);
+        a search whose worker died is asked once more of a new pool."""
+        executor, future = self._submit(level, method, args, kwargs)
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            self._replaced(executor)
+            return self._submit(level, method, args, kwargs)[1].result()
 
     async def run(self, level: str, method: str, *args: Any, **kwargs: Any) -> Any:
         """The search's answer, awaited: no thread waits for it."""
-        return await asyncio.wrap_future(self.submit(level, method, *args, **kwargs))
+        executor, future = self._submit(level, method, args, kwargs)
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            self._replaced(executor)
+            return await asyncio.wrap_future(self._submit(level, method, args, kwargs)[1])
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
