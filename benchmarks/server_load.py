@@ -94,18 +94,22 @@ class ServerProcess:
     """``tavola serve`` on 127.0.0.1:``port`` and ``database``, in a process of its own (this checkout's
     sources first); its output goes to ``log``."""
 
-    def __init__(self, database: str, port: int, log: Path) -> None:
+    def __init__(
+        self, database: str, port: int, log: Path, options: Sequence[str] = ("--search-workers", "0")
+    ) -> None:
         self.database = database
         self.port = port
         self.log = log
+        self.options = tuple(options)
+        """More of ``tavola serve``'s options: by default no search workers, since no game here has a bot
+        and their start would only take CPU from the clients."""
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
-        # No game here has a bot, so no search workers: their start would only take CPU from the clients.
-        command = [sys.executable, "-m", "tavola", "serve", "--port", str(self.port), "--search-workers", "0"]
+        command = [sys.executable, "-m", "tavola", "serve", "--port", str(self.port), *self.options]
         with self.log.open("ab") as output:
             self.process = subprocess.Popen(
                 [*command, "--database", self.database],

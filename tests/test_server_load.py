@@ -56,3 +56,22 @@ def test_the_check_counts_lost_duplicated_and_diverged(tmp_path: Path) -> None:
     run.decisions = run.decisions[:2]
     run.seen["t"] = [{"seat": 0, **move}, {"seat": 0, **move}]
     assert check(run, database) == (0, 2, 0, 6)
+
+
+def test_the_hints_benchmark_reads_another_table_while_hints_are_asked(tmp_path: Path) -> None:
+    import asyncio
+
+    from server_hints import measure
+    from server_load import ServerProcess, free_port
+
+    server = ServerProcess(f"sqlite:///{tmp_path / 'server.sqlite3'}", free_port(), tmp_path / "server.log")
+    server.start()
+    try:
+        asyncio.run(server.ready())
+        reads, answers = measure(server.url, clients=2, seconds=1.5)
+    finally:
+        server.stop()
+    assert len(reads) >= 5
+    assert reads == sorted(reads)
+    assert answers[200] >= 2  # each person's first hints are given
+    assert set(answers) <= {200, 429}
