@@ -132,17 +132,8 @@ class PooledBot(Bot):
         legal: LegalPlays | None = None,
         chosen_double: bool = False,
     ) -> list[Choice]:
-        if legal is not None:
-            self._legal(position, dice, variant, legal)  # the same check as the bot's, here
-        answer: list[Choice] = self.pool.call(
-            level or self.level_name,
-            "hint",
-            position,
-            dice,
-            variant,
-            match=match,
-            cube_value=cube_value,
-            chosen_double=chosen_double,
+        answer: list[Choice] = self._roll_searched(
+            "hint", position, dice, variant, level, match, cube_value, legal, chosen_double
         )
         return answer
 
@@ -158,11 +149,31 @@ class PooledBot(Bot):
         legal: LegalPlays | None = None,
         chosen_double: bool = False,
     ) -> Choice:
+        answer: Choice = self._roll_searched(
+            "play", position, dice, variant, level, match, cube_value, legal, chosen_double
+        )
+        return answer
+
+    def _roll_searched(
+        self,
+        method: str,
+        position: Position,
+        dice: Dice,
+        variant: Variant,
+        level: str | None,
+        match: MatchScore | None,
+        cube_value: int,
+        legal: LegalPlays | None,
+        chosen_double: bool,
+    ) -> Any:
+        """``method`` (:meth:`Bot.hint` or :meth:`Bot.play`) of a roll, asked of the pool; legal plays
+        given are checked as the bot checks them, and made again in the worker (sending them costs
+        more)."""
         if legal is not None:
             self._legal(position, dice, variant, legal)
-        answer: Choice = self.pool.call(
+        return self.pool.call(
             level or self.level_name,
-            "play",
+            method,
             position,
             dice,
             variant,
@@ -170,7 +181,6 @@ class PooledBot(Bot):
             cube_value=cube_value,
             chosen_double=chosen_double,
         )
-        return answer
 
     def double_hint(self, position: Position, variant: Variant, level: str | None = None) -> list[Choice]:
         answer: list[Choice] = self.pool.call(level or self.level_name, "double_hint", position, variant)
