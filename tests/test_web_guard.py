@@ -16,8 +16,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from tavola.match import MoneySession
 from tavola.records import mat_text, parse_mat
-from tavola.web.app import Limits, create_app
-from tavola.web.limits import MAX_MESSAGE, RateLimits
+from tavola.web.app import create_app
+from tavola.web.limits import MAX_MESSAGE, Limits, RateLimits
 from tavola.web.options import NameRefusedError, seat_name
 from tavola.web.storage import open_database
 from web_helpers import auth, client_on, create, sit, state

@@ -64,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from tavola.web.app import Limits, create_app
+        from tavola.web.app import create_app
         from tavola.web.integrity import DatabaseDamagedError
-        from tavola.web.limits import MAX_MESSAGE
+        from tavola.web.limits import MAX_MESSAGE, Limits
         from tavola.web.searches import SearchPool, default_workers
         from tavola.web.storage import default_database_url, open_database
     except ImportError as error:

@@ -68,9 +68,9 @@ from tavola.errors import DiceVerificationError, SeatingError, TavolaError
 from tavola.i18n import _, language
 from tavola.records import mat_text, to_json
 from tavola.schema import JsonTextError, parse_json, read_shape
-from tavola.web.guard import Guard, cross_origin, too_large
+from tavola.web.guard import Guard, cross_origin
 from tavola.web.hints import HINT_LEVEL, HintQuestion, hint_json, hint_question
-from tavola.web.limits import MAX_CHAT, MAX_MESSAGE, RateLimits, TokenBucket
+from tavola.web.limits import MAX_CHAT, MAX_MESSAGE, Limits, RateLimits, TokenBucket, too_large, too_many
 from tavola.web.live import (
     DamagedTableError,
     LiveTable,
@@ -91,7 +91,7 @@ strongest, as ``tavola analyze`` does by default)."""
 MAX_REPORTS = 32
 """Analysis reports kept made (a finished table never changes); the oldest goes first."""
 
-__all__ = ["Hub", "Limits", "create_app"]
+__all__ = ["Hub", "create_app"]
 
 LOG = logging.getLogger("tavola.web")
 
@@ -663,7 +663,7 @@ async def _live(websocket: WebSocket, hub: Hub, table_id: str, rates: RateLimits
                 break
             text = received.get("text")
             if not (bucket.allow() and rates.allow(connection.address)):
-                reply: dict[str, Any] | None = {"type": "error", "error": _too_many(), "status": 429}
+                reply: dict[str, Any] | None = {"type": "error", "error": too_many(), "status": 429}
             elif text is None:
                 reply = {
                     "type": "error",
@@ -833,22 +833,6 @@ class BodyError(TavolaError):
 
 class _TooManyError(TavolaError):
     """More requests of a kind than their limit allows."""
-
-
-def _too_many() -> str:
-    return _("too many requests: wait a moment and try again")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """How much one client may ask: WebSocket connections per address, WebSocket messages per address
-    (a burst, then a rate; each connection also has its own, of 20 and 5 a second), and hints per seat."""
-
-    connections_per_address: int = 16
-    messages_at_once: float = 30
-    messages_per_second: float = 10
-    hints_at_once: float = 3
-    hints_per_second: float = 0.2
 
 
 def _status(error: TavolaError) -> int:

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from tavola.i18n import LANGUAGES, _, use_language
-from tavola.web.limits import MAX_MESSAGE, RateLimits
+from tavola.web.limits import MAX_MESSAGE, RateLimits, too_large, too_many
 
 __all__ = ["Guard", "cross_origin", "request_language"]
 
@@ -158,7 +158,7 @@ class Guard:
             await _refuse(send, 403, _("this server takes actions only from its own pages"))
             return
         if method == "POST" and not self.posts.allow(_client(scope)):
-            await _refuse(send, 429, _("too many requests: wait a moment and try again"))
+            await _refuse(send, 429, too_many())
             return
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
         has_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
@@ -181,10 +181,6 @@ class Guard:
             if not message.get("more_body", False):
                 break
         await self.app(scope, _replay(bytes(body), receive), send)
-
-
-def too_large() -> str:
-    return _("the message is too large: at most {most} bytes").format(most=MAX_MESSAGE)
 
 
 def _client(scope: Scope) -> str:

@@ -11,14 +11,40 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 
-__all__ = ["MAX_CHAT", "MAX_MESSAGE", "RateLimits", "TokenBucket"]
+from tavola.i18n import _
+
+__all__ = ["MAX_CHAT", "MAX_MESSAGE", "Limits", "RateLimits", "TokenBucket", "too_large", "too_many"]
 
 MAX_MESSAGE = 16 * 1024
 """The most bytes a request's body or a WebSocket message may have."""
 
 MAX_CHAT = 500
 """The most characters a chat message may have."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one client may ask: WebSocket connections per address, WebSocket messages per address
+    (a burst, then a rate; each connection also has its own, of 20 and 5 a second), and hints per seat
+    (an address gets four times a seat's)."""
+
+    connections_per_address: int = 16
+    messages_at_once: float = 30
+    messages_per_second: float = 10
+    hints_at_once: float = 3
+    hints_per_second: float = 0.2
+
+
+def too_large() -> str:
+    """What a message past :data:`MAX_MESSAGE` is told."""
+    return _("the message is too large: at most {most} bytes").format(most=MAX_MESSAGE)
+
+
+def too_many() -> str:
+    """What a request past its rate is told."""
+    return _("too many requests: wait a moment and try again")
 
 
 class TokenBucket:
