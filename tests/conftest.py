@@ -66,3 +66,19 @@ def _no_hypergammon_solve(
         return solve(checkers, *args, **kwargs)
 
     monkeypatch.setattr(hypergammon, "solve_values", guarded)
+
+
+CHROMIUM = os.environ.get("TAVOLA_CHROMIUM", "/usr/bin/chromium")
+"""The browser the page's tests drive: Debian's Chromium, or the one ``$TAVOLA_CHROMIUM`` names."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium through Playwright, shared by a module's tests; skipped where either is missing."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (set TAVOLA_CHROMIUM)")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield launched
+        launched.close()

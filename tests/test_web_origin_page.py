@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,11 +14,10 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
+pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
 
-from web_helpers import Server, free_port  # noqa: E402 (after the skips)
+from web_helpers import Server, free_port
 
-CHROMIUM = os.environ.get("TAVOLA_CHROMIUM", "/usr/bin/chromium")
 WAIT = 20_000
 
 OTHER_PAGE = """<!doctype html>
@@ -55,16 +53,6 @@ await new Promise((done) => {
 window.results = results;
 </script></body></html>
 """
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (set TAVOLA_CHROMIUM)")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

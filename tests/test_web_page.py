@@ -27,23 +27,12 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests 
 
 from web_helpers import Server  # noqa: E402 (after the skips)
 
-CHROMIUM = os.environ.get("TAVOLA_CHROMIUM", "/usr/bin/chromium")
 WAIT = 30_000  # milliseconds a page may take to show what the server sent
 CLICK = 3_000  # milliseconds a click may wait for its element
 PLAY_LIMIT = 180.0  # seconds a test's game may last (15 to 30 s, alone or on a loaded machine)
 STALLED = 60.0  # seconds a test player may act without the table moving on
 
 Page = Any
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (set TAVOLA_CHROMIUM)")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
