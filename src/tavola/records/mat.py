@@ -96,6 +96,6 @@ from __future__ import annotations
 
 from tavola.match import MoneySession  # noqa: F401  (used by the example above)
 from tavola.records.matread import parse_mat, read_mat
-from tavola.records.matwrite import mat_text, write_mat
+from tavola.records.matwrite import mat_text, unwritable_in_mat, write_mat
 
-__all__ = ["mat_text", "parse_mat", "read_mat", "write_mat"]
+__all__ = ["mat_text", "parse_mat", "read_mat", "unwritable_in_mat", "write_mat"]

@@ -33,7 +33,7 @@ from tavola.records.matformat import RIGHT_START, VARIATIONS
 from tavola.rules import Rules
 from tavola.variants import STANDARD
 
-__all__ = ["mat_text", "write_mat"]
+__all__ = ["mat_text", "unwritable_in_mat", "write_mat"]
 
 
 # --- writing -----------------------------------------------------------------------
@@ -64,6 +64,16 @@ _UNWRITABLE = frozenset({"Cc", "Cs", "Zl", "Zp"})
 end a line as Python reads one), lone surrogates, and line and paragraph separators."""
 
 
+def unwritable_in_mat(character: str) -> bool:
+    """Whether a player's name holding ``character`` cannot be written to a ``.mat`` file and read back:
+    ``:`` (which ends a name there), a control, a line break, a lone surrogate.
+
+    >>> unwritable_in_mat(":"), unwritable_in_mat("\u2028"), unwritable_in_mat("é")
+    (True, True, False)
+    """
+    return character == ":" or unicodedata.category(character) in _UNWRITABLE
+
+
 def _check_writable(series: Series) -> None:
     if series.variant not in VARIATIONS.values():
         message = _(
@@ -71,9 +81,7 @@ def _check_writable(series: Series) -> None:
         )
         raise RecordError(message.format(variant=series.variant.name))
     for name in series.players:
-        if name != name.strip() or any(
-            char == ":" or unicodedata.category(char) in _UNWRITABLE for char in name
-        ):
+        if name != name.strip() or any(unwritable_in_mat(char) for char in name):
             message = _(
                 "player name {name} cannot be written to a .mat file: "
                 "no ':', control characters, line breaks, or spaces at either end"

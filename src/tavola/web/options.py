@@ -41,6 +41,7 @@ from tavola.dicesource import DiceSource
 from tavola.errors import RecordError, TavolaError
 from tavola.i18n import _
 from tavola.match import Match, MoneySession
+from tavola.records.mat import unwritable_in_mat
 from tavola.rules import Rules
 from tavola.schema import RulesShape, Says, Shape, read_shape
 from tavola.variants import find_variant
@@ -62,9 +63,9 @@ __all__ = [
 NAME_LENGTH = 40
 """The longest name a seat takes."""
 
-_UNSEEN = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
-"""The kinds of character a name never holds: controls (NUL, U+001C, U+0085...), lone surrogates, private
-and unassigned code points, and line and paragraph separators (U+2028, U+2029)."""
+_UNSEEN = frozenset({"Co", "Cn"})
+"""The kinds of character a name never holds besides those no ``.mat`` file can hold
+(:func:`~tavola.records.mat.unwritable_in_mat`): private and unassigned code points."""
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The characters that turn the direction of the text around them, which could make one name look like
 another."""
@@ -97,7 +98,7 @@ def seat_name(text: str) -> str:
             _("a name has 1 to {most} characters, not {count}").format(most=NAME_LENGTH, count=len(name))
         )
     for character in name:
-        if character == ":" or character in _BIDI or unicodedata.category(character) in _UNSEEN:
+        if unwritable_in_mat(character) or character in _BIDI or unicodedata.category(character) in _UNSEEN:
             code = f"U+{ord(character):04X}"
             shown = f"'{character}' ({code})" if character.isprintable() else code
             raise NameRefusedError(_("a name cannot hold the character {code}").format(code=shown))
