@@ -46,6 +46,7 @@ from typing import Any
 from tavola.dicesource import VerifiableDice, derive_dice, verify
 from tavola.errors import DiceVerificationError, TavolaError
 from tavola.i18n import _, ngettext
+from tavola.schema import Shape, read_shape
 
 __all__ = [
     "SCHEME",
@@ -182,57 +183,65 @@ def _record_dice(block: object) -> tuple[str, str, int]:
                 "before the play, as at the terminal; a table of tavola serve writes them in its record"
             )
         )
-    if (
-        not isinstance(block, dict)
-        or not isinstance(block.get("commitment"), str)
-        or not isinstance(block.get("secret", ""), str)
-        or isinstance(block.get("used"), bool)
-        or not isinstance(block.get("used"), int)
-    ):
-        raise NoRevealedDiceError(
-            _("dice: the scheme, commitment and secret as text and used as a number, not {dice}").format(
-                dice=repr(block)
-            )
-        )
-    _check_scheme(block)
-    if "secret" not in block:
+    bad = _("dice: the scheme, commitment and secret as text and used as a number, not {dice}")
+    shape: _RecordDice = _shaped(_RecordDice, block, bad.format(dice=repr(block)))
+    _check_scheme(shape.scheme)
+    if shape.secret is None:
         raise NoRevealedDiceError(
             _(
                 "the record's dice are not revealed (no secret): the table was not finished when it was "
                 "written; download its record again once it is"
             )
         )
-    return block["commitment"], block["secret"], block["used"]
+    return shape.commitment, shape.secret, shape.used
 
 
 def _table_dice(data: dict[str, Any]) -> RevealedDice:
     """The JSON of a table's ``/dice`` address: every die in the order taken, and how many the table used
     (``used``; the dice given where it is missing)."""
-    _check_scheme(data)
-    if data.get("secret", "") is None:
+    _check_scheme(data.get("scheme", SCHEME))
+    if "secret" in data and data["secret"] is None:
         raise NoRevealedDiceError(
             _(
                 "the dice are not revealed yet (the secret is null): the table is not finished; "
                 "ask for its dice again once it is"
             )
         )
-    dice = data.get("dice")
-    if (
-        not isinstance(data.get("commitment"), str)
-        or not isinstance(data.get("secret"), str)
-        or not isinstance(dice, list)
-        or not all(isinstance(die, int) and not isinstance(die, bool) for die in dice)
-    ):
-        raise NoRevealedDiceError(
-            _("expected the JSON of a finished table's dice: commitment and secret as text, dice as numbers")
-        )
-    used = data.get("used")
-    counted = used if isinstance(used, int) and not isinstance(used, bool) else len(dice)
-    return RevealedDice(data["commitment"], data["secret"], (Draw("", tuple(dice)),), counted)
+    bad = _("expected the JSON of a finished table's dice: commitment and secret as text, dice as numbers")
+    shape: _TableDice = _shaped(_TableDice, data, bad)
+    counted = len(shape.dice) if shape.used is None else shape.used
+    return RevealedDice(shape.commitment, shape.secret, (Draw("", tuple(shape.dice)),), counted)
 
 
-def _check_scheme(data: dict[str, Any]) -> None:
-    scheme = data.get("scheme", SCHEME)
+class _RecordDice(Shape):
+    """A record's ``dice`` field; ``secret`` missing until the table is finished."""
+
+    scheme: str = SCHEME
+    commitment: str
+    used: int
+    secret: str | None = None
+
+
+class _TableDice(Shape):
+    """The JSON of a finished table's ``/dice`` address (its other fields are not read)."""
+
+    scheme: str = SCHEME
+    commitment: str
+    secret: str
+    dice: list[int]
+    used: int | None = None
+
+
+def _shaped(kind: Any, data: object, bad: str) -> Any:
+    """``data`` read as the shape ``kind``, or :class:`NoRevealedDiceError` saying ``bad`` and what the
+    shape found wrong."""
+    try:
+        return read_shape(kind, data, NoRevealedDiceError, "dice")
+    except NoRevealedDiceError as error:
+        raise NoRevealedDiceError(f"{bad} ({error})") from None
+
+
+def _check_scheme(scheme: object) -> None:
     if scheme != SCHEME:
         raise NoRevealedDiceError(
             _("the dice follow the scheme {scheme}; this check knows {known}").format(
