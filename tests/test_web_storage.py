@@ -58,7 +58,7 @@ def test_a_fresh_database_and_an_old_one_reach_the_latest_schema(tmp_path: Path)
 def test_the_default_database_is_in_tavolas_data_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tavola.console import data_file
+    from tavola.files import data_file
     from tavola.web.storage import default_database_url
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))

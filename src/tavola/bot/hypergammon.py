@@ -67,7 +67,7 @@ from numba import njit
 from tavola.bot.bearoff import _write_npz as write_npz
 from tavola.bot.features import in_contact
 from tavola.bot.network import LOSE_BACKGAMMON, LOSE_GAMMON, OUTPUTS, WIN, WIN_BACKGAMMON, WIN_GAMMON, equity
-from tavola.console import data_file
+from tavola.files import data_file
 from tavola.dice import ALL_ROLLS
 from tavola.errors import TavolaError
 from tavola.gameover import Scoring, game_points, in_play

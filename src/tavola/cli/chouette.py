@@ -57,7 +57,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def autosave_path() -> Path:
     """The default autosave file: ``$XDG_DATA_HOME/tavola/chouette.json``."""
-    from tavola.console import data_file
+    from tavola.files import data_file
 
     return data_file("chouette.json")
 
@@ -66,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from tavola.chouette import Chouette, ChouetteSettings, Consultation, CubeMode
-    from tavola.console import keep_aside
     from tavola.console.chouette import ChouetteConsole
     from tavola.dicesource import RandomDice
     from tavola.errors import TavolaError
+    from tavola.files import keep_aside
     from tavola.rules import Rules
 
     console = Console(highlight=False, markup=False)

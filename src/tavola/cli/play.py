@@ -159,7 +159,7 @@ def tutor_of(args: argparse.Namespace, bots: dict[int, Bot]) -> Tutor | None:
 
 def autosave_path() -> Path:
     """The default autosave file: ``$XDG_DATA_HOME/tavola/autosave.json``."""
-    from tavola.console import data_file
+    from tavola.files import data_file
 
     return data_file("autosave.json")
 
@@ -248,9 +248,9 @@ def _is_session(path: Path) -> bool:
 
 def keep_unfinished(autosave: Path, console: Console) -> None:
     """Move an unfinished autosaved game aside before a new game overwrites it, and say where."""
-    from tavola.console import keep_aside
     from tavola.console.session import PlaySession
     from tavola.errors import TavolaError
+    from tavola.files import keep_aside
 
     if not autosave.exists():
         return

@@ -99,7 +99,7 @@ def default_database_url() -> str:
     >>> default_database_url().endswith("/tavola/server.sqlite3")
     True
     """
-    from tavola.console import data_file
+    from tavola.files import data_file
 
     return f"sqlite:///{data_file('server.sqlite3')}"
 
