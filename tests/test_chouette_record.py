@@ -10,9 +10,10 @@ import pytest
 
 from builders import position
 from tavola.chouette import Chouette, ChouetteGame, ChouetteSettings, CubeMode, Phase, Side
-from tavola.chouette.record import FORMAT, VERSION
+from tavola.chouette.record import VERSION
 from tavola.dicesource import ManualDice, RandomDice
 from tavola.errors import RecordError
+from tavola.records.formats import CHOUETTE_FORMAT
 from tavola.rules import Rules
 
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve"]
@@ -88,7 +89,7 @@ def test_the_file_holds_one_log_entry_a_line_and_is_replaced_whole(tmp_path):
     path.write_text("old", encoding="utf-8")
     session.save(path)
     text = path.read_text(encoding="utf-8")
-    assert json.loads(text)["format"] == FORMAT
+    assert json.loads(text)["format"] == CHOUETTE_FORMAT
     assert text.count("\n") > len(session.log)
     assert list(tmp_path.iterdir()) == [path]
 
@@ -263,6 +264,6 @@ def test_a_file_that_is_not_json_names_the_file_and_line(tmp_path):
     path.write_bytes(b"\xff\xfe")
     with pytest.raises(RecordError, match="not UTF-8"):
         Chouette.load(path)
-    path.write_text(json.dumps({"format": FORMAT, "version": VERSION}), encoding="utf-8")
+    path.write_text(json.dumps({"format": CHOUETTE_FORMAT, "version": VERSION}), encoding="utf-8")
     with pytest.raises(RecordError, match=r"broken\.json: the record: the field 'settings' is missing"):
         Chouette.load(path)

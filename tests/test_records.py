@@ -19,7 +19,7 @@ from tavola.actions import Beaver, ChooseDouble, Double, Drop, Entry, OpeningRol
 from tavola.dicesource import RandomDice
 from tavola.errors import RecordError
 from tavola.game import Game, Phase
-from tavola.match import Match, MoneySession
+from tavola.match import Match, MoneySession, Series
 from tavola.records import (
     from_json,
     load,
@@ -32,7 +32,6 @@ from tavola.records import (
     write_json,
     write_mat,
 )
-from tavola.records._common import Series
 from tavola.rules import Rules
 from tavola.variants import ACEY_DEUCEY, DUTCH, HYPERGAMMON, NACKGAMMON, Variant
 

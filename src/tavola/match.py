@@ -31,7 +31,16 @@ from tavola.matchrules import MAX_MATCH_LENGTH, check_match_length, check_match_
 from tavola.rules import Rules, checked_stake
 from tavola.variants import STANDARD, Variant
 
-__all__ = ["MAX_MATCH_LENGTH", "Match", "MatchScore", "MoneySession", "Settlement", "match_id_text"]
+__all__ = [
+    "MAX_MATCH_LENGTH",
+    "Match",
+    "MatchScore",
+    "MoneySession",
+    "Series",
+    "Settlement",
+    "match_id_text",
+    "scores_before",
+]
 
 
 @dataclass(frozen=True)
@@ -211,7 +220,7 @@ class Match(_Series):
         return _state_of(game, self.length, (before[0], before[1]), crawford_next)
 
 
-def match_id_text(series: Match | MoneySession) -> str:
+def match_id_text(series: Series) -> str:
     """The gnubg Match ID of ``series`` as it stands, or a phrase saying it has none, for showing.
 
     A cube past 32768 (redoubles have no limit, C4) is more than a Match ID holds.
@@ -356,3 +365,25 @@ class MoneySession(_Series):
         if game is None:
             return MatchState(game_state=GameState.NONE, jacoby=self.rules.jacoby)
         return _state_of(game, 0, (0, 0), False)
+
+
+Series = Match | MoneySession
+"""Games played one after another: a match to N points or a money session (what a record holds)."""
+
+
+def scores_before(series: Series, index: int) -> tuple[int, int]:
+    """The score line before game ``index``, as records and analyses show it.
+
+    For a match, the match score (P1); for a money session, the points each
+    player has won so far (not the net).
+
+    >>> scores_before(MoneySession(), 0)
+    (0, 0)
+    """
+    score = [0, 0]
+    for game in series.games[:index]:
+        if game.outcome is not None:
+            score[game.outcome.winner] += game.outcome.points
+            if isinstance(series, Match):
+                score[game.outcome.winner] = min(series.length, score[game.outcome.winner])
+    return score[0], score[1]

@@ -26,10 +26,7 @@ from dataclasses import dataclass
 from tavola.actions import Entry, OpeningRoll, Played, Roll
 from tavola.dicesource import ManualDice
 from tavola.game import Game, Phase
-from tavola.match import Match, MoneySession
-from tavola.records._common import scores_before
-
-Series = Match | MoneySession
+from tavola.match import Match, Series, scores_before
 
 
 @dataclass(frozen=True)

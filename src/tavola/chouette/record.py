@@ -67,7 +67,6 @@ import dataclasses
 import json
 import os
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field, StrictInt, StrictStr
@@ -104,15 +103,15 @@ from tavola.errors import RecordError, TavolaError
 from tavola.files import write_atomically
 from tavola.i18n import N_, _
 from tavola.position import Position
-from tavola.records._common import RECORD, ReplayDice, TwoDice, check_format
+from tavola.records import RECORD, ReplayDice, TwoDice, check_format, read_json_file
+from tavola.records.formats import CHOUETTE_FORMAT
 from tavola.records.verifiable import Draw, dice_json
 from tavola.rules import Rules
 from tavola.schema import RulesShape, Says, Shape, read_shape
 from tavola.variants import find_variant
 
-__all__ = ["FORMAT", "VERSION", "dice_drawn", "from_json", "load", "replay", "save", "to_json"]
+__all__ = ["VERSION", "dice_drawn", "from_json", "load", "replay", "save", "to_json"]
 
-FORMAT = "tavola-chouette"
 VERSION = 1
 
 _NAMES: dict[type, str] = {
@@ -166,7 +165,7 @@ def to_json(session: Chouette) -> dict[str, Any]:
     seating = session.seating
     ledger = session.ledger
     data = {
-        "format": FORMAT,
+        "format": CHOUETTE_FORMAT,
         "version": VERSION,
         "settings": _settings_json(session.settings),
         "log": [entry_json(entry) for entry in session.log],
@@ -227,16 +226,7 @@ def entry_json(entry: LogEntry) -> dict[str, Any]:
 
 def load(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -> Chouette:
     """Read a saved session (see :func:`from_json`); errors name the file and the field."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        message = _("{path}: not valid JSON: line {line}: {error}")
-        raise RecordError(
-            message.format(path=path, line=error.lineno, error=error.msg), error.lineno
-        ) from None
-    except UnicodeDecodeError as error:
-        message = _("{path}: not a chouette record (not UTF-8 text: {reason})")
-        raise RecordError(message.format(path=path, reason=error.reason)) from None
+    data = read_json_file(path)
     try:
         return from_json(data, dice=dice)
     except RecordError as error:
@@ -273,7 +263,7 @@ def replay(
     >>> [[entry.player for entry in logged] for _session, logged in replay(to_json(table))]
     [[], ['Ann'], ['Ben'], ['Cid'], [None], [None], ['Cid']]
     """
-    check_format(data, FORMAT, VERSION)
+    check_format(data, CHOUETTE_FORMAT, VERSION)
     record: _ChouetteRecord = read_shape(_ChouetteRecord, data, RecordError, RECORD)
     assert isinstance(data, dict)  # as its shape says
     recorded: list[dict[str, Any]] = data["log"]  # each entry as written, to compare with the replay's
@@ -303,7 +293,7 @@ def dice_drawn(data: object) -> list[Draw]:
     >>> [(draw.where, draw.dice) for draw in dice_drawn(to_json(table))]
     [('log[3].rounds[0]', (4, 4, 1)), ('log[3].rounds[1]', (5, 1)), ('log[5].dice', (3, 5))]
     """
-    check_format(data, FORMAT, VERSION)
+    check_format(data, CHOUETTE_FORMAT, VERSION)
     record: _ChouetteRecord = read_shape(_ChouetteRecord, data, RecordError, RECORD)
     drawn: list[Draw] = []
     for index, step in enumerate(record.log):

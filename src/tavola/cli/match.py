@@ -19,8 +19,8 @@ from rich.table import Table
 from tavola.errors import TavolaError
 from tavola.game import Ending, Game
 from tavola.i18n import N_, _
-from tavola.match import Match
-from tavola.records import Series, save
+from tavola.match import Match, Series
+from tavola.records import read_series, save
 from tavola.schema import json_text
 from tavola.variants import STANDARD
 
@@ -72,8 +72,6 @@ def _game_summary(game: Game) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tavola.console.session import read_series  # the autosave's reader, loaded only when needed
-
     try:
         series = read_series(args.file)
         if args.to:

@@ -76,7 +76,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _revealed(args: argparse.Namespace) -> RevealedDice:
+    from tavola.chouette.record import dice_drawn as chouette_dice
     from tavola.errors import RecordError, TavolaError
+    from tavola.records import json_kind
+    from tavola.records.jsonfmt import dice_drawn as record_dice
     from tavola.records.verifiable import Draw, RevealedDice, revealed_dice
     from tavola.schema import JsonTextError, parse_json
 
@@ -100,4 +103,10 @@ def _revealed(args: argparse.Namespace) -> RevealedDice:
         data = parse_json(text)
     except JsonTextError as error:
         raise RecordError(_("{path}: not valid JSON: {error}").format(path=name, error=error)) from None
-    return revealed_dice(data)
+    match json_kind(data):
+        case "record":
+            return revealed_dice(data, record_dice)
+        case "chouette":
+            return revealed_dice(data, chouette_dice)
+        case _:
+            return revealed_dice(data)

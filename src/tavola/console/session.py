@@ -5,7 +5,8 @@ a crash: the series (a :class:`~tavola.match.Match` or
 :class:`~tavola.match.MoneySession`, saved as Tavola's JSON record, every
 action replayed through the rules on load), the two seats (a person, or the
 bot at a level), the view settings, the dice source's kind and the checkers
-moved so far in a turn not yet committed. :meth:`PlaySession.save` writes it
+moved so far in a turn not yet committed (the series and that turn are read by
+:mod:`tavola.records.autosave`). :meth:`PlaySession.save` writes it
 atomically, so an interrupted write never spoils the last good save.
 
 >>> import tempfile
@@ -34,14 +35,15 @@ from tavola.dicesource import DiceSource, ManualDice, RandomDice
 from tavola.errors import RecordError, TavolaError
 from tavola.files import write_atomically
 from tavola.i18n import _
-from tavola.records import Series, from_json, load, to_json
-from tavola.render._view import Home
+from tavola.match import Series
+from tavola.records import to_json
+from tavola.records.autosave import VERSION, autosave_series, check_autosave
+from tavola.records.formats import AUTOSAVE_FORMAT, read_json_file
+from tavola.render import Home
 from tavola.table.seats import Seat
 
-__all__ = ["FORMAT", "VERSION", "PlaySession", "Seat", "View", "read_series"]
+__all__ = ["PlaySession", "Seat", "View"]
 
-FORMAT = "tavola-play"
-VERSION = 1
 DiceKind = Literal["random", "manual"]
 
 
@@ -76,7 +78,7 @@ class PlaySession:
         game = self.series.game
         turn = game.turn if game is not None else None
         return {
-            "format": FORMAT,
+            "format": AUTOSAVE_FORMAT,
             "version": VERSION,
             "seats": [asdict(seat) for seat in self.seats],
             "view": {"home": self.view.home, "colors": list(self.view.colors)},
@@ -94,13 +96,9 @@ class PlaySession:
     def load(cls, path: str | os.PathLike[str], *, seed: int | None = None) -> PlaySession:
         """Read a saved session; later rolls come from OS entropy, or ``seed``, or typed dice."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = read_json_file(path)
         except FileNotFoundError:
             raise RecordError(_("{path}: there is no saved game here").format(path=path)) from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise RecordError(
-                _("{path}: not a saved game ({error})").format(path=path, error=error)
-            ) from None
         try:
             return cls.from_json(data, seed=seed)
         except RecordError as error:
@@ -109,13 +107,8 @@ class PlaySession:
     @classmethod
     def from_json(cls, data: object, *, seed: int | None = None) -> PlaySession:
         """The session a JSON object holds (see :meth:`to_json`); errors name the field."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise RecordError(
-                # TRANSLATORS: format/version, seats, dice, turn, view: fields of a saved game, as written.
-                _("format/version: not a saved {format} version {version} game").format(
-                    format=repr(FORMAT), version=VERSION
-                )
-            )
+        check_autosave(data)
+        assert isinstance(data, dict)  # as check_autosave says
         seats = _seats(data.get("seats"))
         view = _view(data.get("view"))
         dice_kind = data.get("dice")
@@ -123,45 +116,7 @@ class PlaySession:
             raise RecordError(_("dice: 'random' or 'manual', not {dice}").format(dice=repr(dice_kind)))
         manual = ManualDice() if dice_kind == "manual" else None
         source: DiceSource = manual if manual is not None else RandomDice(seed)
-        series = from_json(data.get("record"), dice=source)
-        session = cls(series, seats, view, dice_kind, manual)
-        moves = data.get("turn", [])
-        if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
-            raise RecordError(
-                _("turn: a list of moves such as '24/18', not {moves}").format(moves=repr(moves))
-            )
-        game = series.game
-        for move in moves:
-            if game is None:
-                raise RecordError(_("turn: moves saved with no game in progress"))
-            try:
-                game.move(move)
-            except TavolaError as error:
-                raise RecordError(_("turn: {move}: {error}").format(move=move, error=error)) from None
-        return session
-
-
-def read_series(path: str | os.PathLike[str]) -> Series:
-    """The match or session in a record (a ``.mat`` file, Tavola's JSON) or in ``tavola play``'s autosave.
-
-    A JSON file that is neither names what is wrong with it as a record.
-
-    >>> import tempfile
-    >>> from tavola.match import MoneySession
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     PlaySession(MoneySession(stake=2), (Seat("Ann"), Seat("Bo"))).save(Path(folder) / "play.json")
-    ...     read_series(Path(folder) / "play.json").stake
-    2
-    """
-    try:
-        return load(path)
-    except RecordError as error:
-        if Path(path).suffix.lower() != ".json":
-            raise
-        try:
-            return PlaySession.load(path).series
-        except RecordError:
-            raise error from None
+        return cls(autosave_series(data, dice=source), seats, view, dice_kind, manual)
 
 
 def _seats(data: object) -> tuple[Seat, Seat]:

@@ -63,7 +63,6 @@ import dataclasses
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
@@ -88,25 +87,18 @@ from tavola.errors import RecordError, TavolaError
 from tavola.files import write_atomically
 from tavola.game import Game, Outcome
 from tavola.i18n import N_, _
-from tavola.match import Match, MoneySession
+from tavola.match import Match, MoneySession, Series
 from tavola.matchrules import check_match_length
 from tavola.position import WinKind
-from tavola.records._common import (
-    RECORD,
-    ReplayDice,
-    Series,
-    TwoDice,
-    check_format,
-    play_text,
-)
+from tavola.records.formats import RECORD, RECORD_FORMAT, TwoDice, check_format, read_json_file
+from tavola.records.replay import ReplayDice, play_text
 from tavola.records.verifiable import Draw, dice_json
 from tavola.rules import Rules, checked_stake
-from tavola.schema import JsonTextError, RulesShape, Says, Shape, json_text, parse_json, read_shape
+from tavola.schema import RulesShape, Says, Shape, json_text, read_shape
 from tavola.variants import STANDARD, Variant, find_variant
 
-__all__ = ["FORMAT", "VERSION", "dice_drawn", "from_json", "read_json", "to_json", "write_json"]
+__all__ = ["VERSION", "dice_drawn", "from_json", "read_json", "to_json", "write_json"]
 
-FORMAT = "tavola-record"
 VERSION = 1
 
 _NAMES: dict[type, str] = {
@@ -153,7 +145,7 @@ def _games_text(games: list[dict[str, Any]]) -> str:
 
 def to_json(series: Series) -> dict[str, Any]:
     """The JSON record of a match or money session, as plain dicts and lists."""
-    data: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    data: dict[str, Any] = {"format": RECORD_FORMAT, "version": VERSION}
     if isinstance(series, Match):
         data.update(type="match", players=list(series.players), length=series.length)
         score = list(series.score)
@@ -216,19 +208,7 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 
 def read_json(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -> Series:
     """Read a JSON record (see :func:`from_json`); errors name the file and the field."""
-    try:
-        data = parse_json(Path(path).read_text(encoding="utf-8"))
-    except JsonTextError as error:
-        if error.line is None:
-            message = _("{path}: not valid JSON: {error}")
-        else:
-            message = _("{path}: not valid JSON: line {line}: {error}")
-        raise RecordError(
-            message.format(path=path, line=error.line, error=error.reason), error.line
-        ) from None
-    except UnicodeDecodeError as error:
-        message = _("{path}: not a JSON record (not UTF-8 text: {reason})")
-        raise RecordError(message.format(path=path, reason=error.reason)) from None
+    data = read_json_file(path)
     try:
         return from_json(data, dice=dice)
     except RecordError as error:
@@ -242,7 +222,7 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
     Later rolls (an unfinished game, new games) come from ``dice``, OS
     entropy by default. Raises :class:`RecordError` naming the field at fault.
     """
-    check_format(data, FORMAT, VERSION)
+    check_format(data, RECORD_FORMAT, VERSION)
     record: _MatchRecord | _MoneyRecord = read_shape(_RECORD, data, RecordError, RECORD)
     manual = ManualDice()
     series = _series(record, ReplayDice(manual, dice))
@@ -278,7 +258,7 @@ def dice_drawn(data: object) -> list[Draw]:
     >>> [(draw.where, draw.dice, draw.in_order) for draw in dice_drawn(to_json(match))][1:]
     [('games[0].log[1].dice', (3, 5), True), ('games[0].log[3].dice', (6, 2), False)]
     """
-    check_format(data, FORMAT, VERSION)
+    check_format(data, RECORD_FORMAT, VERSION)
     record: _MatchRecord | _MoneyRecord = read_shape(_RECORD, data, RecordError, RECORD)
     return [
         Draw(f"games[{number}].log[{index}].dice", tuple(step.dice), step.action == "opening_roll")

@@ -18,10 +18,10 @@ from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
 from tavola.game import Ending, Game, Phase
 from tavola.i18n import _, ngettext
-from tavola.match import Match, MoneySession
+from tavola.match import Match, MoneySession, Series, scores_before
 from tavola.position import WinKind
-from tavola.records._common import ReplayDice, Series, play_text, scores_before
 from tavola.records.matformat import VARIATIONS
+from tavola.records.replay import ReplayDice, play_text
 from tavola.rules import Rules, checked_stake
 from tavola.variants import Variant
 

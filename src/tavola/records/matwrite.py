@@ -25,10 +25,9 @@ from tavola.errors import RecordError
 from tavola.files import write_atomically
 from tavola.game import Game
 from tavola.i18n import _
-from tavola.match import Match
+from tavola.match import Match, Series, scores_before
 from tavola.play import Play
 from tavola.position import WinKind
-from tavola.records._common import Series, scores_before
 from tavola.records.matformat import RIGHT_START, VARIATIONS
 from tavola.rules import Rules
 from tavola.variants import STANDARD

@@ -13,8 +13,9 @@ themselves are in the log, in the order taken: each game's opening rolls
 (``draw_order``'s rounds) and for a partner (``partner_drawn``). A turn's
 roll is written larger die first, so it is checked in either order; the
 others are written as rolled. :func:`revealed_dice` gathers them from a
-record, or from the JSON of a table's ``/dice`` address (``{"commitment",
-"secret", "dice"}``, every die in the order taken), and
+record (as its format lists them), or from the JSON of a table's ``/dice``
+address (``{"commitment", "secret", "dice"}``, every die in the order
+taken), and
 :func:`check_revealed_dice` checks them against the secret and the
 commitment, and their number against ``used``: dice left off the end are
 noticed, not taken for honest.
@@ -30,7 +31,8 @@ True
 >>> game.roll()  # the second gives player 0 a 1 and player 1 a 5
 Dice(5, 1)
 >>> secret = dice.reveal()
->>> revealed = revealed_dice(to_json(match))
+>>> from tavola.records.jsonfmt import dice_drawn
+>>> revealed = revealed_dice(to_json(match), dice_drawn)
 >>> [(draw.where, draw.dice) for draw in revealed.draws]
 [('games[0].log[0].dice', (4, 4)), ('games[0].log[1].dice', (1, 5))]
 >>> check_revealed_dice(revealed)
@@ -39,7 +41,7 @@ Dice(5, 1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,9 +134,11 @@ def dice_json(source: object) -> dict[str, Any] | None:
     return data
 
 
-def revealed_dice(data: object) -> RevealedDice:
-    """The dice to check in ``data``: a Tavola record (a match's or session's, or a chouette's) with
-    verifiable dice, or the JSON of a finished table's ``/dice`` address.
+def revealed_dice(data: object, listed: Callable[[object], list[Draw]] | None = None) -> RevealedDice:
+    """The dice to check in ``data``: a Tavola record with verifiable dice, whose format's ``listed``
+    gives the dice its log shows (:func:`tavola.records.jsonfmt.dice_drawn` for a match's or session's,
+    :func:`tavola.chouette.record.dice_drawn` for a chouette's), or, with no ``listed``, the JSON of a
+    finished table's ``/dice`` address.
 
     Raises :class:`NoRevealedDiceError` where there are none to check (no commitment, no secret yet,
     neither form), and :class:`~tavola.errors.RecordError` naming the field of a record at fault.
@@ -142,22 +146,18 @@ def revealed_dice(data: object) -> RevealedDice:
     >>> commitment = "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
     >>> revealed_dice({"commitment": commitment, "secret": "00" * 32, "dice": [4, 4, 1, 5]}).used
     4
+    >>> from tavola.records.jsonfmt import dice_drawn
     >>> try:
-    ...     revealed_dice({"format": "tavola-record", "version": 1, "games": []})
+    ...     revealed_dice({"format": "tavola-record", "version": 1, "games": []}, dice_drawn)
     ... except NoRevealedDiceError as error:
     ...     print(str(error)[:44])
     the record holds no verifiable dice (no comm
     """
-    from tavola.chouette import record as chouette_record
-    from tavola.records import jsonfmt
-
     if not isinstance(data, dict):
         raise NoRevealedDiceError(_not_dice(data))
-    form = data.get("format")
-    if form in (jsonfmt.FORMAT, chouette_record.FORMAT):
+    if listed is not None:
         commitment, secret, used = _record_dice(data.get("dice"))
-        drawn = jsonfmt.dice_drawn(data) if form == jsonfmt.FORMAT else chouette_record.dice_drawn(data)
-        return RevealedDice(commitment, secret, tuple(drawn), used)
+        return RevealedDice(commitment, secret, tuple(listed(data)), used)
     if "commitment" in data or "dice" in data or "secret" in data:
         return _table_dice(data)
     raise NoRevealedDiceError(_not_dice(data))
