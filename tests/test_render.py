@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
+from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.position import START_BOARD, Position
 from tavola.render import ascii_board, rich_board, svg_board
@@ -66,7 +67,7 @@ def test_start_stacks_on_their_points(home: str) -> None:
 
 
 def test_plain_ascii_and_aligned() -> None:
-    board = ascii_board(Position.start(), dice=Dice(3, 1), cube=(2, "center"))
+    board = ascii_board(Position.start(), dice=Dice(3, 1), cube=Cube(2))
     assert board.isascii()
     assert "\x1b" not in board
     assert {line[46] for line in board.splitlines()} <= {"|", "+"}
@@ -102,9 +103,11 @@ def test_pips_turn_dice_and_names() -> None:
     assert lines[6].endswith("Ann (X) to move, rolled 3-1")
 
 
-@pytest.mark.parametrize(("owner", "row"), [("center", 6), ("opponent", 3), ("mover", 9)])
-def test_cube_beside_its_owner(owner: str, row: int) -> None:
-    lines = ascii_board(Position.start(), cube=(4, owner)).splitlines()  # type: ignore[arg-type]
+@pytest.mark.parametrize(
+    ("owner", "mover", "row"), [(None, 0, 6), (1, 0, 3), (0, 0, 9), (0, 1, 3), (1, 1, 9)]
+)
+def test_cube_beside_its_owner(owner: int | None, mover: int, row: int) -> None:
+    lines = ascii_board(Position.start(), cube=Cube(4, owner), mover=mover).splitlines()
     assert [index for index, line in enumerate(lines) if "cube 4" in line] == [row]
 
 
@@ -135,12 +138,12 @@ def test_fifteen_off() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"home": "top"}, {"cube": (2, "nobody")}, {"cube": (0, "center")}],
+    [{"home": "top"}, {"mover": 2}, {"mover": None}],
 )
 def test_bad_options(options: dict[str, object]) -> None:
-    with pytest.raises(ValueError, match=r"^(home|cube) is"):
+    with pytest.raises(ValueError, match=r"^(home|mover) is"):
         ascii_board(Position.start(), **options)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"^(home|cube) is"):
+    with pytest.raises(ValueError, match=r"^(home|mover) is"):
         svg_board(Position.start(), **options)  # type: ignore[arg-type]
 
 
@@ -150,7 +153,7 @@ def test_bad_options(options: dict[str, object]) -> None:
 @pytest.mark.parametrize("viewer_is_mover", [True, False])
 def test_rich_board_shows_the_ascii_text(viewer_is_mover: bool) -> None:
     position = Position([0] * 5 + [9, -2] + [0] * 16 + [1], bar=(2, 1))
-    options = {"dice": Dice(6, 6), "cube": (2, "opponent"), "viewer_is_mover": viewer_is_mover}
+    options = {"dice": Dice(6, 6), "cube": Cube(2, owner=1), "viewer_is_mover": viewer_is_mover}
     console = Console(record=True, width=100, color_system="truecolor")
     console.print(rich_board(position, **options))  # type: ignore[arg-type]
     shown = [line.rstrip() for line in console.export_text().splitlines()]
@@ -213,9 +216,9 @@ def test_svg_mirrored_numbers() -> None:
 
 
 def test_svg_dice_and_cube() -> None:
-    root = parse(svg_board(Position.start(), dice=Dice(3, 1), cube=(1, "center")))
+    root = parse(svg_board(Position.start(), dice=Dice(3, 1), cube=Cube()))
     assert len(elements(root, "circle", "pip")) == 4
     assert "64" in texts(root)
-    root = parse(svg_board(Position.start(), cube=(8, "mover"), colors=("#ffffff", "#000000")))
+    root = parse(svg_board(Position.start(), cube=Cube(8, owner=0), colors=("#ffffff", "#000000")))
     assert "8" in texts(root)
     assert len(elements(root, "circle", "pip")) == 0

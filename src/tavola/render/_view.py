@@ -9,13 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from tavola.cube import Cube
 from tavola.position import Position
 
 Home = Literal["right", "left"]
 """Where the near player's home board is drawn; display only (rule R3)."""
-CubeOwner = Literal["center", "mover", "opponent"]
-Cube = tuple[int, CubeOwner]
-"""The doubling cube as (value, owner)."""
 Side = Literal["mover", "opponent"]
 
 
@@ -63,9 +61,21 @@ def screen_points(home: Home) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return (top, bottom) if home == "right" else (top[::-1], bottom[::-1])
 
 
-def check_options(home: str, cube: tuple[int, str] | None) -> None:
-    """Refuse a ``home`` or ``cube`` that the type hints would not allow."""
+def cube_side(cube: Cube, mover: int) -> Side | None:
+    """The side of the board the cube stands on when player ``mover`` is the position's mover: its
+    owner's, or None in the middle.
+
+    >>> cube_side(Cube(2, owner=1), mover=0), cube_side(Cube(2, owner=1), mover=1), cube_side(Cube(), 0)
+    ('opponent', 'mover', None)
+    """
+    if cube.owner is None:
+        return None
+    return "mover" if cube.owner == mover else "opponent"
+
+
+def check_options(home: str, mover: int) -> None:
+    """Refuse a ``home`` or ``mover`` that the type hints would not allow."""
     if home not in ("right", "left"):
         raise ValueError(f"home is 'right' or 'left', not {home!r}")
-    if cube is not None and (cube[0] < 1 or cube[1] not in ("center", "mover", "opponent")):
-        raise ValueError(f"cube is (value >= 1, 'center', 'mover' or 'opponent'), not {cube!r}")
+    if mover not in (0, 1):
+        raise ValueError(f"mover is player 0 or 1, not {mover!r}")

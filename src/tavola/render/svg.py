@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from html import escape
 
+from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.position import Position
-from tavola.render._view import BoardView, Cube, Home, Side, check_options, screen_points
+from tavola.render._view import BoardView, Home, Side, check_options, cube_side, screen_points
 
 WIDTH, HEIGHT = 17.2, 15.0
 FRAME = 0.4  # the frame's width around the playing area and the side columns
@@ -51,14 +52,16 @@ def svg_board(
     colors: tuple[str, str] = ("#f6f1e3", "#262626"),
     dice: Dice | None = None,
     cube: Cube | None = None,
+    mover: int = 0,
 ) -> str:
     """The board seen by the mover as an SVG document ``size`` pixels wide.
 
     ``colors`` are the mover's and the opponent's checkers; ``dice`` are
-    drawn on the mover's right, ``cube`` (value, owner) beside the board
-    (a centred cube at 1 shows 64, like a real one).
+    drawn on the mover's right, ``cube`` beside the board at its owner's
+    end, player ``mover`` being the position's mover (a centred cube at 1
+    shows 64, like a real one).
     """
-    check_options(home, cube)
+    check_options(home, mover)
     view = BoardView.of(position)
     paint: dict[Side, tuple[str, str]] = {"mover": colors, "opponent": (colors[1], colors[0])}
     trays_x = BOARD_X + 12 + BAR + FRAME if home == "right" else FRAME
@@ -70,7 +73,7 @@ def svg_board(
         *_bar(view, paint),
         *_trays(view, trays_x, paint),
         *_captions(view, paint),
-        *(_cube(cube, WIDTH - trays_x - SIDE) if cube is not None else []),
+        *(_cube(cube.value, cube_side(cube, mover), WIDTH - trays_x - SIDE) if cube is not None else []),
         *(_dice(dice, paint["mover"]) if dice is not None else []),
     ]
     height = round(size * HEIGHT / WIDTH)
@@ -172,10 +175,9 @@ def _captions(view: BoardView, paint: dict[Side, tuple[str, str]]) -> list[str]:
     return parts
 
 
-def _cube(cube: Cube, x: float) -> list[str]:
+def _cube(value: int, side: Side | None, x: float) -> list[str]:
     """The cube in the side column away from the trays: in the middle, or at its owner's end."""
-    value, owner = cube
-    y = {"center": MIDDLE, "opponent": TOP + 0.6, "mover": BOTTOM - 0.6}[owner]
+    y = {None: MIDDLE, "opponent": TOP + 0.6, "mover": BOTTOM - 0.6}[side]
     face = "64" if value == 1 else str(value)
     x += SIDE / 2
     return [

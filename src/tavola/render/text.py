@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.i18n import _, ngettext
 from tavola.position import Position
-from tavola.render._view import BoardView, Cube, Home, Side, check_options, screen_points
+from tavola.render._view import BoardView, Home, Side, check_options, cube_side, screen_points
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -60,6 +61,7 @@ def board_rows(
     opponent_name: str = "O",
     dice: Dice | None = None,
     cube: Cube | None = None,
+    mover: int = 0,
     viewer_is_mover: bool = True,
     glyphs: tuple[str, str] = ("X", "O"),
 ) -> list[Row]:
@@ -71,7 +73,7 @@ def board_rows(
     >>> rows[1][1], rows[11][1]
     (Cell(text=' X ', role='mover'), Cell(text=' O ', role='opponent'))
     """
-    check_options(home, cube)
+    check_options(home, mover)
     view = BoardView.of(position, viewer_is_mover)
     top, bottom = (_groups(points, home) for points in screen_points(home))
     letters: dict[Side, str] = {"mover": glyphs[0], "opponent": glyphs[1]}
@@ -86,7 +88,7 @@ def board_rows(
         "mover": _label(mover_name, glyphs[0]),
         "opponent": _label(opponent_name, glyphs[1]),
     }
-    notes = _notes(view, labels, dice, cube)
+    notes = _notes(view, labels, dice, None if cube is None else (cube.value, cube_side(cube, mover)))
     return [row + note for row, note in zip(board, notes, strict=True)]
 
 
@@ -98,13 +100,15 @@ def ascii_board(
     opponent_name: str = "O",
     dice: Dice | None = None,
     cube: Cube | None = None,
+    mover: int = 0,
     viewer_is_mover: bool = True,
     glyphs: tuple[str, str] = ("X", "O"),
 ) -> str:
     """The board in plain ASCII, 13 lines, the viewer's home board at the bottom.
 
     ``home`` puts that home board on the right or the left; ``viewer_is_mover=False``
-    draws the board from the opponent's side. ``cube`` is (value, owner).
+    draws the board from the opponent's side. ``cube`` is noted beside its owner's
+    side, player ``mover`` being the position's mover.
 
     >>> print(ascii_board(Position.start(), home="left").splitlines()[-1])
     +---+-1--2--3--4--5--6-+---+-7--8--9-10-11-12-+
@@ -116,6 +120,7 @@ def ascii_board(
         opponent_name=opponent_name,
         dice=dice,
         cube=cube,
+        mover=mover,
         viewer_is_mover=viewer_is_mover,
         glyphs=glyphs,
     )
@@ -130,6 +135,7 @@ def rich_board(
     opponent_name: str = "O",
     dice: Dice | None = None,
     cube: Cube | None = None,
+    mover: int = 0,
     viewer_is_mover: bool = True,
     colors: tuple[str, str] = ("white", "red"),
     glyphs: tuple[str, str] = ("X", "O"),
@@ -155,6 +161,7 @@ def rich_board(
         opponent_name=opponent_name,
         dice=dice,
         cube=cube,
+        mover=mover,
         viewer_is_mover=viewer_is_mover,
         glyphs=glyphs,
     )
@@ -222,7 +229,9 @@ def _label(name: str, glyph: str) -> str:
     return glyph if name == glyph else f"{name} ({glyph})"
 
 
-def _notes(view: BoardView, labels: dict[Side, str], dice: Dice | None, cube: Cube | None) -> list[Row]:
+def _notes(
+    view: BoardView, labels: dict[Side, str], dice: Dice | None, cube: tuple[int, Side | None] | None
+) -> list[Row]:
     """The notes beside each of the 13 rows: each side's pips by its half, the turn in the middle."""
     notes: list[Row] = [()] * 13
     # TRANSLATORS: beside the board: a side ("X", or "Ann (X)") and its pip count.
@@ -244,8 +253,8 @@ def _notes(view: BoardView, labels: dict[Side, str], dice: Dice | None, cube: Cu
         )
     notes[6] = _note(turn, "mover")
     if cube is not None:
-        value, owner = cube
-        row = 6 if owner == "center" else 3 if owner == view.far else 9
+        value, cube_at = cube
+        row = 6 if cube_at is None else 3 if cube_at == view.far else 9
         # TRANSLATORS: beside the board: the doubling cube and its value.
         notes[row] += _note(_("cube {value}").format(value=value), "text")
     return notes
