@@ -63,13 +63,12 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StrictInt, StrictStr
+from pydantic import Field, StrictInt, StrictStr
 
 from tavola.actions import OpeningRoll, Played, Roll
 from tavola.chouette.actions import (
@@ -96,7 +95,7 @@ from tavola.chouette.actions import (
 from tavola.chouette.bets import Side
 from tavola.chouette.game import ChouetteGame
 from tavola.chouette.session import Chouette
-from tavola.chouette.settings import ChouetteSettings, Consultation, CubeMode
+from tavola.chouette.settings import SettingsShape, settings_json, settings_of
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
@@ -106,9 +105,7 @@ from tavola.position import Position
 from tavola.records import RECORD, ReplayDice, TwoDice, check_format, read_json_file
 from tavola.records.formats import CHOUETTE_FORMAT
 from tavola.records.verifiable import Draw, dice_json
-from tavola.rules import Rules
-from tavola.schema import RulesShape, Says, Shape, read_shape
-from tavola.variants import find_variant
+from tavola.schema import Says, Shape, read_shape
 
 __all__ = ["VERSION", "dice_drawn", "from_json", "load", "replay", "save", "to_json"]
 
@@ -167,7 +164,7 @@ def to_json(session: Chouette) -> dict[str, Any]:
     data = {
         "format": CHOUETTE_FORMAT,
         "version": VERSION,
-        "settings": _settings_json(session.settings),
+        "settings": settings_json(session.settings),
         "log": [entry_json(entry) for entry in session.log],
         "seating": None if seating is None else {"box": seating.box, "queue": list(seating.queue)},
         "ledger": [{"game": game.number, "points": game.points} for game in ledger.games],
@@ -177,20 +174,6 @@ def to_json(session: Chouette) -> dict[str, Any]:
     if verifiable is not None:
         data["dice"] = verifiable
     return data
-
-
-def _settings_json(settings: ChouetteSettings) -> dict[str, Any]:
-    return {
-        "cubes": settings.cubes.value,
-        "last_taker_must_drop": settings.last_taker_must_drop,
-        "mandatory_extras": settings.mandatory_extras,
-        "box_partner_from": settings.box_partner_from,
-        "consultation": settings.consultation.value,
-        "stake": settings.stake,
-        "join_during_game": settings.join_during_game,
-        "variant": settings.variant.name,
-        "rules": {item.name: getattr(settings.rules, item.name) for item in dataclasses.fields(Rules)},
-    }
 
 
 def entry_json(entry: LogEntry) -> dict[str, Any]:
@@ -268,7 +251,7 @@ def replay(
     assert isinstance(data, dict)  # as its shape says
     recorded: list[dict[str, Any]] = data["log"]  # each entry as written, to compare with the replay's
     manual = ManualDice()
-    session = Chouette(_settings(record.settings), ReplayDice(manual, dice))
+    session = Chouette(settings_of(record.settings), ReplayDice(manual, dice))
     yield session, ()
     index = 0
     while index < len(record.log):
@@ -306,21 +289,6 @@ def dice_drawn(data: object) -> list[Draw]:
 
 
 # --- the shape of a record ---------------------------------------------------------------------
-
-
-class _SettingsShape(Shape):
-    model_config = ConfigDict(extra="forbid")
-    unknown: ClassVar[str] = N_("settings.{name}: there is no such setting")
-
-    cubes: str
-    last_taker_must_drop: bool
-    mandatory_extras: bool
-    box_partner_from: int | None
-    consultation: str
-    stake: int | float
-    join_during_game: bool
-    variant: str
-    rules: RulesShape
 
 
 class _Entry(Shape):
@@ -386,7 +354,7 @@ _Step = _Plain | _DrawOrder | _StartGame | _Rolled | _PartnerDrawn | _Moved | _A
 
 
 class _ChouetteRecord(Shape):
-    settings: _SettingsShape
+    settings: SettingsShape
     log: list[
         Annotated[
             _Step,
@@ -404,29 +372,6 @@ class _ChouetteRecord(Shape):
 
 
 # --- replaying a record ------------------------------------------------------------------------
-
-
-def _settings(shape: _SettingsShape) -> ChouetteSettings:
-    values: dict[str, Any] = {name: getattr(shape, name) for name in _SettingsShape.model_fields}
-    enums: tuple[tuple[str, Callable[[str], object]], ...] = (
-        ("cubes", CubeMode),
-        ("consultation", Consultation),
-        ("variant", find_variant),
-    )
-    for name, make in enums:
-        try:
-            values[name] = make(values[name])
-        except (ValueError, TavolaError):
-            message = _("settings.{name}: {value} is not a known value")
-            raise RecordError(message.format(name=name, value=repr(values[name]))) from None
-    try:
-        values["rules"] = shape.rules.rules()
-    except TavolaError as error:
-        raise RecordError(_("{where}: {error}").format(where="settings.rules", error=error)) from None
-    try:
-        return ChouetteSettings(**values)
-    except TavolaError as error:
-        raise RecordError(_("{where}: {error}").format(where="settings", error=error)) from None
 
 
 def _replay(

@@ -12,15 +12,30 @@ tavola.errors.InvalidRulesError: mandatory extras are a single-cube rule (H7): u
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
 
-from tavola.errors import InvalidRulesError
-from tavola.i18n import _
+from pydantic import ConfigDict
+
+from tavola.errors import InvalidRulesError, RecordError, TavolaError
+from tavola.i18n import N_, _
 from tavola.rules import Rules, checked_stake
-from tavola.variants import STANDARD, Scoring, Variant
+from tavola.schema import RulesShape, Shape
+from tavola.variants import STANDARD, Scoring, Variant, find_variant
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "ChouetteSettings", "Consultation", "CubeMode"]
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "ChouetteSettings",
+    "Consultation",
+    "CubeMode",
+    "SettingsShape",
+    "settings_json",
+    "settings_of",
+]
 
 MIN_PLAYERS = 3
 """A chouette needs a box and at least two team members."""
@@ -157,3 +172,70 @@ class ChouetteSettings:
             if value != default:
                 changed.append(f"{item.name}={value!r}")
         return f"ChouetteSettings({', '.join(changed)})"
+
+
+# --- as JSON ------------------------------------------------------------------------------------
+
+
+def settings_json(settings: ChouetteSettings) -> dict[str, Any]:
+    """The settings as JSON data, as a chouette's record and the server's table options write them.
+
+    >>> data = settings_json(ChouetteSettings(stake=5))
+    >>> data["cubes"], data["stake"]
+    ('multi', 5)
+    >>> settings_of(SettingsShape.model_validate(data))
+    ChouetteSettings(stake=5)
+    """
+    return {
+        "cubes": settings.cubes.value,
+        "last_taker_must_drop": settings.last_taker_must_drop,
+        "mandatory_extras": settings.mandatory_extras,
+        "box_partner_from": settings.box_partner_from,
+        "consultation": settings.consultation.value,
+        "stake": settings.stake,
+        "join_during_game": settings.join_during_game,
+        "variant": settings.variant.name,
+        "rules": {item.name: getattr(settings.rules, item.name) for item in dataclasses.fields(Rules)},
+    }
+
+
+class SettingsShape(Shape):
+    """The shape of the settings' JSON (:func:`settings_json`); :func:`settings_of` reads it."""
+
+    model_config = ConfigDict(extra="forbid")
+    unknown: ClassVar[str] = N_("settings.{name}: there is no such setting")
+
+    cubes: str
+    last_taker_must_drop: bool
+    mandatory_extras: bool
+    box_partner_from: int | None
+    consultation: str
+    stake: int | float
+    join_during_game: bool
+    variant: str
+    rules: RulesShape
+
+
+def settings_of(shape: SettingsShape) -> ChouetteSettings:
+    """The settings JSON of their shape holds; :class:`~tavola.errors.RecordError` naming the setting
+    whose value is unknown or breaks a rule (``settings.cubes``)."""
+    values: dict[str, Any] = {name: getattr(shape, name) for name in SettingsShape.model_fields}
+    enums: tuple[tuple[str, Callable[[str], object]], ...] = (
+        ("cubes", CubeMode),
+        ("consultation", Consultation),
+        ("variant", find_variant),
+    )
+    for name, make in enums:
+        try:
+            values[name] = make(values[name])
+        except (ValueError, TavolaError):
+            message = _("settings.{name}: {value} is not a known value")
+            raise RecordError(message.format(name=name, value=repr(values[name]))) from None
+    try:
+        values["rules"] = shape.rules.rules()
+    except TavolaError as error:
+        raise RecordError(_("{where}: {error}").format(where="settings.rules", error=error)) from None
+    try:
+        return ChouetteSettings(**values)
+    except TavolaError as error:
+        raise RecordError(_("{where}: {error}").format(where="settings", error=error)) from None
