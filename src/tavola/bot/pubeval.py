@@ -27,17 +27,20 @@ A play that bears off the last checker wins at once, so it always scores best.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Annotated
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import Field
 
 from tavola.bot.evaluate import contact
 from tavola.bot.features import in_contact
+from tavola.errors import TavolaError
 from tavola.position import CHECKERS, MY_OFF, THEIR_BAR
+from tavola.schema import Shape, parse_json, read_shape
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int8]
@@ -67,14 +70,18 @@ class PubEvalWeights:
         return _shipped_weights()
 
 
+class _WeightsShape(Shape):
+    """The shape of ``pubeval.json``: the race and the contact weights, one per input."""
+
+    race: Annotated[list[float], Field(min_length=INPUTS, max_length=INPUTS)]
+    contact: Annotated[list[float], Field(min_length=INPUTS, max_length=INPUTS)]
+
+
 @cache
 def _shipped_weights() -> PubEvalWeights:
     text = resources.files("tavola.bot").joinpath("data", "pubeval.json").read_text(encoding="utf-8")
-    data = json.loads(text)
-    race, contact = (np.array(data[key], dtype=np.float64) for key in ("race", "contact"))
-    for name, vector in (("race", race), ("contact", contact)):
-        if vector.shape != (INPUTS,):
-            raise ValueError(f"pubeval's {name} weights have {vector.size} values, not {INPUTS}")
+    shape: _WeightsShape = read_shape(_WeightsShape, parse_json(text), TavolaError, "pubeval.json")
+    race, contact = (np.array(weights, dtype=np.float64) for weights in (shape.race, shape.contact))
     race.flags.writeable = contact.flags.writeable = False
     return PubEvalWeights(race, contact)
 
