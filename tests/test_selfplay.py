@@ -211,19 +211,19 @@ def _sampling() -> None:
 
 
 def _calibrate() -> None:
-    from tavola.bot.train.calibrate import self_play
+    from tavola.train.calibrate import self_play
 
     self_play(EVALUATOR, 4, np.random.default_rng(3))
 
 
 def _td() -> None:
-    from tavola.bot.train.td import Settings, Trainer
+    from tavola.train.td import Settings, Trainer
 
     Trainer(Settings(hidden=8, warmup_positions=0)).play_games(3)
 
 
 def _distill() -> None:
-    from tavola.bot.train.distill import self_play_positions
+    from tavola.train.distill import self_play_positions
 
     self_play_positions(EVALUATOR, 120, np.random.default_rng(1), parallel=8)
 
@@ -231,9 +231,9 @@ def _distill() -> None:
 CALLERS = {
     "arena": ("tavola.bot.arena", _arena, False),
     "sampling": ("tavola.sampling", _sampling, False),
-    "calibrate": ("tavola.bot.train.calibrate", _calibrate, False),
-    "td": ("tavola.bot.train.td", _td, True),
-    "distill": ("tavola.bot.train.distill", _distill, True),
+    "calibrate": ("tavola.train.calibrate", _calibrate, False),
+    "td": ("tavola.train.td", _td, True),
+    "distill": ("tavola.train.distill", _distill, True),
 }
 """Every caller of the kernel: the module that calls :func:`play`, a short run of it, whether it needs torch."""
 

@@ -53,7 +53,7 @@ def test_the_training_modules_import_without_torch(tmp_path: Path) -> None:
     result = run_without_torch(
         tmp_path,
         "-c",
-        "import tavola.bot.train.td, tavola.bot.train.distill, tavola.bot.train.calibrate; print('imported')",
+        "import tavola.train.td, tavola.train.distill, tavola.train.calibrate; print('imported')",
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "imported"
@@ -77,6 +77,6 @@ def test_a_training_command_without_torch_says_how_to_install_it(tmp_path: Path,
             "o.npz",
         ]
     )
-    result = run_without_torch(tmp_path, "-m", f"tavola.bot.train.{command}", *arguments)
+    result = run_without_torch(tmp_path, "-m", f"tavola.train.{command}", *arguments)
     assert result.returncode == 1
     assert "training needs PyTorch: pip install 'tavola[train]'" in result.stderr

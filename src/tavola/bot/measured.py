@@ -1,9 +1,9 @@
 """The figures Tavola measured, each written once, with the command that measured it.
 
 The gammon rates and the overall cube efficiency come from one run of the
-calibration (:mod:`tavola.bot.train.calibrate`)::
+calibration (:mod:`tavola.train.calibrate`)::
 
-    python -m tavola.bot.train.calibrate --games 60000 --seed 1
+    python -m tavola.train.calibrate --games 60000 --seed 1
 
 (about four minutes on one core). 60,000 cubeless games of 0-ply self-play
 by the shipped networks give the gammon and backgammon shares of won games;

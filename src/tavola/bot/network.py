@@ -5,7 +5,7 @@ A :class:`Network` is a multilayer perceptron: the 204 inputs of
 outputs, the probabilities for the player on roll of winning, winning a
 gammon, winning a backgammon, losing a gammon and losing a backgammon
 (gammons include backgammons). Weights are saved as ``.npz`` files; training
-(:mod:`tavola.bot.train`) writes them, the bot only reads them.
+(:mod:`tavola.train`) writes them, the bot only reads them.
 
 Most inputs of a position are 0 (a point holds no checker, or fewer than
 three), so the first layer, by far the largest, adds up the weights of the

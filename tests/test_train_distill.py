@@ -14,10 +14,10 @@ from tavola.analysis.rollout import RolloutSettings, rollout_positions  # noqa: 
 from tavola.bot.evaluate import Evaluator  # noqa: E402
 from tavola.bot.network import Network  # noqa: E402
 from tavola.bot.search import evaluate_ply  # noqa: E402
-from tavola.bot.train import distill  # noqa: E402
-from tavola.bot.train.td import Settings, train  # noqa: E402
 from tavola.position import Position  # noqa: E402
 from tavola.selfplay import key_of, subkey  # noqa: E402
+from tavola.train import distill  # noqa: E402
+from tavola.train.td import Settings, train  # noqa: E402
 from tavola.variants import find_variant  # noqa: E402
 
 

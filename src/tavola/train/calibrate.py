@@ -49,7 +49,7 @@ from cubeless self-play by the bot's own networks, with NumPy alone.
 The gammon rates and the overall ``x`` Tavola ships (:mod:`tavola.bot.measured`, used by
 :mod:`tavola.bot.cube` and :class:`tavola.bot.met.MetModel`) were measured with::
 
-    python -m tavola.bot.train.calibrate --games 60000 --seed 1
+    python -m tavola.train.calibrate --games 60000 --seed 1
 
 (about four minutes on one core): gammons 0.246 ± 0.002 of won games,
 backgammons 0.0083 ± 0.0004, ``x`` 0.790 ± 0.012 for all positions,
@@ -655,13 +655,13 @@ def drop_bias(games: SelfPlayGames, terms: CubeLifeTerms, replay: CubeReplay) ->
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m tavola.bot.train.calibrate --games 20000 --seed 1``: measure and print the figures."""
+    """``python -m tavola.train.calibrate --games 20000 --seed 1``: measure and print the figures."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
     parser = argparse.ArgumentParser(
-        prog="python -m tavola.bot.train.calibrate",
+        prog="python -m tavola.train.calibrate",
         description="Measure gammon rates and Janowski's cube efficiency on Tavola's own self-play.",
     )
     parser.add_argument("--games", type=int, default=20_000, help="cubeless self-play games")

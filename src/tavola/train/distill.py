@@ -18,7 +18,7 @@ Three steps, each resumable:
    than the network's own. Targets are written in chunks to ``--data`` as
    they are computed, with how they were judged (a file is never judged
    two ways).
-3. **Fitting**: the networks of a TD checkpoint (:mod:`tavola.bot.train.td`)
+3. **Fitting**: the networks of a TD checkpoint (:mod:`tavola.train.td`)
    are fitted to the targets (cross-entropy on the five outputs), with the
    learning rate lowered along a half cosine when ``--final-learning-rate``
    is given and the error on ``--validation`` files reported each pass, and
@@ -26,7 +26,7 @@ Three steps, each resumable:
 
 Run (PyTorch needed)::
 
-    python -m tavola.bot.train.distill --weights checkpoints/tavola.npz \\
+    python -m tavola.train.distill --weights checkpoints/tavola.npz \\
         --checkpoint checkpoints/td.pt --data checkpoints/distill.npz \\
         --positions 200000 --out checkpoints/distilled.pt --export checkpoints/distilled.npz
 
@@ -34,7 +34,7 @@ Several ``--data`` files can be judged by separate runs at once (one core
 each, ``--seed`` apart, without ``--out``: judging only), then fitted
 together by one run naming them all. ``--variant`` plays, judges and fits
 a variant's positions by its rules, with a checkpoint of that variant's
-networks (:mod:`tavola.bot.train.td` ``--variant``).
+networks (:mod:`tavola.train.td` ``--variant``).
 """
 
 from __future__ import annotations
@@ -55,12 +55,12 @@ from tavola.bot.evaluate import Evaluator, contact, entered_view, points_equity
 from tavola.bot.network import OUTPUTS, consistent
 from tavola.bot.policies import GreedyPolicy
 from tavola.bot.search import evaluate_ply
-from tavola.bot.train import require_torch
-from tavola.bot.train.td import Settings, Trainer
 from tavola.files import write_atomically
 from tavola.gameover import game_over
 from tavola.position import flip_array
 from tavola.selfplay import key_of, play, subkey
+from tavola.train import require_torch
+from tavola.train.td import Settings, Trainer
 from tavola.variants import STANDARD, find_variant
 
 CHUNK = 20_000
@@ -116,15 +116,16 @@ def judge_name(plies: int = 1, rollout: RolloutSettings | None = None) -> str:
 
     >>> judge_name(2), judge_name(rollout=RolloutSettings(trials=9, truncation=7))
     ('2-ply', 'rollout: 9 trials, truncation 7')
-    >>> judge_name(rollout=RolloutSettings(trials=9, plies=1, variance_reduction=False))
+    >>> from tavola.bot.levels import level_at
+    >>> judge_name(rollout=RolloutSettings(trials=9, level=level_at(1), variance_reduction=False))
     'rollout: 9 trials, no truncation, played at 1 ply, without variance reduction'
     """
     if rollout is None:
         return f"{plies}-ply"
     truncation = "no truncation" if rollout.truncation is None else f"truncation {rollout.truncation}"
     parts = [f"rollout: {rollout.trials} trials", truncation]
-    if rollout.plies:
-        parts.append(f"played at {rollout.plies} ply")
+    if rollout.level.plies:
+        parts.append(f"played at {rollout.level.plies} ply")
     if not rollout.variance_reduction:
         parts.append("without variance reduction")
     if not rollout.quasi_random:

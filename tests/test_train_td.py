@@ -10,7 +10,7 @@ torch = pytest.importorskip("torch", reason="training needs PyTorch (pip install
 from tavola.bot.encode import INPUTS, RAW_INPUTS  # noqa: E402
 from tavola.bot.evaluate import Evaluator  # noqa: E402
 from tavola.bot.network import Network  # noqa: E402
-from tavola.bot.train.td import Settings, Trainer, _Trajectory, train  # noqa: E402
+from tavola.train.td import Settings, Trainer, _Trajectory, train  # noqa: E402
 
 
 def test_lambda_returns_worked_backwards_from_the_result():

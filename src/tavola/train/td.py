@@ -20,7 +20,7 @@ and on a GPU alike.
 Run (PyTorch needed: ``pip install 'tavola[train]'``; ``pip install
 torch==2.13.0`` on machines with a local CPU wheel)::
 
-    python -m tavola.bot.train.td --games 200000 --checkpoint checkpoints/td.pt \\
+    python -m tavola.train.td --games 200000 --checkpoint checkpoints/td.pt \\
         --export src/tavola/bot/data/tavola.npz
 
 The checkpoint is written every ``--save-every`` games (atomically), and a
@@ -38,7 +38,7 @@ player may move twice or more in a row (V2): a return is turned round only
 where the turn passes to the other player, and self-play judges such plays
 by the rest of the turn (:mod:`tavola.bot.continuation`)::
 
-    python -m tavola.bot.train.td --variant acey-deucey --init src/tavola/bot/data/tavola.npz \
+    python -m tavola.train.td --variant acey-deucey --init src/tavola/bot/data/tavola.npz \
         --hidden 128 --games 40000 --checkpoint checkpoints/acey-deucey.pt \
         --export src/tavola/bot/data/tavola-acey-deucey.npz
 """
@@ -59,10 +59,10 @@ from tavola.bot.evaluate import Evaluator, contact, entered_view, race_twin, rou
 from tavola.bot.hypergammon import covers
 from tavola.bot.network import OUTPUTS, Network, flip_probabilities
 from tavola.bot.policies import GreedyPolicy
-from tavola.bot.train import require_torch
 from tavola.errors import TavolaError
 from tavola.files import write_atomically
 from tavola.selfplay import key_of, play
+from tavola.train import require_torch
 from tavola.variants import STANDARD, find_variant
 
 if TYPE_CHECKING:

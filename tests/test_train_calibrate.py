@@ -7,8 +7,9 @@ import pytest
 
 from tavola.bot.cube import money_equity
 from tavola.bot.evaluate import Evaluator, contact
-from tavola.bot.train import calibrate
-from tavola.bot.train.calibrate import (
+from tavola.position import CHECKERS, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
+from tavola.train import calibrate
+from tavola.train.calibrate import (
     CubeLifeTerms,
     SelfPlayGames,
     check_decisions,
@@ -17,7 +18,6 @@ from tavola.bot.train.calibrate import (
     replay_with_cube,
     self_play,
 )
-from tavola.position import CHECKERS, MY_BAR, MY_OFF, THEIR_BAR, THEIR_OFF
 
 
 def games_from_walks(walks: list[list[float]], results: list[int], in_contact: bool = True) -> SelfPlayGames:
