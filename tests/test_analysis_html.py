@@ -38,7 +38,6 @@ from tavola.analysis.model import (
 from tavola.cube import Cube, CubeOffer
 from tavola.i18n import use_language
 from tavola.render import svg_board
-from tavola.render._view import CubeOwner
 
 CHROMIUM = Path("/usr/bin/chromium")
 MATCH = Path(__file__).parent / "data" / "gnubg-5-point-match.mat"
@@ -64,9 +63,9 @@ def move_decision(
 
 def take_decision(game: int, move: int, player: int, where: Position, cube: Cube) -> Decision:
     """A wrong take: passing was worth 1.0, taking loses 0.15 more."""
-    alternatives = (Alternative("pass", -1.0), Alternative("take", -1.15))
+    alternatives = (Alternative("drop", -1.0), Alternative("take", -1.15))
     return Decision(
-        game, move, player, "cube", where, None, cube, "take", "pass", 0.15, None, Skill.VERY_BAD,
+        game, move, player, "cube", where, None, cube, "take", "drop", 0.15, None, Skill.VERY_BAD,
         alternatives, cube_error=CubeError.WRONG_TAKE,
     )  # fmt: skip
 
@@ -77,7 +76,7 @@ def figures(name: str, **changes: object) -> PlayerFigures:
         "move_error": 0.16, "cube_error": 0.15, "error_rate_memg": 10.7, "pr": 8.2,
         "move_errors": {Skill.DOUBTFUL: 1, Skill.BAD: 1}, "cube_errors_by_skill": {Skill.VERY_BAD: 1},
         "cube_errors": {CubeError.WRONG_TAKE: 1}, "luck": 0.62, "luck_per_move": 0.0207, "very_lucky": 1,
-        "lucky": 2, "unlucky": 0, "very_unlucky": 1, "result": 1.0, "luck_adjusted_result": 0.71,
+        "lucky": 2, "unlucky": 0, "very_unlucky": 1, "result": 0.5, "luck_adjusted_result": 0.21,
         "rating": Rating.ADVANCED,
     }  # fmt: skip
     values.update(changes)
@@ -99,7 +98,11 @@ def sample_analysis(names: tuple[str, str] = ("Alice", "Bob"), length: int = 5) 
         GameSummary(1, (0, 0), 0, 2, (0.5, 0.52, 0.48, 0.61)),
         GameSummary(2, (2, 0), 1, 1, (0.66, 0.64)),
     )
-    players = (figures(names[0]), figures(names[1], result=0.0, rating=Rating.WORLD_CLASS))
+    won, adjusted = (0.5, 0.21) if length else (1.0, 0.71)  # match winning chances against 50%, or points
+    players = (
+        figures(names[0], result=won, luck_adjusted_result=adjusted),
+        figures(names[1], result=-won, luck_adjusted_result=-adjusted, rating=Rating.WORLD_CLASS),
+    )
     return Analysis("sample.mat", length, "standard", "2-ply cubeful", players, games, decisions)
 
 
@@ -229,9 +232,10 @@ def test_the_header_names_the_match_the_level_and_the_result(sample_page: str) -
     assert "10.7" in text
     assert "world class" in text
     assert "advanced" in text
-    assert "100.0%" in text  # the chances of winning the match: Alice won it
-    assert "0.0%" in text
-    assert "71.0%" in text  # less her luck
+    assert "+50.0%" in text  # the chances of winning the match against the 50% of the start: Alice won it
+    assert "-50.0%" in text
+    assert "+21.0%" in text  # less her luck, plus Bob's
+    assert "-21.0%" in text
 
 
 def test_a_money_session_reports_points_and_equity() -> None:
@@ -240,6 +244,7 @@ def test_a_money_session_reports_points_and_equity() -> None:
     assert "Equity of Alice" in page.text
     assert "+1.00" in page.text
     assert "+0.71" in page.text
+    assert "-0.71" in page.text  # the luck-adjusted results are opposite
 
 
 def test_the_chart_draws_each_game_and_marks_each_error(sample_page: str) -> None:
@@ -295,12 +300,12 @@ def test_C3_an_answer_to_a_double_shows_the_cube_offered_on_the_doublers_side() 
     analysis = replace(sample_analysis(), decisions=(answer,))
     page = report_html(analysis)
 
-    def board(cube: tuple[int, CubeOwner]) -> str:
-        drawn = svg_board(answer.position, size=BOARD_SIZE, colors=CHECKER_COLOURS[::-1], cube=cube)
+    def board(cube: Cube) -> str:
+        drawn = svg_board(answer.position, size=BOARD_SIZE, colors=CHECKER_COLOURS[::-1], cube=cube, mover=1)
         return drawn.replace(' role="img"', ' role="img" aria-labelledby="decision-1-board"', 1)
 
-    assert board((4, "opponent")) in page
-    assert board((2, "mover")) not in page
+    assert board(Cube(4, owner=0)) in page
+    assert board(Cube(2, owner=1)) not in page
 
 
 def test_a_played_choice_far_down_the_list_is_shown_with_its_rank() -> None:

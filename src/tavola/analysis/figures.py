@@ -5,11 +5,16 @@ counted are the unforced checker plays and the cube decisions listed (every
 double, answer and resignation, and the no-doubles that were close or
 wrong); the error rate is the total normalised loss per counted decision in
 thousandths (mEMG); the PR is 500 times the total loss over the non-obvious
-decisions; the luck is the sum of the luck of the player's rolls.
+decisions; the luck is the sum of the luck of the player's rolls; the
+luck-adjusted result (GNU Backgammon's and eXtreme Gammon's) is the result
+less the player's luck plus the opponent's, so that the two players' are
+opposite.
 
 >>> figures = player_figures("Ann", 0, [], result=0.0)
 >>> figures.error_rate_memg, figures.pr, figures.rating
 (0.0, 0.0, <Rating.SUPERNATURAL: 'supernatural'>)
+>>> luck_adjusted(0.5, luck=0.25, opponent_luck=-0.125)  # won, with the dice on their side
+0.125
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from tavola.analysis.model import CubeError, Decision, LuckClass, PlayerFigures,
 
 
 def player_figures(name: str, player: int, decisions: Sequence[Decision], *, result: float) -> PlayerFigures:
-    """The figures of ``player`` (called ``name``) over ``decisions``; ``result`` is what they won
-    (points, or match winning chances), from which the luck is taken for the luck-adjusted result."""
+    """The figures of ``player`` (called ``name``) over ``decisions``; ``result`` is what they won (net
+    points, or match winning chances relative to 50%), adjusted for both sides' luck (:func:`luck_adjusted`:
+    the other players' rolls are the opponent's)."""
     mine = [decision for decision in decisions if decision.player == player]
     moves = [decision for decision in mine if decision.kind == "move"]
     cubes = [decision for decision in mine if decision.kind == "cube" and not decision.forced]
@@ -33,7 +39,7 @@ def player_figures(name: str, player: int, decisions: Sequence[Decision], *, res
     non_obvious = sum(1 for decision in counted if not decision.obvious)
     rolls = [decision for decision in mine if decision.luck is not None]
     luck = sum(decision.luck or 0.0 for decision in rolls)
-    luck_in_result = sum(decision.luck_result or 0.0 for decision in rolls)
+    opponent_luck = sum(decision.luck_result or 0.0 for decision in decisions if decision.player != player)
     classes = [decision.luck_class for decision in rolls]
     error_rate = total / len(counted) if counted else 0.0
     return PlayerFigures(
@@ -56,9 +62,19 @@ def player_figures(name: str, player: int, decisions: Sequence[Decision], *, res
         unlucky=classes.count(LuckClass.UNLUCKY),
         very_unlucky=classes.count(LuckClass.VERY_UNLUCKY),
         result=result,
-        luck_adjusted_result=result - luck_in_result,
+        luck_adjusted_result=luck_adjusted(
+            result,
+            luck=sum(decision.luck_result or 0.0 for decision in rolls),
+            opponent_luck=opponent_luck,
+        ),
         rating=rating_of(error_rate),
     )
+
+
+def luck_adjusted(result: float, *, luck: float, opponent_luck: float) -> float:
+    """``result`` less the player's ``luck`` plus the opponent's, all in the result's terms (points, or
+    match winning chances): what the player would have won had both had average dice."""
+    return result - luck + opponent_luck
 
 
 def _by_skill(decisions: Sequence[Decision]) -> dict[Skill, int]:

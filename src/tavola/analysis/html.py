@@ -45,10 +45,10 @@ from tavola.analysis.words import (
     rating_name,
     skill_name,
 )
+from tavola.cube import Cube
 from tavola.errors import TavolaError
 from tavola.i18n import _, language
 from tavola.render import svg_board
-from tavola.render._view import CubeOwner
 
 CHECKER_COLOURS = ("#f6f1e3", "#262626")
 """Player 0's and player 1's checkers, the same on every board of the report."""
@@ -241,8 +241,9 @@ def _cube_kind_rows(players: Sequence[PlayerFigures]) -> list[tuple[str, tuple[s
 
 
 def _result(value: float, match: bool) -> str:
-    """Points won (money) or the chance of winning the match (in percent; 100% for its winner)."""
-    return f"{value * 100:.1f}%" if match else f"{value:+.2f}"
+    """Points won (money) or the match winning chances gained from the 50% of the start (in percent; +50%
+    for the match's winner)."""
+    return f"{value * 100:+.1f}%" if match else f"{value:+.2f}"
 
 
 # The chart and the games.
@@ -372,6 +373,7 @@ def _decision(analysis: Analysis, decision: Decision) -> str:
         colors=(CHECKER_COLOURS[decision.player], CHECKER_COLOURS[1 - decision.player]),
         dice=decision.dice,
         cube=_cube_shown(decision),
+        mover=decision.player,
     ).replace(' role="img"', f' role="img" aria-labelledby="{anchor}-board"', 1)
     facts = [
         (_("played"), escape(choice_name(decision.played))),
@@ -521,13 +523,9 @@ def _css(skill: Skill) -> str:
     return skill.value.replace(" ", "-")
 
 
-def _cube_shown(decision: Decision) -> tuple[int, CubeOwner]:
+def _cube_shown(decision: Decision) -> Cube:
     """The cube on the board as the player deciding sees it: where it stands, or, for an answer to a
     double, the value offered on the side of the player who offered it."""
     if decision.offer is not None:
-        return decision.offer.value, "opponent"
-    owner = decision.cube.owner
-    return (
-        decision.cube.value,
-        "center" if owner is None else "mover" if owner == decision.player else "opponent",
-    )
+        return Cube(decision.offer.value, owner=1 - decision.player)
+    return decision.cube
