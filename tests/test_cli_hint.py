@@ -25,6 +25,21 @@ def test_hint_ranks_every_play_of_the_roll_best_first(capsys: pytest.CaptureFixt
     assert equities == sorted(equities, reverse=True)
 
 
+def test_every_row_of_the_hint_shows_its_loss_against_the_first(capsys: pytest.CaptureFixture[str]) -> None:
+    """The plays judged at a shallower depth too: each loss is the row's equity less the first row's, in
+    the order ranked (the terminal game's and the chouette's hints draw the same table)."""
+    assert main(["hint", START, "31", "--limit", "20"]) == 0
+    found = re.findall(
+        r"│\s+\d+ │ [^│]+│ ([+-]\d\.\d{3}) │\s*(\S*) │[^\n]*│\s+(\d+) │", capsys.readouterr().out
+    )
+    assert len(found) == 16
+    assert len({depth for _, _, depth in found}) > 1  # some plays were judged less deeply
+    first = float(found[0][0])
+    assert found[0][1] == "+0.000"
+    for equity, loss, _ in found:
+        assert float(loss) == pytest.approx(float(equity) - first, abs=0.0015)  # both rounded to 0.001
+
+
 def test_C2_hint_without_dice_gives_the_cube_decision(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["hint", START, "--level", "advanced"]) == 0
     assert "No double" in capsys.readouterr().out  # the opening position is no double

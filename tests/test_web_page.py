@@ -176,6 +176,17 @@ def _act(page: Page, choose: Any) -> dict[str, Any] | None:
     return {"kind": kind, "what": what}
 
 
+def _check_hint_losses(page: Page) -> None:
+    """Every row of the hint panel shows its loss against the first row, in the order ranked."""
+    hint = page.evaluate("window.tavolaTable.hint")
+    choices = hint.get("doubles") or hint["plays"]
+    shown = page.locator("#hint li .loss").all_inner_texts()
+    assert len(shown) == len(choices) == page.locator("#hint li").count()
+    for choice, loss in zip(choices, shown, strict=True):
+        assert float(loss) == pytest.approx(choice["equity"] - choices[0]["equity"], abs=5e-4)
+    assert shown[0] == "0.000"
+
+
 def _named(legal: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
     return next((action for action in legal if action["action"] == name), None)
 
@@ -462,6 +473,7 @@ def test_the_page_reconnects_to_a_server_killed_and_started_again_losing_nothing
             if not hinted and page.locator("#hint-button").count():
                 page.click("#hint-button")
                 page.wait_for_selector("#hint li", timeout=WAIT)
+                _check_hint_losses(page)
                 hinted = True
                 _screenshot(page, tmp_path, "page-phone-hint")
             _act(page, choose)

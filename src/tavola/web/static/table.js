@@ -391,7 +391,9 @@ export class TablePage {
   hintPanel() {
     const legal = this.state.legal_actions;
     // While an Acey-Deucey double is chosen, the hint ranks the six doubles, each by its best play.
-    const rows = (this.hint.doubles ?? this.hint.plays).map((choice) => {
+    const choices = this.hint.doubles ?? this.hint.plays;
+    const best = choices.length ? choices[0].equity : 0;
+    const rows = choices.map((choice) => {
       const action = choice.double
         ? legal.find((item) => item.action === "choose_double" && item.number === choice.double)
         : legal.find((item) => item.action === "play" && item.play === choice.play);
@@ -402,6 +404,9 @@ export class TablePage {
         element("span", { class: "hint-play" }, choice.play || t("action.no_move")),
         " ",
         element("span", { class: "equity" }, signed(choice.equity.toFixed(3))),
+        " ",
+        // Every row's loss against the first (the best), in the order ranked; -0.000 shows as 0.000.
+        element("span", { class: "loss", title: t("hint.loss") }, signed((Math.round((choice.equity - best) * 1000) / 1000).toFixed(3))),
         action ? element("button", { class: "small", onclick: () => this.act(action) }, choice.double ? actionLabel(action) : t("hint.play")) : null,
       );
     });
