@@ -46,8 +46,9 @@ import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
 from tavola.bot.evaluate import SHIPPED_WEIGHTS, Evaluator  # noqa: E402
+from tavola.bot.levels import level_at  # noqa: E402
 from tavola.bot.player import Bot  # noqa: E402
-from tavola.bot.search import LEVELS, SearchChooser  # noqa: E402
+from tavola.bot.search import SearchChooser  # noqa: E402
 from tavola.dice import ALL_ROLLS, Dice  # noqa: E402
 from tavola.movegen import generate, generate_batch  # noqa: E402
 from tavola.position import Position, flip_array  # noqa: E402
@@ -159,15 +160,12 @@ def time_moves(
     )
 
 
-BOT_LEVELS = {level.plies: level.name for level in LEVELS.values() if level.noise == 0}
-"""The level without noise at each depth: the one a Bot is timed at."""
-
-
 def time_bot(
     evaluator: Evaluator, plies: int, moves: list[tuple[Board, tuple[int, int]]], repeat: int = 3
 ) -> None:
-    """Milliseconds per move of ``Bot.play`` and ``Bot.hint`` at ``plies``: median, mean and slowest."""
-    bot = Bot(evaluator, BOT_LEVELS[plies])
+    """Milliseconds per move of ``Bot.play`` and ``Bot.hint`` at ``plies`` (the level without noise at that
+    depth): median, mean and slowest."""
+    bot = Bot(evaluator, level_at(plies))
     asked = [(Position.from_array(board), Dice(*dice)) for board, dice in moves]
     for name, method in (("play", bot.play), ("hint", bot.hint)):
         method(*asked[0])  # compile (or load the cache) before timing

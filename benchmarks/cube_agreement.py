@@ -73,8 +73,9 @@ from gnubg_analysis import DATA, GnubgError, gnubg_available, gnubg_version, run
 from gnubg_player import GnubgPlayer
 from tavola.bot.cube import CENTRED, CubeDecisions, efficiencies, money_decisions
 from tavola.bot.evaluate import Evaluator, contact
+from tavola.bot.levels import CUBE_LEVEL
 from tavola.bot.policies import GreedyPolicy
-from tavola.bot.search import evaluate_ply, level
+from tavola.bot.search import evaluate_ply
 from tavola.ids.position_id import decode_position_id, encode_position_id
 from tavola.position import Position
 from tavola.rules import Rules
@@ -443,7 +444,7 @@ def tavola_probabilities(boards: npt.NDArray[np.int8], plies: int) -> FloatArray
 def judges(reference: Reference) -> dict[str, FloatArray]:
     """The probabilities each judge gives the model: Tavola at 0-ply and at the bot's default depth, and
     gnubg's own."""
-    default = level("world-class").plies
+    default = CUBE_LEVEL.plies
     found = {"Tavola 0-ply": tavola_probabilities(reference.boards, 0)}
     found[f"Tavola {default}-ply (Bot)"] = tavola_probabilities(reference.boards, default)
     found["model on gnubg's 2-ply probabilities"] = reference.probabilities
@@ -489,7 +490,7 @@ def show_case(console: Console, case: dict[str, Any]) -> None:
         f"  gnubg {PLIES}-ply: {proper} (no double {no_double:+.3f}, double/take {double_take:+.3f}), "
         f"wins {_percent(chances[0])}, gammons {_percent(chances[1])} / {_percent(chances[3])}"
     )
-    for plies in (0, level("world-class").plies):
+    for plies in (0, CUBE_LEVEL.plies):
         ours = tavola_probabilities(board, plies)
         decision = tavola_decisions(ours, board, "centred").row(0)
         console.print(

@@ -11,9 +11,10 @@ import tavola.movegen
 from tavola import Dice, Position
 from tavola.bot.actor import choose_action
 from tavola.bot.evaluate import Evaluator
+from tavola.bot.levels import level
 from tavola.bot.met import table_for
 from tavola.bot.player import Bot, Choice
-from tavola.bot.search import level, rank_plays
+from tavola.bot.search import rank_plays
 from tavola.dicesource import RandomDice
 from tavola.errors import TavolaError
 from tavola.game import Game, Phase

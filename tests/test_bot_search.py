@@ -13,7 +13,6 @@ from tavola.bot.bearoff import default_database
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import Network, equity, flip_probabilities
 from tavola.bot.search import (
-    LEVELS,
     ROLL_WEIGHTS,
     MoveFilter,
     SearchChooser,
@@ -21,7 +20,6 @@ from tavola.bot.search import (
     best_in_groups,
     evaluate_ply,
     keep_in_groups,
-    level,
     rank_plays,
 )
 from tavola.dice import ALL_ROLLS
@@ -241,18 +239,3 @@ def test_no_noise_is_deterministic_and_noise_is_reproducible_with_a_seed():
     assert noisy != _choices(SearchChooser(EVALUATOR))
     with pytest.raises(ValueError, match="noise"):
         SearchChooser(EVALUATOR, noise=-1)
-
-
-def test_the_levels_go_from_beginner_to_world_class_and_give_choosers():
-    names = list(LEVELS)
-    assert names[0] == "beginner"
-    assert names[-1] == "world-class"
-    strengths = [(-level(name).noise, level(name).plies) for name in names]
-    assert strengths == sorted(strengths)
-    for name in names:
-        chooser = level(name).chooser(EVALUATOR, rng=1)
-        assert isinstance(chooser, SearchChooser)
-        assert (chooser.plies, chooser.noise) == (level(name).plies, level(name).noise)
-        assert level(name).description
-    with pytest.raises(KeyError, match="no level"):
-        level("grandmaster")

@@ -315,7 +315,7 @@ def test_argparse_speaks_through_tavolas_catalogue_and_every_option_is_described
 
 
 def test_level_names_are_shown_in_the_language_in_use_and_accepted_in_any() -> None:
-    from tavola.bot.search import level_title
+    from tavola.bot.levels import level_title
     from tavola.cli import build_parser
 
     for language in ("en", "it", "es"):

@@ -23,6 +23,7 @@ from tavola.analysis.stats import Estimate, Moments, merge
 from tavola.bot.bearoff import default_database
 from tavola.bot.cube import CubeAction, CubeResponse
 from tavola.bot.evaluate import Evaluator
+from tavola.bot.levels import level
 from tavola.bot.met import default_table, match_equity_after, mwc_to_equity
 from tavola.cli import main
 from tavola.cube import Cube
@@ -155,8 +156,8 @@ def test_bad_settings_are_refused_with_what_is_wrong():
         RolloutSettings(trials=0)
     with pytest.raises(RolloutError, match="truncated after 1 play or more"):
         RolloutSettings(truncation=0)
-    with pytest.raises(RolloutError, match="0 or 1 plies"):
-        RolloutSettings(plies=2)
+    with pytest.raises(RolloutError, match="0 or 1 ply without noise"):
+        RolloutSettings(level=level("2-ply"))
     with pytest.raises(RolloutError, match="multiple of 36"):
         rollout_position(Position.start(), RolloutSettings(trials=10), TINY, chunk=50)
     with pytest.raises(RolloutError, match="3 checkers a side"):
@@ -229,7 +230,8 @@ def test_the_command_prints_json_for_plays_best_first(capsys):
         (["nonsense"], "neither a gnubg Position ID"),
         ([START, "77"], "cannot read dice '77'"),
         ([START, "--trials", "x"], "--trials: a whole number from 1 up, not 'x'"),
-        ([START, "--plies", "2"], "0 or 1 plies"),
+        ([START, "--plies", "2"], "0 or 1 ply without noise, not at world-class (2-ply cubeful)"),
+        ([START, "--plies", "5"], "no level looks 5 plies ahead; known: 0-ply, 1-ply, 2-ply"),
         ([START, "--workers", "0"], "--workers: a whole number from 1 up"),
         ([START, "--seed", "-3"], "--seed takes a whole number from 0 up"),
         ([START, "--target-se", "0"], "--target-se: a number above 0"),

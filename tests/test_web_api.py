@@ -156,7 +156,8 @@ def test_options_are_checked_by_the_rules(client) -> None:
             "rules": {"doubling": True},
             "seats": [{}, {}],
         },
-        "seats[1].bot: one of beginner, casual, intermediate, advanced, expert, world-class or null, not 'god'": {
+        "seats[1].bot: no level called 'god'; known: beginner, casual, intermediate, advanced, expert, world-class, "
+        "0-ply, 1-ply, 2-ply": {
             "kind": "game",
             "seats": [{}, {"bot": "god"}],
         },

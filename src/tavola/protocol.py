@@ -34,8 +34,8 @@ player to act on roll. Optional fields: ``variant`` (a variant's name),
 on roll's score first; a match is to 64 points at most,
 :data:`tavola.matchrules.MAX_MATCH_LENGTH`), ``cube`` (``{"value": 2, "owner": "center" | "me" |
 "opponent"}``), ``rules`` (``{"jacoby": true, "beavers": 1}``) and ``level``
-(see :data:`tavola.bot.search.LEVELS`; ``evaluate`` and ``cube`` judge at
-:data:`tavola.bot.player.CUBE_LEVEL`, the depth of every cube decision of the
+(a name of :func:`tavola.bot.levels.level`; ``evaluate`` and ``cube`` judge at
+:data:`tavola.bot.levels.CUBE_LEVEL`, the depth of every cube decision of the
 bot, unless the request names a level); for ``play`` and ``hint`` in
 Acey-Deucey, ``"chosen_double": true`` says the dice are the double chosen
 after a 1-2, so a play of all four moves is followed by the same player's
@@ -62,9 +62,12 @@ from typing import IO, Annotated, Any, Literal
 
 from pydantic import Field
 
+from tavola.bot.advice import choice_json, plays_json, probabilities_json
+from tavola.bot.context import CubeContext
+from tavola.bot.cube import CubeResponse, answer
+from tavola.bot.levels import Level, UnknownLevelError, level
 from tavola.bot.met import mwc_to_equity
-from tavola.bot.player import Bot, Choice, Evaluation
-from tavola.bot.search import LEVELS
+from tavola.bot.player import Bot, Evaluation
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
@@ -77,7 +80,6 @@ from tavola.schema import JsonTextError, RulesShape, Says, Shape, json_text, par
 from tavola.variants import STANDARD, Variant, find_variant
 
 COMMANDS = ("play", "hint", "doubles", "evaluate", "cube")
-PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 """The names of the five probabilities in replies, in the order of the bot's outputs."""
 
 
@@ -97,9 +99,16 @@ class Request:
     match: MatchScore | None = None
     cube: Cube = field(default_factory=Cube)
     rules: Rules = field(default_factory=Rules)
-    level: str | None = None
+    level: Level | None = None
     doubled: bool = False
     chosen_double: bool = False
+
+    @property
+    def context(self) -> CubeContext:
+        """The cube context of the request, from the player on roll's side."""
+        match = self.match
+        away, crawford = (None, False) if match is None else (match.away, match.crawford)
+        return CubeContext(0, self.cube, self.rules, self.variant, away, crawford)
 
 
 def read_request(data: object) -> Request:
@@ -264,10 +273,13 @@ def _rules(shape: RulesShape | None) -> Rules:
         raise RequestError(f"rules: {error}") from None
 
 
-def _level(name: str | None) -> str | None:
-    if name is not None and name not in LEVELS:
-        raise RequestError(f"level: no level called {name!r}; known: {', '.join(LEVELS)}")
-    return name
+def _level(name: str | None) -> Level | None:
+    if name is None:
+        return None
+    try:
+        return level(name)
+    except UnknownLevelError as error:
+        raise RequestError(f"level: {error}") from None
 
 
 def serve(bot: Bot, lines: Iterable[str], output: IO[str]) -> int:
@@ -323,18 +335,17 @@ def _writable(reply: dict[str, Any]) -> dict[str, Any]:
 
 
 def reply(bot: Bot, request: Request) -> dict[str, Any]:
-    """The reply fields for a request: the bot's answer as JSON data."""
+    """The reply fields for a request: the bot's answer as JSON data (the advice's shapes,
+    :mod:`tavola.bot.advice`)."""
+    context = request.context
     if request.command in ("play", "hint"):
         assert request.dice is not None  # read_request asks for the dice of these commands
-        cube_value = request.cube.value
         if request.command == "play":
             chosen = bot.play(
                 request.position,
                 request.dice,
-                request.variant,
-                request.level,
-                request.match,
-                cube_value,
+                context,
+                level=request.level,
                 chosen_double=request.chosen_double,
             )
             return {
@@ -343,53 +354,28 @@ def reply(bot: Bot, request: Request) -> dict[str, Any]:
                 "equity": round(chosen.equity, 4),
             }
         ranked = bot.hint(
-            request.position,
-            request.dice,
-            request.variant,
-            request.level,
-            request.match,
-            cube_value,
-            chosen_double=request.chosen_double,
+            request.position, request.dice, context, level=request.level, chosen_double=request.chosen_double
         )
-        return {"plays": [_choice_json(choice) for choice in ranked]}
+        return {"plays": plays_json(ranked)}
     if request.command == "doubles":
         doubles = bot.double_hint(request.position, request.variant, request.level)
-        return {"doubles": [{"double": choice.play.dice.high, **_choice_json(choice)} for choice in doubles]}
-    evaluation = bot.evaluate(
-        request.position, request.cube, request.match, request.rules, request.level, request.variant
-    )
+        first = doubles[0] if doubles else None
+        return {
+            "doubles": [{"double": choice.play.dice.high, **choice_json(choice, first)} for choice in doubles]
+        }
+    evaluation = bot.evaluate(request.position, context, level=request.level)
     if request.command == "evaluate":
         return _evaluation_json(evaluation, request.match)
     decision = evaluation.cube
     if request.doubled:
-        return {
-            "action": decision.response.value if decision.response else "take",
-            "decision": str(decision),
-        }
+        response = answer(decision, request.rules) if decision.double_take is not None else CubeResponse.TAKE
+        return {"action": response.value, "decision": str(decision)}
     return {"action": decision.title.lower(), "decision": str(decision)}
-
-
-def _probabilities_json(values: tuple[float, ...]) -> dict[str, float]:
-    return {name: round(value, 4) for name, value in zip(PROBABILITY_NAMES, values, strict=True)}
-
-
-def _choice_json(choice: Choice) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "play": choice.play.notation,
-        "position_id": position_text(choice.play.after),
-        "equity": round(choice.equity, 4),
-        "probabilities": _probabilities_json(choice.probabilities),
-        "plies": choice.plies,
-    }
-    checkers = choice.expected_checkers
-    if checkers is not None:
-        data["expected_checkers"] = {"won": round(checkers[0], 4), "lost": round(checkers[1], 4)}
-    return data
 
 
 def _evaluation_json(evaluation: Evaluation, match: MatchScore | None) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "probabilities": _probabilities_json(evaluation.probabilities),
+        "probabilities": probabilities_json(evaluation.probabilities),
         "cubeless_equity": round(evaluation.cubeless_equity, 4),
     }
     if match is None:

@@ -59,6 +59,7 @@ from tavola.analysis.cubeful import CubeTerms, Tracks, outcome_value
 from tavola.analysis.stats import Estimate, Moments, merge
 from tavola.bot.cube import CENTRED, CubeAction, CubeDecision, CubeResponse, decide
 from tavola.bot.evaluate import Evaluator, exact_probabilities
+from tavola.bot.levels import ROLLOUT_LEVEL, Level
 from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.bot.policies import GreedyPolicy, LookAheadPolicy
 from tavola.bot.search import SearchPolicy, evaluate_ply, judge_plays
@@ -95,7 +96,9 @@ class RolloutSettings:
 
     ``truncation`` is ``None`` (play every game to its end) or a number of
     plays, after which the evaluator's cubeless judgement is the result;
-    ``plies`` is how far the bot looks ahead to choose its plays (0 or 1);
+    ``level`` is the level of :mod:`tavola.bot.levels` whose depth (0 or 1
+    ply, without noise) and move filter choose the bot's plays, by their
+    cubeless equity;
     ``seed`` keys the dice (``None``: drawn from the OS for each rollout,
     and given back in the result).
 
@@ -111,11 +114,16 @@ class RolloutSettings:
     Traceback (most recent call last):
     ...
     tavola.analysis.rollout.RolloutError: a rollout plays at least 1 trial, not 0
+    >>> from tavola.bot.levels import level
+    >>> RolloutSettings(level=level("casual"))
+    Traceback (most recent call last):
+    ...
+    tavola.analysis.rollout.RolloutError: a rollout plays at 0 or 1 ply without noise, not at casual (...)
     """
 
     trials: int = 1296
     truncation: int | None = None
-    plies: int = 0
+    level: Level = ROLLOUT_LEVEL
     variance_reduction: bool = True
     quasi_random: bool = True
     seed: int | None = None
@@ -132,9 +140,11 @@ class RolloutSettings:
             raise RolloutError(
                 _("a rollout is truncated after 1 play or more, not {value}").format(value=self.truncation)
             )
-        if self.plies not in (0, 1):
+        if self.level.plies not in (0, 1) or self.level.noise:
             raise RolloutError(
-                _("checker play in a rollout looks 0 or 1 plies ahead, not {value}").format(value=self.plies)
+                _("a rollout plays at 0 or 1 ply without noise, not at {level} ({title})").format(
+                    level=self.level.name, title=self.level.title
+                )
             )
         if self.cubeful and not self.variant.cube:
             raise RolloutError(
@@ -294,7 +304,7 @@ def rollout_plays(
     target_se: float | None = None,
     progress: Progress | None = None,
 ) -> tuple[PlayRollout, ...]:
-    """Roll out the best ``n`` plays of ``dice`` (by the bot at ``settings.plies``) on the same dice.
+    """Roll out the best ``n`` plays of ``dice`` (by the bot at ``settings.level``) on the same dice.
 
     Returns them best first by their rolled-out equity (cubeful in a
     cubeful rollout, the cube as given), each with its difference to the
@@ -312,7 +322,7 @@ def rollout_plays(
     key = key_of(settings.seed)
     judge = evaluator.for_variant(settings.variant)
     plays = _checked(position, settings).legal_plays(dice, settings.variant)
-    best = judge_plays(judge, plays.results, settings.plies).order()[:n]
+    best = judge_plays(judge, plays.results, settings.level.plies, settings.level.filter).order()[:n]
     starts = flip_array(plays.results[best])  # the opponent rolls first
     terms = settings.terms()
     tracks = ((settings.cube.value, _owner(settings.cube, root=1)),) if settings.cubeful else ()
@@ -557,8 +567,8 @@ def _block(job: _Job, evaluator: Evaluator, first: int, count: int) -> FloatArra
     live = np.flatnonzero(~over)
     if len(live):
         games = len(live) * count
-        policy: Policy = SearchPolicy(evaluator, 1)
-        if settings.plies == 0:
+        policy: Policy = SearchPolicy(evaluator, settings.level.plies, settings.level.filter)
+        if settings.level.plies == 0:
             policy = LookAheadPolicy(evaluator) if settings.variance_reduction else GreedyPolicy.of(evaluator)
         dice = quasi_random_dice(job.key, first, count) if settings.quasi_random else None
         final = np.zeros((games, OUTPUTS), dtype=np.float64)

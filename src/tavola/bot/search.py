@@ -1,4 +1,4 @@
-"""Looking ahead: n-ply evaluation, the choice of a play at n plies, and levels for human play.
+"""Looking ahead: n-ply evaluation and the choice of a play at n plies.
 
 Plies count the rolls looked at beyond the play being chosen, as GNU
 Backgammon counts them:
@@ -24,11 +24,10 @@ it has evaluated at each depth.
 a hint shows); :class:`SearchChooser` plays the best one, with optional
 noise, in the arena's :class:`~tavola.bot.arena.Chooser` protocol, and
 :class:`SearchPolicy` does the same for many games at once in the
-self-play kernel (:mod:`tavola.selfplay`), its noise keyed; and
-:data:`LEVELS` names the settings for human play, from ``beginner`` to
-``world-class``. The evaluator's variant (:attr:`Evaluator.variant`) says
-when a game is over and what it is worth, so a search judges a variant's
-positions in its own points.
+self-play kernel (:mod:`tavola.selfplay`), its noise keyed; the bot's
+levels (:mod:`tavola.bot.levels`) are settings of these. The evaluator's
+variant (:attr:`Evaluator.variant`) says when a game is over and what it is
+worth, so a search judges a variant's positions in its own points.
 
 >>> from tavola import Dice, Position
 >>> from tavola.bot.evaluate import Evaluator
@@ -54,7 +53,6 @@ from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import OUTPUTS, flip_probabilities
 from tavola.dice import ALL_ROLLS, Dice
 from tavola.gameover import game_over
-from tavola.i18n import N_, _
 from tavola.movegen import board_hash, generate, generate_batch
 from tavola.position import ARRAY_SIZE, Position, flip_array
 from tavola.selfplay import NOISE, Candidates, keyed_normal
@@ -708,108 +706,3 @@ class SearchPolicy:
         search = _Search(self.evaluator, self.filter)
         _, equities, reached = search.plays(offsets, candidates.results, self.plies, noise)
         return best_in_groups(offsets, equities, reached)
-
-
-# --- levels for human play ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Level:
-    """A playing strength for people: how deep the bot looks and how much noise blurs its judgement.
-
-    ``noise`` is the standard deviation, in cubeless equity, of the normal
-    draw added to each play's equity before the choice (see
-    :class:`SearchChooser`).
-    """
-
-    name: str
-    plies: int
-    noise: float
-    description: str
-    filter: MoveFilter = DEFAULT_FILTER
-
-    def chooser(self, evaluator: Evaluator, rng: np.random.Generator | int | None = None) -> SearchChooser:
-        """A chooser that plays at this level with ``evaluator``; ``rng`` draws its noise.
-
-        >>> level("beginner").chooser(Evaluator.untrained(hidden=8, seed=1), rng=7)
-        SearchChooser(plies=0, noise=0.2)
-        """
-        return SearchChooser(evaluator, self.plies, self.filter, self.noise, rng)
-
-
-LEVELS: dict[str, Level] = {
-    level.name: level
-    for level in (
-        Level("beginner", 0, 0.20, "0-ply with noise 0.20: often misses the clearly better play"),
-        Level("casual", 0, 0.10, "0-ply with noise 0.10: sound in plain positions, loose in the rest"),
-        Level("intermediate", 0, 0.05, "0-ply with noise 0.05: errs mostly between close plays"),
-        Level("advanced", 0, 0.0, "0-ply without noise: the network's own choice, under a millisecond"),
-        Level("expert", 1, 0.0, "1-ply: every reply to each of its best plays, a few milliseconds"),
-        Level("world-class", 2, 0.0, "2-ply with move filtering: the strongest, tens of milliseconds"),
-    )
-}
-"""The levels for human play, weakest first.
-
-What the noise costs, measured with a 128-unit network on 400 positions
-from random games, in equity lost a move against the best play at 1-ply:
-about 0.015 without noise, 0.024 with 0.05, 0.045 with 0.10 and 0.094 with
-0.20 (how much depends on the network and on the positions). Looking
-deeper gains: against a wide 2-ply search the same network lost about
-0.012 a move at 0-ply, 0.008 at 1-ply and 0.001 at 2-ply.
-"""
-
-
-def level(name: str) -> Level:
-    """The level called ``name`` in :data:`LEVELS`.
-
-    >>> level("expert").plies
-    1
-    >>> level("grandmaster")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    KeyError: "no level called 'grandmaster'; known: beginner, casual, ..., world-class"
-    """
-    if name not in LEVELS:
-        raise KeyError(f"no level called {name!r}; known: {', '.join(LEVELS)}")
-    return LEVELS[name]
-
-
-LEVEL_NAMES: dict[str, str] = {
-    # TRANSLATORS: the bot's levels, typed after --level: one word each, a hyphen for a space.
-    "beginner": N_("beginner"),
-    "casual": N_("casual"),
-    "intermediate": N_("intermediate"),
-    "advanced": N_("advanced"),
-    "expert": N_("expert"),
-    "world-class": N_("world-class"),
-}
-"""What players call each level of :data:`LEVELS`: its name, translated where it is shown."""
-
-
-def level_title(name: str) -> str:
-    """The name of level ``name`` in the language in use.
-
-    >>> from tavola.i18n import use_language
-    >>> with use_language("en"):
-    ...     level_title("world-class")
-    'world-class'
-    """
-    return _(LEVEL_NAMES[name]) if name in LEVEL_NAMES else name
-
-
-def level_named(text: str) -> str:
-    """The level a player names, in English or in any language Tavola speaks; ``text`` itself where it
-    names none (for the caller to refuse).
-
-    >>> level_named("Expert"), level_named("grandmaster")
-    ('expert', 'grandmaster')
-    """
-    from tavola.i18n import LANGUAGES, use_language
-
-    wanted = text.strip().lower()
-    for code in LANGUAGES:
-        with use_language(code):
-            for name, said in LEVEL_NAMES.items():
-                if _(said).lower() == wanted:
-                    return name
-    return text

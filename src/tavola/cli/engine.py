@@ -16,12 +16,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=_("answer bot requests, one JSON object per line on standard input"),
         description=_("Serve Tavola's bot: one JSON request per line in, one JSON reply per line out."),
     )
-    from tavola.bot.search import LEVELS
+    from tavola.bot.levels import BOT_LEVEL, DEPTHS, LEVELS
 
     parser.add_argument(
         "--level",
-        default="world-class",
-        choices=list(LEVELS),
+        default=BOT_LEVEL.name,
+        metavar="{" + ",".join([*LEVELS, *DEPTHS]) + "}",
         help=_("the default level (a request may name another)"),
     )
     parser.add_argument(

@@ -18,7 +18,7 @@ from tavola.variants import VARIANTS, find_variant
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from tavola.bot.search import LEVELS
+    from tavola.bot.levels import DEPTHS, HINT_LEVEL, LEVELS
 
     parser = subparsers.add_parser(
         "hint",
@@ -30,7 +30,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument("position", help=_("a gnubg Position ID, an XGID or a Tavola ID"))
     parser.add_argument("dice", nargs="?", help=_("the roll, such as 31 or 3-1 (none: the cube decision)"))
     parser.add_argument(
-        "--level", choices=list(LEVELS), default="world-class", help=_("how deep the bot looks")
+        "--level",
+        default=HINT_LEVEL.name,
+        metavar="{" + ",".join([*LEVELS, *DEPTHS]) + "}",
+        help=_("how deep the bot looks"),
     )
     parser.add_argument(
         "--limit", type=_positive, default=10, help=_("how many plays to show, 1 or more (default 10)")

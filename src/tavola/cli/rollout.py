@@ -117,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tavola.analysis.rollout import RolloutSettings, rollout_plays, rollout_position
     from tavola.bot.evaluate import Evaluator
+    from tavola.bot.levels import level_at
     from tavola.cli._setup import read_setup
     from tavola.dice import Dice
     from tavola.distribute import Spread
@@ -131,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         settings = RolloutSettings(
             trials=_whole("--trials", args.trials),
             truncation=None if args.truncate is None else _whole("--truncate", args.truncate),
-            plies=_whole("--plies", args.plies, 0),
+            level=level_at(_whole("--plies", args.plies, 0)),
             variance_reduction=not args.no_variance_reduction,
             quasi_random=not args.no_quasi_random,
             seed=None if args.seed is None else _whole("--seed", args.seed, 0),
@@ -233,7 +234,7 @@ def _settings_report(settings: RolloutSettings, seed: int, spread: Any) -> dict[
     return {
         "trials": settings.trials,
         "truncation": settings.truncation,
-        "plies": settings.plies,
+        "plies": settings.level.plies,
         "variance_reduction": settings.variance_reduction,
         "quasi_random": settings.quasi_random,
         "seed": seed,

@@ -28,10 +28,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.context import MONEY, CubeContext
 from tavola.bot.evaluate import Evaluator
+from tavola.bot.levels import HINT_LEVEL, Level
 from tavola.bot.player import Bot, Choice
 from tavola.dice import Dice
-from tavola.match import MatchScore
 from tavola.play import LegalPlays
 from tavola.position import Position
 from tavola.variants import STANDARD, Variant
@@ -80,7 +81,7 @@ class SearchPool:
             return self._executor
 
     def _submit(
-        self, level: str, method: str, args: Any, kwargs: Any
+        self, level: str | Level, method: str, args: Any, kwargs: Any
     ) -> tuple[ProcessPoolExecutor, Future[Any]]:
         executor = self._executor
         try:
@@ -89,7 +90,7 @@ class SearchPool:
             executor = self._replaced(executor)
             return executor, executor.submit(_search, level, method, args, kwargs)
 
-    def call(self, level: str, method: str, *args: Any, **kwargs: Any) -> Any:
+    def call(self, level: str | Level, method: str, *args: Any, **kwargs: Any) -> Any:
         """The search's answer, the calling thread waiting for it (holding nothing but its own table);
         a search whose worker died is asked once more of a new pool."""
         executor, future = self._submit(level, method, args, kwargs)
@@ -99,7 +100,7 @@ class SearchPool:
             self._replaced(executor)
             return self._submit(level, method, args, kwargs)[1].result()
 
-    async def run(self, level: str, method: str, *args: Any, **kwargs: Any) -> Any:
+    async def run(self, level: str | Level, method: str, *args: Any, **kwargs: Any) -> Any:
         """The search's answer, awaited: no thread waits for it."""
         executor, future = self._submit(level, method, args, kwargs)
         try:
@@ -116,7 +117,7 @@ class PooledBot(Bot):
     """A bot whose searches run in ``pool``; the rest (its cube arithmetic) is done here, on
     ``evaluator``, as any bot does it."""
 
-    def __init__(self, pool: SearchPool, evaluator: Evaluator, level: str) -> None:
+    def __init__(self, pool: SearchPool, evaluator: Evaluator, level: str | Level) -> None:
         super().__init__(evaluator, level)
         self.pool = pool
 
@@ -124,34 +125,26 @@ class PooledBot(Bot):
         self,
         position: Position,
         dice: Dice,
-        variant: Variant = STANDARD,
-        level: str | None = None,
-        match: MatchScore | None = None,
-        cube_value: int = 1,
+        context: CubeContext | None = None,
         *,
+        level: str | Level | None = None,
         legal: LegalPlays | None = None,
         chosen_double: bool = False,
     ) -> list[Choice]:
-        answer: list[Choice] = self._roll_searched(
-            "hint", position, dice, variant, level, match, cube_value, legal, chosen_double
-        )
-        return answer
+        best: list[Choice] = self._roll_searched("hint", position, dice, context, level, legal, chosen_double)
+        return best
 
     def play(
         self,
         position: Position,
         dice: Dice,
-        variant: Variant = STANDARD,
-        level: str | None = None,
-        match: MatchScore | None = None,
-        cube_value: int = 1,
+        context: CubeContext | None = None,
         *,
+        level: str | Level | None = None,
         legal: LegalPlays | None = None,
         chosen_double: bool = False,
     ) -> Choice:
-        answer: Choice = self._roll_searched(
-            "play", position, dice, variant, level, match, cube_value, legal, chosen_double
-        )
+        answer: Choice = self._roll_searched("play", position, dice, context, level, legal, chosen_double)
         return answer
 
     def _roll_searched(
@@ -159,10 +152,8 @@ class PooledBot(Bot):
         method: str,
         position: Position,
         dice: Dice,
-        variant: Variant,
-        level: str | None,
-        match: MatchScore | None,
-        cube_value: int,
+        context: CubeContext | None,
+        level: str | Level | None,
         legal: LegalPlays | None,
         chosen_double: bool,
     ) -> Any:
@@ -170,34 +161,29 @@ class PooledBot(Bot):
         given are checked as the bot checks them, and made again in the worker (sending them costs
         more)."""
         if legal is not None:
-            self._legal(position, dice, variant, legal)
+            self._legal(position, dice, (context or MONEY).variant, legal)
         return self.pool.call(
-            level or self.level_name,
-            method,
-            position,
-            dice,
-            variant,
-            match=match,
-            cube_value=cube_value,
-            chosen_double=chosen_double,
+            self._level(level), method, position, dice, context, chosen_double=chosen_double
         )
 
-    def double_hint(self, position: Position, variant: Variant, level: str | None = None) -> list[Choice]:
-        answer: list[Choice] = self.pool.call(level or self.level_name, "double_hint", position, variant)
+    def double_hint(
+        self, position: Position, variant: Variant, level: str | Level | None = None
+    ) -> list[Choice]:
+        answer: list[Choice] = self.pool.call(self._level(level), "double_hint", position, variant)
         return answer
 
     def probabilities(
-        self, position: Position, level: str | None = None, variant: Variant = STANDARD
+        self, position: Position, level: str | Level | None = None, variant: Variant = STANDARD
     ) -> npt.NDArray[np.float32]:
         answer: npt.NDArray[np.float32] = self.pool.call(
-            self.level_name, "probabilities", position, level, variant
+            self.level, "probabilities", position, level, variant
         )
         return answer
 
 
 # --- in a worker process ------------------------------------------------------------------------
 
-_bots: dict[str, Bot] = {}
+_bots: dict[str | Level, Bot] = {}
 
 
 def _start_worker(server: int) -> None:
@@ -215,7 +201,7 @@ def _end_with_server(server: int) -> None:
     os._exit(0)
 
 
-def _bot(level: str) -> Bot:
+def _bot(level: str | Level) -> Bot:
     bot = _bots.get(level)
     if bot is None:
         evaluator = next(iter(_bots.values())).evaluator if _bots else Evaluator.default()
@@ -225,8 +211,8 @@ def _bot(level: str) -> Bot:
 
 def _warm() -> None:
     """Load the networks and compile the search before the first player waits for it."""
-    _bot("world-class").hint(Position.start(), Dice(2, 1))
+    _bot(HINT_LEVEL).hint(Position.start(), Dice(2, 1))
 
 
-def _search(level: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _search(level: str | Level, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return getattr(_bot(level), method)(*args, **kwargs)
