@@ -231,6 +231,8 @@ def test_a_chouette_table_with_a_person_waits_for_them(evaluator: Evaluator) -> 
     game = table.start_game()  # Cid is the box, Ann the captain (see the doctest of tavola.chouette)
     table.advance()  # the box rolls the opening...
     assert not game.is_over
-    assert "Ann" in table.to_act
+    assert [seat.name for seat in table.seats] == names
+    assert [seat.is_bot for seat in table.seats] == [False, True, True]
+    assert 0 in table.to_act
     with pytest.raises(OutOfTurnError):
-        table.act("Ben", Roll())  # ...and Ben is no roller
+        table.act(1, Roll())  # ...and Ben is no roller

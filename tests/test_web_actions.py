@@ -84,24 +84,24 @@ def test_a_tables_actions_replayed_on_the_same_dice_give_the_same_game() -> None
     assert again.game.log == played.game.log
     assert again.events == played.events
 
-    told: list[tuple[str, object]] = []
+    told: list[tuple[int, object]] = []
     names = ["Ann", "Ben", "Cid"]
     chouette_bots = {name: Bot(Evaluator.default(), "advanced", index) for index, name in enumerate(names)}
     table = ChouetteTable(
         Chouette(dice=VerifiableDice(secret), players=names),
         bots=chouette_bots,
-        on_action=lambda player, action: told.append((player, action)),
+        on_action=lambda seat, action: told.append((seat, action)),
     )
     table.start_game()
     table.advance()
     assert table.chouette.games[0].is_over
     replayed = ChouetteTable(Chouette(dice=VerifiableDice(secret), players=names))
     replayed.start_game()
-    for player, action in told:
+    for seat, action in told:
         game = replayed.chouette.game
         assert game is not None
         read = read_chouette_action(
             chouette_action_json(action), game.turn, replayed.chouette.settings.variant
         )  # type: ignore[arg-type]
-        replayed.act(player, read)  # type: ignore[arg-type]
+        replayed.act(seat, read)  # type: ignore[arg-type]
     assert replayed.chouette.log == table.chouette.log

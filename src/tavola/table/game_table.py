@@ -41,6 +41,7 @@ it is Ann's turn to act, not Bo's (R21)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from tavola.actions import (
     AcceptResignation,
@@ -60,12 +61,15 @@ from tavola.actions import (
     Undo,
 )
 from tavola.bot.actor import choose_action, should_resign
+from tavola.bot.advice import Question, ask
+from tavola.bot.context import CubeContext
 from tavola.bot.player import Bot
 from tavola.dice import Dice
 from tavola.errors import IllegalActionError, TavolaError
 from tavola.game import Game, Phase
 from tavola.match import Match, MoneySession
 from tavola.play import Play
+from tavola.records import to_json
 from tavola.table.events import (
     AutomaticBeaver,
     CheckersMoved,
@@ -87,21 +91,19 @@ from tavola.table.events import (
     ResignationOffered,
     SeriesOver,
 )
+from tavola.table.protocol import ActionHook, Listener
 from tavola.table.seats import Seat
 from tavola.turn import Turn
 
-__all__ = ["ActionHook", "BeforeRoll", "GameTable", "Listener", "forced_play"]
+__all__ = ["BeforeRoll", "GameTable", "forced_play"]
 
-Listener = Callable[[Event], None]
 BeforeRoll = Callable[[int, bool], None]
 """Called with the seat and whether it is the opening roll just before the table rolls the dice."""
-ActionHook = Callable[[int, Action], None]
-"""Called with the seat and the action as given after every action a table does: replaying them in
-order through :meth:`GameTable.act` on a table with the same dice gives the same game."""
 
 
 class GameTable:
-    """``series`` played by ``seats`` (0 and 1, as in the series' games).
+    """``series`` played by ``seats`` (0 and 1, as in the series' games): a
+    :class:`~tavola.table.protocol.Table` of two-player actions.
 
     ``bots`` is the :class:`~tavola.bot.player.Bot` of each bot seat;
     ``on_action`` is told every action done, then ``autosave`` is called;
@@ -118,7 +120,7 @@ class GameTable:
         bots: Mapping[int, Bot] | None = None,
         autosave: Callable[[], None] | None = None,
         before_roll: BeforeRoll | None = None,
-        on_action: ActionHook | None = None,
+        on_action: ActionHook[Action] | None = None,
     ) -> None:
         self.series = series
         self.seats = seats
@@ -157,6 +159,27 @@ class GameTable:
         """The seat that must act now; None between games and after the series."""
         return self.game.player_to_act
 
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seat that must act now, if any."""
+        seat = self.seat_to_act
+        return () if seat is None else (seat,)
+
+    @property
+    def in_game(self) -> bool:
+        """Whether the game is being played (not over)."""
+        return not self.game.is_over
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is won (a money session goes on while its players want)."""
+        return self.series.is_over
+
+    @property
+    def next_game_due(self) -> bool:
+        """Whether a game of a match is over and the match goes on."""
+        return isinstance(self.series, Match) and self.game.is_over and not self.series.is_over
+
     def legal_actions(self, seat: int) -> list[Action]:
         """What ``seat`` may do now (nothing when it is the other seat's turn)."""
         game = self.game
@@ -168,6 +191,15 @@ class GameTable:
             return None
         score, length = self.series.score, self.series.length
         return length - score[seat], length - score[1 - seat]
+
+    def cube_context(self, seat: int) -> CubeContext:
+        """The game's cube context from ``seat``'s side: the cube, the rules, the variant and, in a match,
+        the score (:class:`~tavola.bot.context.CubeContext`), for the bot's advice and the tutor."""
+        return CubeContext.of_game(self.game, seat, self.away(seat))
+
+    def question(self, seat: int) -> Question:
+        """What ``seat`` may ask the bot now: the decision it faces (:func:`tavola.bot.advice.ask`)."""
+        return ask(self.game, seat, self.cube_context(seat))
 
     def refusal(self, error: TavolaError) -> str:
         """What a refused action's ``error`` says, naming the seats it speaks of by who sits there.
@@ -181,9 +213,17 @@ class GameTable:
             return error.naming([seat.name for seat in self.seats])
         return str(error)
 
+    def side(self, seat: int) -> tuple[int, ...]:
+        """None: a side of a two-player table is one player."""
+        return ()
+
     def listen(self, listener: Listener) -> None:
         """Hand every event from now on to ``listener``."""
         self._listeners.append(listener)
+
+    def record(self) -> dict[str, Any]:
+        """The series as Tavola's JSON record (:func:`tavola.records.to_json`)."""
+        return to_json(self.series)
 
     # --- acting -------------------------------------------------------------------------------
 
@@ -228,7 +268,7 @@ class GameTable:
             if kind is not None:
                 self._apply(seat, Resign(kind))
                 return
-        self._apply(seat, choose_action(bot, game, self.away(seat)))
+        self._apply(seat, choose_action(bot, game, self.cube_context(seat)))
 
     def _apply(self, seat: int, action: Action) -> None:
         game = self.game

@@ -27,7 +27,7 @@ decline, choose_double, play, move, undo, commit, start_game, end_session, not '
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeGuard
 
 from pydantic import Field
 
@@ -62,15 +62,16 @@ __all__ = [
     "TableAction",
     "action_json",
     "chouette_action_json",
+    "is_table_action",
     "read_chouette_action",
     "read_game_action",
 ]
 
-TABLE_ACTIONS = ("start_game", "end_session")
+TableAction = Literal["start_game", "end_session"]
+
+TABLE_ACTIONS: tuple[TableAction, ...] = ("start_game", "end_session")
 """What a seat asks of the table between games of a money session or a chouette: the next game, or the
 end of the session (which reveals the dice's secret)."""
-
-TableAction = Literal["start_game", "end_session"]
 
 
 class ActionError(TavolaError):
@@ -111,6 +112,15 @@ _CHOUETTE_NAMES = (
     "roll, double, take, drop, beaver, play, move, undo, commit, accept_partnership, decline_partnership, "
     "give_extra, decline_extra, suggest, " + ", ".join(TABLE_ACTIONS)
 )
+
+
+def is_table_action(action: object) -> TypeGuard[TableAction]:
+    """Whether ``action``, as read, is one the table itself takes (:data:`TABLE_ACTIONS`).
+
+    >>> is_table_action(read_game_action({"action": "start_game"}, None)), is_table_action(Roll())
+    (True, False)
+    """
+    return isinstance(action, str) and action in TABLE_ACTIONS
 
 
 # --- writing ----------------------------------------------------------------------------------

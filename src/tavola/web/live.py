@@ -1,8 +1,8 @@
 """A table being played on the server: its seats, its table of the engine, its dice, and its stored log.
 
-:class:`LiveTable` drives a :class:`~tavola.table.GameTable` or a
-:class:`~tavola.table.ChouetteTable` for people who reach it over the
-network. Every action, a person's, a bot's or a forced one, goes through the
+:class:`LiveTable` drives a table of the engine (:class:`~tavola.table.Table`,
+a two-player one or a chouette, as :mod:`tavola.web.kinds` serves it) for
+people who reach it over the network. Every action, a person's, a bot's or a forced one, goes through the
 table and is stored (one transaction each) before anyone is told of it; the
 dice are :class:`~tavola.dicesource.VerifiableDice` whose secret is kept
 with the table. Rebuilding a table is replaying its stored actions through
@@ -36,30 +36,15 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from tavola.actions import Action
 from tavola.bot.player import Bot
-from tavola.chouette.actions import ChouetteAction
 from tavola.dicesource import VerifiableDice
 from tavola.errors import IllegalActionError, SeatingError, TavolaError
 from tavola.i18n import _
-from tavola.match import Match
 from tavola.schema import json_text
-from tavola.table import ChouetteTable, GameTable, Seat
-from tavola.web.actions import (
-    TableAction,
-    action_json,
-    chouette_action_json,
-    read_chouette_action,
-    read_game_action,
-)
-from tavola.web.options import (
-    ChouetteOptions,
-    GameOptions,
-    build_chouette,
-    build_series,
-    read_options,
-    seat_name,
-)
+from tavola.table import Seat
+from tavola.web.actions import TABLE_ACTIONS, TableAction, is_table_action
+from tavola.web.kinds import ServedTable, serve
+from tavola.web.options import ChouetteOptions, GameOptions, read_options, seat_name
 from tavola.web.storage import Store
 
 __all__ = [
@@ -168,8 +153,8 @@ class LiveTable:
         """Every action done, in order: the seat (None: the table itself) and the action's JSON."""
         self.listeners: list[Callable[[LiveTable], None]] = []
         """Told after every stored action (from the thread that made it, holding :attr:`lock`)."""
-        self.game_table: GameTable | None = None
-        self.chouette_table: ChouetteTable | None = None
+        self.served: ServedTable[Any] | None = None
+        """The engine's table, once the play has started."""
         self._replaying = False
         self._needs: Literal["reload", "settle"] | None = None
         """What the table must do before it is used again, after a write failed."""
@@ -235,7 +220,7 @@ class LiveTable:
         self.status = row.status  # type: ignore[assignment]
         self.dice = VerifiableDice(bytes.fromhex(self._secret))
         self.actions = []
-        self.game_table = self.chouette_table = None
+        self.served = None
         if self.status == "open":
             return
         self._replaying = True
@@ -340,16 +325,9 @@ class LiveTable:
     def side_of_seat(self, index: int) -> list[int]:
         """The seats playing on the same side as seat ``index`` in the chouette game in play (the box
         and its partner, or the team), ``index`` among them; empty when it plays in no such game."""
-        chouette = self.chouette_table.chouette if self.chouette_table is not None else None
-        game = chouette.game if chouette is not None else None
-        if game is None or game.is_over or self.status != "live":
+        if self.served is None or self.status != "live":
             return []
-        names = self.names
-        sides: tuple[list[str | None], ...] = ([game.box, game.partner], list(game.team))
-        for members in sides:
-            if names[index] in members:
-                return [number for number, name in enumerate(names) if name in members]
-        return []
+        return list(self.served.table.side(index))
 
     def to_act(self) -> list[int]:
         """The seats that may act now (at a chouette, several may)."""
@@ -362,25 +340,18 @@ class LiveTable:
         """What seat ``index`` may do now, as JSON: the engine's legal actions, and the table's."""
         if self.status != "live" or self.seats[index].bot is not None:
             return []
-        table: list[dict[str, Any]] = [{"action": name} for name in self._table_actions()]
-        if self.game_table is not None:
-            return [action_json(action) for action in self.game_table.legal_actions(index)] + table
-        assert self.chouette_table is not None
-        name = self.names[index]
-        return [chouette_action_json(action) for action in self.chouette_table.legal_actions(name)] + table
+        served = self.served
+        assert served is not None
+        engine = [served.write(action) for action in served.table.legal_actions(index)]
+        return engine + [{"action": name} for name in self._table_actions()]
 
     def _table_actions(self) -> tuple[TableAction, ...]:
         """The table's actions open to every person now: between games of a session or a chouette."""
-        if self.game_table is not None:
-            if (
-                self.options.kind == "game"
-                and self.options.series == "money"
-                and self.game_table.game.is_over
-            ):
-                return ("start_game", "end_session")
-            return ()
-        assert self.chouette_table is not None
-        return ("start_game", "end_session") if self.chouette_table.game is None else ()
+        served = self.served
+        assert served is not None
+        table = served.table
+        waiting = not (table.in_game or table.is_over or table.next_game_due or served.one_game)
+        return TABLE_ACTIONS if waiting else ()
 
     # --- acting ------------------------------------------------------------------------------
 
@@ -453,8 +424,7 @@ class LiveTable:
 
     def _refusal(self, error: TavolaError) -> str:
         """What the engine says of a refused action, naming the seats by who sits there."""
-        table = self.game_table or self.chouette_table
-        return table.refusal(error) if table is not None else str(error)
+        return self.served.table.refusal(error) if self.served is not None else str(error)
 
     def _seat(self, index: int) -> SeatState:
         if not 0 <= index < len(self.seats):
@@ -463,24 +433,13 @@ class LiveTable:
 
     def _do(self, index: int | None, data: object) -> None:
         """Read ``data`` and do it through the table, as seat ``index`` (None: the table)."""
-        if self.game_table is not None:
-            game = self.game_table.game
-            action = read_game_action(data, game.turn, game.variant)
-            if isinstance(action, str):
-                self._table_action(index, action)
-            else:
-                assert index is not None, "only the table's own actions have no seat"
-                self.game_table.act(index, action)
-            return
-        assert self.chouette_table is not None
-        chouette = self.chouette_table.chouette
-        turn = chouette.game.turn if chouette.game is not None else None
-        chouette_action = read_chouette_action(data, turn, chouette.settings.variant)
-        if isinstance(chouette_action, str):
-            self._table_action(index, chouette_action)
+        assert self.served is not None
+        action = self.served.read(data)
+        if is_table_action(action):
+            self._table_action(index, action)
         else:
             assert index is not None, "only the table's own actions have no seat"
-            self.chouette_table.act(self.names[index], chouette_action)
+            self.served.table.act(index, action)
 
     def _table_action(self, index: int | None, action: TableAction) -> None:
         if index is not None and action not in self._table_actions():
@@ -490,11 +449,8 @@ class LiveTable:
                 )
             )
         if action == "start_game":
-            if self.game_table is not None:
-                self.game_table.start_game()
-            else:
-                assert self.chouette_table is not None
-                self.chouette_table.start_game()
+            assert self.served is not None
+            self.served.table.start_game()
         self._stored(index, {"action": action})
         if action == "end_session":
             self._finish()
@@ -507,23 +463,18 @@ class LiveTable:
         """Make what needs nobody: the bots' actions and forced plays, the next game of a match, the end."""
         if self.status != "live":
             return
-        if self.game_table is not None:
-            table = self.game_table
-            while True:
-                table.advance()
-                if not table.game.is_over:
-                    return
-                series = table.series
-                single = self.options.kind == "game" and self.options.series == "single"
-                if series.is_over or single:
-                    self._finish()
-                    return
-                if not isinstance(series, Match):
-                    return  # a money session: the people say whether to play on
-                self._table_action(None, "start_game")
-        else:
-            assert self.chouette_table is not None
-            self.chouette_table.advance()
+        assert self.served is not None
+        table = self.served.table
+        while True:
+            table.advance()
+            if table.in_game:
+                return
+            if table.is_over or self.served.one_game:
+                self._finish()
+                return
+            if not table.next_game_due:
+                return  # a money session or a chouette: the people say whether to play on
+            self._table_action(None, "start_game")
 
     def _finish(self) -> None:
         if not self._replaying:
@@ -536,27 +487,9 @@ class LiveTable:
 
     def _start_engine(self) -> None:
         """Sit everybody down at the engine's table (the first game starts with it)."""
-        names = self.names
+        seats = [Seat(name, seat.bot) for name, seat in zip(self.names, self.seats, strict=True)]
         bots = {index: self.make_bot(seat.bot) for index, seat in enumerate(self.seats) if seat.bot}
-        options = self.options
-        if isinstance(options, GameOptions):
-            series = build_series(options, (names[0], names[1]), self.dice)
-            seats = (Seat(names[0], self.seats[0].bot), Seat(names[1], self.seats[1].bot))
-            self.game_table = GameTable(series, seats, bots=bots, on_action=self._game_acted)
-        else:
-            chouette = build_chouette(options, names, self.dice)
-            self.chouette_table = ChouetteTable(
-                chouette,
-                bots={names[index]: bot for index, bot in bots.items()},
-                on_action=self._chouette_acted,
-            )
-            self.chouette_table.start_game()
-
-    def _game_acted(self, seat: int, action: Action) -> None:
-        self._stored(seat, action_json(action))
-
-    def _chouette_acted(self, player: str, action: ChouetteAction) -> None:
-        self._stored(self.names.index(player), chouette_action_json(action))
+        self.served = serve(self.options, seats, self.dice, bots, self._stored)
 
     def _stored(self, index: int | None, data: dict[str, Any]) -> None:
         """Keep an action done: stored in its own transaction, then the listeners told."""
