@@ -20,6 +20,7 @@ import pytest
 
 from gnubg_oracle import GNUBG, gnubg_available
 from tavola.bot import hypergammon
+from tavola.bot.hypergammon import solver
 from tavola.i18n import set_language
 
 
@@ -55,7 +56,7 @@ def _no_hypergammon_solve(
     monkeypatch.setenv(hypergammon.SOLVE_VARIABLE, "0")
     if request.node.get_closest_marker("solves_hypergammon") is not None:
         return
-    solve = hypergammon.solve_values
+    solve = solver.solve_values
 
     def guarded(checkers: int = hypergammon.MAX_CHECKERS, *args: Any, **kwargs: Any) -> Any:
         if checkers > 2:
@@ -65,7 +66,7 @@ def _no_hypergammon_solve(
             )
         return solve(checkers, *args, **kwargs)
 
-    monkeypatch.setattr(hypergammon, "solve_values", guarded)
+    monkeypatch.setattr(solver, "solve_values", guarded)
 
 
 CHROMIUM = os.environ.get("TAVOLA_CHROMIUM", "/usr/bin/chromium")

@@ -2,7 +2,7 @@
 
 The tables of 1 and 2 checkers a side are solved here (seconds); they come
 from the same solver as hypergammon's 3, which takes minutes and is checked
-where it has been built (``python -m tavola.bot.hypergammon --build``).
+where it has been built (``python -m tavola.cli.hypergammon --build``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import pytest
 
 from tavola import Dice, Position
 from tavola.bot import hypergammon
+from tavola.bot.context import money
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.hypergammon import ExactTable, exact_table, position_index, positions_count
+from tavola.bot.hypergammon import ExactTable, cache, exact_table, position_index, positions_count
 from tavola.bot.player import Bot
 from tavola.bot.search import evaluate_ply
 from tavola.errors import TavolaError
@@ -253,7 +254,7 @@ def test_V5_the_evaluator_for_hypergammon_is_the_exact_table_and_for_standard_th
 
 def test_V5_hypergammon_evaluation_reads_the_table_of_three_checkers(monkeypatch):
     values = np.full((hypergammon.side_count(3) ** 2, 5), 0.25, dtype=np.float32)
-    monkeypatch.setitem(hypergammon._TABLES, 3, ExactTable(values, 3))
+    monkeypatch.setitem(cache._TABLES, 3, ExactTable(values, 3))
     evaluator = UNTRAINED.for_variant(HYPERGAMMON)
     assert evaluator.evaluate(HYPERGAMMON.start.to_array()[None]).tolist() == [[0.25] * 5]
 
@@ -266,12 +267,12 @@ def test_V5_the_bot_ranks_plays_by_the_exact_values_at_every_level():
     exact = [-equity(tuple(float(p) for p in chances(play.after.flip()))) for play in plays]
     best = plays[int(np.argmax(exact))]
     for level in ("beginner", "advanced", "world-class"):
-        ranked = Bot(UNTRAINED, level=level).hint(position, dice, TWO_CHECKERS)
+        ranked = Bot(UNTRAINED, level=level).hint(position, dice, money(TWO_CHECKERS))
         if level != "beginner":
             assert ranked[0].play == best
         for choice in ranked:
             assert choice.equity == pytest.approx(exact[plays.index(choice.play)], abs=2e-6)
-    assert Bot(UNTRAINED, level="world-class").play(position, dice, TWO_CHECKERS).play == best
+    assert Bot(UNTRAINED, level="world-class").play(position, dice, money(TWO_CHECKERS)).play == best
 
 
 def test_V5_looking_ahead_on_an_exact_table_changes_nothing():
@@ -285,7 +286,7 @@ def test_V5_looking_ahead_on_an_exact_table_changes_nothing():
 
 def test_V5_the_cube_is_decided_from_the_exact_chances():
     position = Position([0, 0, 0, 0, 1, 1] + [0] * 6 + [-1, -1] + [0] * 10, checkers=2)  # 11 pips to 23
-    evaluation = Bot(UNTRAINED).evaluate(position, variant=TWO_CHECKERS)
+    evaluation = Bot(UNTRAINED).evaluate(position, money(TWO_CHECKERS))
     # Plays of equal equity may differ in their chances: the equity is what the table fixes.
     assert evaluation.cubeless_equity == pytest.approx(equity(tuple(chances(position))), abs=2e-6)
     assert evaluation.cube.action.name != "NO_DOUBLE"
@@ -293,7 +294,7 @@ def test_V5_the_cube_is_decided_from_the_exact_chances():
 
 def test_V5_small_tables_are_solved_when_asked_and_not_written(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    monkeypatch.setattr(hypergammon, "_TABLES", {})
+    monkeypatch.setattr(cache, "_TABLES", {})
     assert exact_table(1) is exact_table(1)
     assert exact_table(1).checkers == 1
     assert not any(tmp_path.iterdir())

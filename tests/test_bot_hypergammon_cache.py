@@ -18,7 +18,16 @@ import pytest
 from tavola.bot import hypergammon
 from tavola.bot.bearoff import _write_npz as write_npz
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.hypergammon import BUILD_COMMAND, ExactTable, cache_file, may_solve, ready_table
+from tavola.bot.hypergammon import (
+    BUILD_COMMAND,
+    ExactTable,
+    cache,
+    cache_file,
+    indexing,
+    may_solve,
+    ready_table,
+    solver,
+)
 from tavola.errors import TavolaError
 from tavola.position import Position
 from tavola.variants import HYPERGAMMON, Variant
@@ -36,9 +45,9 @@ def solved_two() -> ExactTable:
 @pytest.fixture
 def two_as_a_file(monkeypatch: pytest.MonkeyPatch) -> Path:
     """The 2-checker table handled as the 3-checker one is, with nothing read or missed yet."""
-    monkeypatch.setattr(hypergammon, "_SOLVED_AT_ONCE", 1)
-    monkeypatch.setattr(hypergammon, "_TABLES", {})
-    monkeypatch.setattr(hypergammon, "_UNAVAILABLE", {})
+    monkeypatch.setattr(cache, "_SOLVED_AT_ONCE", 1)
+    monkeypatch.setattr(cache, "_TABLES", {})
+    monkeypatch.setattr(cache, "_UNAVAILABLE", {})
     path = cache_file(2)
     path.unlink(missing_ok=True)
     return path
@@ -56,7 +65,7 @@ def networks_only(variant: Variant) -> Evaluator:
 def test_tests_keep_their_data_apart_and_never_solve_the_three_checker_table():
     assert not cache_file().is_relative_to(Path.home() / ".local")
     with pytest.raises(pytest.fail.Exception, match="would solve the exact table of 3 checkers"):
-        hypergammon.solve_values(3)
+        solver.solve_values(3)
     with pytest.raises(pytest.fail.Exception, match="would solve the exact table of 3 checkers"):
         ExactTable.solve(3)
 
@@ -80,7 +89,7 @@ def test_a_missing_table_is_solved_at_a_terminal_or_when_asked_and_never_in_a_wo
     assert not may_solve()  # the tests' standard error is no terminal
     monkeypatch.setattr(sys, "stderr", _Terminal())
     assert may_solve()
-    monkeypatch.setattr(hypergammon.multiprocessing, "parent_process", lambda: object())
+    monkeypatch.setattr(cache.multiprocessing, "parent_process", lambda: object())
     assert not may_solve()  # a worker process, whatever its standard error
     monkeypatch.setenv(hypergammon.SOLVE_VARIABLE, "1")
     assert may_solve()
@@ -117,7 +126,7 @@ def test_where_asked_a_missing_table_is_solved_kept_and_read_back(two_as_a_file,
     assert np.array_equal(evaluator.evaluate(BOARDS), solved_two.evaluate(BOARDS))
     assert two_as_a_file.exists()
     monkeypatch.setenv(hypergammon.SOLVE_VARIABLE, "0")
-    monkeypatch.setattr(hypergammon, "_TABLES", {})  # a new process: it reads the file
+    monkeypatch.setattr(cache, "_TABLES", {})  # a new process: it reads the file
     read = ready_table(2)
     assert read is not None
     assert np.array_equal(read.probabilities, solved_two.probabilities, equal_nan=True)
@@ -162,7 +171,7 @@ def test_a_failed_save_warns_and_keeps_the_table_in_memory(two_as_a_file, monkey
 
 
 def stored(table: ExactTable) -> dict[str, np.ndarray]:
-    valid, _, _ = hypergammon._classes(table.checkers)
+    valid, _, _ = indexing.position_classes(table.checkers)
     return {
         "format": np.array(hypergammon.FORMAT),
         "solver": np.array(hypergammon.SOLVER_VERSION),
@@ -265,11 +274,11 @@ def test_position_indices_out_of_range_are_refused():
 
 def test_a_solve_that_does_not_settle_stops_after_its_passes():
     with pytest.raises(RuntimeError, match="not settled after 2 passes"):
-        hypergammon.solve_values(1, tolerance=0.0, max_passes=2)
+        solver.solve_values(1, tolerance=0.0, max_passes=2)
 
 
 def test_a_solve_that_gives_nan_chances_stops(monkeypatch):
-    sweep = hypergammon._sweep
+    sweep = solver._sweep
 
     def poisoned(*args: object) -> float:
         moved = sweep(*args)
@@ -277,9 +286,9 @@ def test_a_solve_that_gives_nan_chances_stops(monkeypatch):
         args[10][args[0][args[1]]] = np.nan  # and its equity
         return moved
 
-    monkeypatch.setattr(hypergammon, "_sweep", poisoned)
+    monkeypatch.setattr(solver, "_sweep", poisoned)
     with pytest.raises(RuntimeError, match="gave NaN chances"):
-        hypergammon.solve_values(1)
+        solver.solve_values(1)
 
 
 def test_the_variants_benchmark_stops_where_the_table_is_not_its_own_look_ahead(monkeypatch):
