@@ -127,4 +127,4 @@ def test_help_shows_no_markup_and_the_engine_lists_its_levels():
     assert "world-class" in engine
     refused = tavola("engine", "--level", "grandmaster")
     assert refused.returncode == 2
-    assert "invalid choice" in refused.stderr
+    assert "tavola engine: no level called 'grandmaster'; known: beginner" in refused.stderr
