@@ -93,9 +93,9 @@ def test_M4_a_raccoon_is_judged_against_the_take(money_analysis: Analysis) -> No
 
 
 def test_a_pass_after_a_raccoon_pays_the_cube_before_it(money_analysis: Analysis) -> None:
-    dropped = next(d for d in money_analysis.decisions if d.game == 2 and d.played == "pass")
+    dropped = next(d for d in money_analysis.decisions if d.game == 2 and d.played == "drop")
     values = {alternative.text: alternative.equity for alternative in dropped.alternatives}
-    assert values["pass"] == -4.0  # the cube was 4 before the raccoon, per unit of the cube before the double
+    assert values["drop"] == -4.0  # the cube was 4 before the raccoon, per unit of the cube before the double
     assert dropped.cube_error is CubeError.WRONG_DROP
 
 
@@ -134,7 +134,22 @@ def test_figures_add_up(match_analysis: Analysis) -> None:
         assert figures.moves == sum(
             1 for d in match_analysis.decisions if d.player == player and d.kind == "move"
         )
-    assert match_analysis.players[1].result == 1.0  # root won the match 5-3
+    assert match_analysis.players[1].result == 0.5  # root won the match 5-3: 50% more than at the start
+
+
+@pytest.mark.parametrize("name", ["match_analysis", "money_analysis"])
+def test_luck_adjusted_results_count_both_sides_luck_and_are_opposite(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    """GNU Backgammon's and eXtreme Gammon's definition: the result less one's own luck plus the
+    opponent's, so what one gains the other loses (money: points; a match: chances against 50%)."""
+    analysis: Analysis = request.getfixturevalue(name)
+    luck = [sum(d.luck_result or 0.0 for d in analysis.decisions if d.player == player) for player in (0, 1)]
+    assert all(luck)
+    one, two = analysis.players
+    assert one.result + two.result == 0.0
+    assert one.luck_adjusted_result + two.luck_adjusted_result == pytest.approx(0.0, abs=1e-12)
+    assert one.luck_adjusted_result == pytest.approx(one.result - luck[0] + luck[1])
 
 
 def test_the_json_has_the_required_keys(money_analysis: Analysis) -> None:

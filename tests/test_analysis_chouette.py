@@ -16,7 +16,7 @@ from rich.console import Console
 
 import tavola.analysis.chouette
 from tavola.actions import Action, Double, Drop, Take
-from tavola.analysis.chouette import analyze_chouette, analyze_chouette_file, is_chouette_record
+from tavola.analysis.chouette import analyze_chouette, analyze_chouette_file
 from tavola.analysis.model import Alternative, Decision, Skill, skill_of
 from tavola.analysis.summary import chouette_analysis_view
 from tavola.chouette import Chouette, ChouetteSettings
@@ -24,6 +24,7 @@ from tavola.cube import Cube
 from tavola.dicesource import RandomDice
 from tavola.game import Game, Phase
 from tavola.play import Play
+from tavola.records import record_kind
 
 
 class StandInJudge:
@@ -41,7 +42,7 @@ class StandInJudge:
     def judge_cube(self, game: Game, action: Action | None, **_settings: object) -> Decision:
         self.cube_questions.append((game.player_on_roll, game.cube, game.phase, type(action).__name__))
         if isinstance(action, Drop):
-            return _decision("cube", "pass", "take", 0.2)
+            return _decision("cube", "drop", "take", 0.2)
         if isinstance(action, Take):
             return _decision("cube", "take", "take", 0.0)
         if isinstance(action, Double):
@@ -103,9 +104,9 @@ def test_H5_two_members_answering_one_double_differently_make_two_judged_decisio
     answers = [
         (analysis.names[d.player], d.played, d.skill)
         for d in analysis.decisions
-        if d.played in ("take", "pass")
+        if d.played in ("take", "drop")
     ]
-    assert answers[:2] == [("Ann", "take", Skill.NONE), ("Ben", "pass", Skill.VERY_BAD)]
+    assert answers[:2] == [("Ann", "take", Skill.NONE), ("Ben", "drop", Skill.VERY_BAD)]
     # each answer is asked on a money game of the one cube: the box (player 0) on roll, centred cube, doubled
     assert (0, Cube(1), Phase.DOUBLED, "Take") in judge.cube_questions
     assert (0, Cube(1), Phase.DOUBLED, "Drop") in judge.cube_questions
@@ -141,12 +142,12 @@ def test_a_saved_chouette_is_analysed_from_its_file_and_the_view_names_the_wrong
 ) -> None:
     path = tmp_path / "chouette.json"
     two_answers().save(path)
-    assert is_chouette_record(path)
-    assert not is_chouette_record(tmp_path / "missing.json")
+    assert record_kind(path) == "chouette"
+    assert record_kind(tmp_path / "missing.json") == "record"
     analysis = analyze_chouette_file(path, level="0-ply")
     assert analysis.source == str(path)
     output = io.StringIO()
     Console(file=output, width=160).print(chouette_analysis_view(analysis))
     text = output.getvalue()
-    assert "Game 1, turn 2: Ben pass loses 0.200 (very bad); better: take." in text
+    assert "Game 1, turn 2: Ben drop loses 0.200 (very bad); better: take." in text
     assert [name for name in ("Ann", "Ben", "Cid") if name in text] == ["Ann", "Ben", "Cid"]

@@ -100,7 +100,7 @@ def test_the_terminal_summary_names_ratings_classes_and_choices_in_the_language_
 
 
 def test_an_answer_to_a_double_knows_the_double_it_answers(money_analysis: Analysis) -> None:
-    answers = [d for d in money_analysis.decisions if d.played in ("take", "pass", "beaver", "raccoon")]
+    answers = [d for d in money_analysis.decisions if d.played in ("take", "drop", "beaver", "raccoon")]
     assert answers
     for decision in answers:
         assert decision.offer is not None
@@ -146,7 +146,7 @@ def test_H5_tavola_analyze_judges_a_saved_chouette_cube_by_cube(
     assert data["games"] == 1
     assert [player["name"] for player in data["players"]] == data["names"]
     answers = {(data["names"][d["player"]], d["played"]) for d in data["decisions"] if d["offer"]}
-    assert {("Ann", "take"), ("Ben", "pass"), ("Cid", "pass")} <= answers  # each on their own cube
+    assert {("Ann", "take"), ("Ben", "drop"), ("Cid", "drop")} <= answers  # each on their own cube
 
 
 def test_the_html_report_of_a_chouette_is_refused_by_name(

@@ -15,6 +15,7 @@ from tavola import Dice, Position
 from tavola.actions import ChooseDouble, Played
 from tavola.analysis.judge import judge_move
 from tavola.bot.actor import choose_action
+from tavola.bot.context import money
 from tavola.bot.continuation import AGAIN, double_choices
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import flip_probabilities
@@ -67,7 +68,7 @@ def chosen_double_game(first: str = "in/24 in/23") -> Game:
 @pytest.mark.parametrize("level", ["advanced", "expert"])
 def test_V2_every_play_of_the_opening_1_2_is_judged_by_the_double_chosen_after_it(level: str) -> None:
     bot = Bot(UNTRAINED, level=level)
-    ranked = bot.hint(ACEY_DEUCEY.start, Dice(2, 1), ACEY_DEUCEY)
+    ranked = bot.hint(ACEY_DEUCEY.start, Dice(2, 1), money(ACEY_DEUCEY))
     assert {choice.play.notation for choice in ranked} == {"in/24 in/23", "in/22"}  # both use both dice
     for choice in ranked:
         probabilities, equity = continuation_value(choice.play.after, choice.plies)
@@ -76,7 +77,7 @@ def test_V2_every_play_of_the_opening_1_2_is_judged_by_the_double_chosen_after_i
         opponent_next = flip_probabilities(JUDGE.evaluate(flip_array(choice.play.after.to_array()[None])))
         assert choice.equity != pytest.approx(float(JUDGE.equity(opponent_next)[0]), abs=1e-3)
     assert ranked[0].equity >= ranked[1].equity or ranked[0].plies > ranked[1].plies
-    assert bot.play(ACEY_DEUCEY.start, Dice(2, 1), ACEY_DEUCEY).play == ranked[0].play
+    assert bot.play(ACEY_DEUCEY.start, Dice(2, 1), money(ACEY_DEUCEY)).play == ranked[0].play
 
 
 def test_V2_a_1_2_with_a_die_left_unplayed_and_a_rolled_double_are_followed_by_the_opponents_roll() -> None:
@@ -86,7 +87,7 @@ def test_V2_a_1_2_with_a_die_left_unplayed_and_a_rolled_double_are_followed_by_t
             plays = position.legal_plays(dice, ACEY_DEUCEY)
             if dice == Dice(2, 1) and all(len(play.moves) == 2 for play in plays):
                 continue
-            for choice in bot.hint(position, dice, ACEY_DEUCEY, legal=plays):
+            for choice in bot.hint(position, dice, money(ACEY_DEUCEY), legal=plays):
                 if dice == Dice(2, 1) and len(choice.play.moves) == 2:
                     continue
                 expected = mover_value(choice.play.after.to_array(), False, 0)
@@ -101,7 +102,7 @@ def test_V2_a_chosen_double_played_in_full_is_judged_with_its_player_on_roll_aga
     board[23], board[12], board[17], board[11] = 14, 1, -2, -13  # the 24 blocked: only 13/7/1 moves
     blocked = Position(board)
     for position in [blocked, *random_positions(20, seed=11, variant=ACEY_DEUCEY)]:
-        for choice in bot.hint(position, Dice(6, 6), ACEY_DEUCEY, chosen_double=True):
+        for choice in bot.hint(position, Dice(6, 6), money(ACEY_DEUCEY), chosen_double=True):
             all_four = len(choice.play.moves) == 4 and choice.play.after.result() is None
             full, short = full + all_four, short + (not all_four)
             expected = mover_value(choice.play.after.to_array(), all_four, choice.plies)
@@ -112,8 +113,8 @@ def test_V2_a_chosen_double_played_in_full_is_judged_with_its_player_on_roll_aga
 
 def test_V2_the_same_double_rolled_is_judged_by_the_opponents_roll() -> None:
     bot = Bot(UNTRAINED, level="advanced")
-    rolled = bot.hint(ACEY_DEUCEY.start, Dice(5, 5), ACEY_DEUCEY)
-    chosen = bot.hint(ACEY_DEUCEY.start, Dice(5, 5), ACEY_DEUCEY, chosen_double=True)
+    rolled = bot.hint(ACEY_DEUCEY.start, Dice(5, 5), money(ACEY_DEUCEY))
+    chosen = bot.hint(ACEY_DEUCEY.start, Dice(5, 5), money(ACEY_DEUCEY), chosen_double=True)
     by_play = {choice.play.notation: choice for choice in rolled}
     for choice in chosen:
         assert choice.equity == pytest.approx(
@@ -132,7 +133,7 @@ def test_V2_the_double_hint_lists_the_six_doubles_best_first_each_by_its_best_pl
     equities = [choice.equity for choice in doubles]
     assert equities == sorted(equities, reverse=True)
     for choice in doubles:
-        best = bot.hint(after, choice.play.dice, ACEY_DEUCEY, chosen_double=True)[0]
+        best = bot.hint(after, choice.play.dice, money(ACEY_DEUCEY), chosen_double=True)[0]
         assert (choice.play, choice.equity, choice.plies) == (
             best.play,
             pytest.approx(best.equity),
@@ -161,7 +162,11 @@ def test_V2_the_bot_chooses_the_double_its_hint_ranks_first_and_plays_it_with_it
     assert isinstance(played, Played)
     turn = game.turn
     assert turn is not None
-    assert played.play == bot.play(turn.start, turn.dice, ACEY_DEUCEY, chosen_double=True).play == best.play
+    assert (
+        played.play
+        == bot.play(turn.start, turn.dice, money(ACEY_DEUCEY), chosen_double=True).play
+        == best.play
+    )
 
 
 def test_V2_the_game_says_when_the_turn_is_the_double_chosen_after_a_1_2() -> None:
@@ -198,7 +203,7 @@ def rendered(table: object) -> str:
 
 def test_V2_the_acey_deucey_hint_shows_the_checkers_expected_not_gammon_chances() -> None:
     bot = Bot(UNTRAINED, level="advanced")
-    ranked = bot.hint(ACEY_DEUCEY.start, Dice(2, 1), ACEY_DEUCEY)
+    ranked = bot.hint(ACEY_DEUCEY.start, Dice(2, 1), money(ACEY_DEUCEY))
     shown = rendered(hint_table(ranked))
     assert "Checkers won" in shown
     assert "Checkers lost" in shown
@@ -335,8 +340,8 @@ def test_V2_the_analysis_judges_a_1_2_and_a_chosen_double_as_the_bot_does(level:
     chosen.play("in/24 in/23")
     chosen.choose_double(6)
     for game, hinted in (
-        (opening, bot.hint(ACEY_DEUCEY.start, Dice(2, 1), ACEY_DEUCEY)),
-        (chosen, bot.hint(chosen.position, Dice(6, 6), ACEY_DEUCEY, chosen_double=True)),
+        (opening, bot.hint(ACEY_DEUCEY.start, Dice(2, 1), money(ACEY_DEUCEY))),
+        (chosen, bot.hint(chosen.position, Dice(6, 6), money(ACEY_DEUCEY), chosen_double=True)),
     ):
         decision = judge_move(game, hinted[-1].play, level=level, evaluator=UNTRAINED)
         assert decision.best == hinted[0].play.notation

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tavola.bot.context import CubeContext
 from tavola.bot.cube import (
     CubeAction,
     CubeResponse,
@@ -385,7 +386,7 @@ def test_P3_holland_the_trailer_may_not_double_before_their_third_turn():
     assert decision.action is CubeAction.NO_DOUBLE
     assert "P3" in str(decision)
     game = Game(Rules(holland=True), position=Position.start(), player_on_roll=1, holland=1)
-    assert "P3" in str(game_decision(game, EVEN, (3, 1)))
+    assert "P3" in str(game_decision(game, EVEN, CubeContext.of_game(game, away=(3, 1))))
 
 
 def test_match_a_cube_whose_win_already_ends_the_match_is_dead():
@@ -406,7 +407,7 @@ def test_a_game_in_progress_gives_its_own_decision():
     assert game_decision(game, [0.99, 0.0, 0.0, 0.0, 0.0]).action is CubeAction.DOUBLE
     game.double()
     assert game_decision(game, [0.99, 0.0, 0.0, 0.0, 0.0]).response is CubeResponse.DROP
-    assert game_decision(game, OPENING, (5, 5)).response is CubeResponse.TAKE
+    assert game_decision(game, OPENING, CubeContext.of_game(game, away=(5, 5))).response is CubeResponse.TAKE
     game.take()
     game.roll()
     with pytest.raises(ValueError, match="before the roll"):

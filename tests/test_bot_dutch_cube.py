@@ -10,6 +10,7 @@ from rich.console import Console
 
 from tavola.actions import Beaver, Double, Drop, Take
 from tavola.bot.actor import choose_action
+from tavola.bot.advice import ask
 from tavola.bot.cube import CubeAction, CubeResponse
 from tavola.bot.evaluate import SHIPPED_WEIGHTS, Evaluator
 from tavola.bot.player import Bot
@@ -88,13 +89,14 @@ def test_V1_dutch_cube_actions_are_the_hints_decisions(evaluator: Evaluator, lev
     doubles = answers = 0
     for seed in range(4):
         for state in _dutch_states(seed, 14):
-            hint = advisor.cube_decision(state)
+            hint = advisor.advise(ask(state, state.player_on_roll)).cube
+            assert hint is not None
             assert (choose_action(acting, state) == Double()) == (hint.action is CubeAction.DOUBLE)
             doubles += hint.action is CubeAction.DOUBLE
             state.apply(Double())
-            hint = advisor.cube_decision(state)  # at the take prompt: the answer the hint gives the doubled
+            answer = advisor.advise(ask(state, 1 - state.player_on_roll)).answer  # at the take prompt
             expected = {CubeResponse.TAKE: Take(), CubeResponse.DROP: Drop(), CubeResponse.BEAVER: Beaver()}
-            assert hint.response is not None
-            assert choose_action(acting, state) == expected[hint.response]
+            assert answer is not None
+            assert choose_action(acting, state) == expected[answer]
             answers += 1
     assert answers >= 40

@@ -10,16 +10,19 @@ import pytest
 import tavola.movegen
 from tavola import Dice, Position
 from tavola.bot.actor import choose_action
+from tavola.bot.context import CubeContext, money
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.levels import level
 from tavola.bot.met import table_for
 from tavola.bot.player import Bot, Choice
 from tavola.bot.search import rank_plays
+from tavola.cube import Cube
 from tavola.dicesource import RandomDice
 from tavola.errors import TavolaError
 from tavola.game import Game, Phase
 from tavola.match import MatchScore
 from tavola.play import Play
+from tavola.rules import Rules
 from tavola.sampling import random_positions
 from tavola.variants import DUTCH, STANDARD, Variant
 
@@ -91,8 +94,9 @@ def test_in_a_match_the_bot_plays_and_hints_by_match_equity_as_ranked_before(eva
     match = MatchScore(7, (3, 5))
     for start, dice in questions(200, seed=12):
         expected = ranked_choices(evaluator, start, dice, "beginner", match=match, cube_value=2)
-        assert bot.hint(start, dice, match=match, cube_value=2) == expected
-        assert bot.play(start, dice, match=match, cube_value=2) == blurred_choice(expected, 0.2, reference)
+        context = CubeContext(0, Cube(2, owner=0), Rules(), away=match.away, crawford=match.crawford)
+        assert bot.hint(start, dice, context) == expected
+        assert bot.play(start, dice, context) == blurred_choice(expected, 0.2, reference)
 
 
 @pytest.mark.parametrize("level_name", ["advanced", "expert"])
@@ -102,7 +106,9 @@ def test_a_hint_is_every_play_ranked_as_rank_plays_ranks_them(
 ) -> None:
     bot = Bot(evaluator, level_name)
     for start, dice in questions(40, seed=13):
-        assert bot.hint(start, dice, variant) == ranked_choices(evaluator, start, dice, level_name, variant)
+        assert bot.hint(start, dice, money(variant)) == ranked_choices(
+            evaluator, start, dice, level_name, variant
+        )
 
 
 class Counts:
@@ -156,7 +162,7 @@ def test_a_play_or_a_hint_generates_the_legal_plays_once_at_any_level(
 ) -> None:
     bot = Bot(evaluator, level_name, rng=1)
     start, dice = Position.start(), Dice(4, 2)
-    bot.play(start, dice, match=MatchScore(5, (1, 3)))
+    bot.play(start, dice, CubeContext(0, Cube(), Rules(), away=MatchScore(5, (1, 3)).away))
     assert counts.generated == [(4, 2)]
     counts.generated.clear()
     hint = bot.hint(start, dice)
@@ -177,7 +183,7 @@ def test_plays_already_generated_are_used_and_must_be_those_of_the_question(
     with pytest.raises(TavolaError, match="not of 62"):
         bot.play(start, Dice(6, 2), legal=legal)
     with pytest.raises(TavolaError, match=r"\(standard\), not of 61 .* \(dutch\)"):
-        bot.hint(start, dice, DUTCH, legal=legal)
+        bot.hint(start, dice, money(DUTCH), legal=legal)
 
 
 def test_a_bot_seat_chooses_and_plays_with_one_generation_of_the_turn(

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tavola import Dice, Position
+from tavola.bot.context import money
 from tavola.bot.cube import CubeAction
 from tavola.bot.evaluate import Evaluator, entered_view
 from tavola.bot.player import Bot
@@ -27,7 +28,7 @@ def test_V5_a_finished_hypergammon_game_lost_by_a_backgammon_is_evaluated_as_one
 def test_V5_a_hypergammon_bear_off_that_wins_a_gammon_is_hinted_at_two_points(level):
     # The mover's last checker on the 1-point, the opponent's three still in the mover's home board.
     bear_off = Position([1] + [0] * 17 + [-3] + [0] * 5, off=(2, 0), checkers=3)
-    best = Bot(Evaluator.default(), level=level).hint(bear_off, Dice(2, 1), HYPERGAMMON)[0]
+    best = Bot(Evaluator.default(), level=level).hint(bear_off, Dice(2, 1), money(HYPERGAMMON))[0]
     assert best.play.notation == "1/off"
     assert best.equity == 2.0
     assert best.probabilities == (1.0, 1.0, 0.0, 0.0, 0.0)
@@ -64,7 +65,9 @@ def test_V2_checkers_waiting_to_enter_are_shown_to_the_networks_on_the_bar_not_o
 
 
 def test_V2_the_hint_for_the_opening_two_one_enters_two_checkers_and_fears_no_gammon():
-    ranked = Bot(Evaluator.default(), level="advanced").hint(ACEY_DEUCEY.start, Dice(2, 1), ACEY_DEUCEY)
+    ranked = Bot(Evaluator.default(), level="advanced").hint(
+        ACEY_DEUCEY.start, Dice(2, 1), money(ACEY_DEUCEY)
+    )
     assert ranked[0].play.notation == "in/24 in/23"
     notations = [choice.play.notation for choice in ranked]
     assert notations.index("in/24 in/23") < notations.index("in/22")
@@ -91,7 +94,7 @@ def test_V1_looking_ahead_in_dutch_follows_dutch_rules():
 
 
 def test_V2_acey_deucey_has_no_cube_decision_and_its_equity_is_in_checkers():
-    evaluation = Bot(UNTRAINED).evaluate(ACEY_DEUCEY.start, variant=ACEY_DEUCEY)
+    evaluation = Bot(UNTRAINED).evaluate(ACEY_DEUCEY.start, money(ACEY_DEUCEY))
     assert evaluation.cube.action is CubeAction.NO_DOUBLE
     assert evaluation.cube.double_take is None
     assert evaluation.cubeful_equity == evaluation.cubeless_equity

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from tavola.actions import Action, Take
 from tavola.analysis.model import Alternative, Decision, skill_of
+from tavola.bot.context import CubeContext
 from tavola.bot.evaluate import Evaluator
 from tavola.console.app import ConsoleGame
 from tavola.console.session import PlaySession, Seat
@@ -75,7 +76,7 @@ class StandInJudge:
         self.judged: list[str] = []
 
     def move(
-        self, game: Game, play: Play, *, level: str, evaluator: Evaluator | None, away: tuple[int, int] | None
+        self, game: Game, play: Play, *, level: str, evaluator: Evaluator | None, context: CubeContext | None
     ) -> Decision:
         assert game.phase is Phase.MOVE
         assert game.turn is not None
@@ -94,12 +95,12 @@ class StandInJudge:
         *,
         level: str,
         evaluator: Evaluator | None,
-        away: tuple[int, int] | None,
+        context: CubeContext | None,
     ) -> Decision:
         self.judged.append(type(action).__name__)
         if isinstance(action, Take):
-            return decision("cube", "take", "pass", 0.3)
-        return decision("cube", "pass", "pass", 0.0)
+            return decision("cube", "take", "drop", 0.3)
+        return decision("cube", "drop", "drop", 0.0)
 
 
 def table_game(steps: list[tuple[str, str]], *, dice: tuple[str, ...] = ("61",)) -> tuple[Game, str, Script]:
@@ -184,7 +185,7 @@ def test_a_wrong_take_is_warned_and_a_drop_is_not() -> None:
         (r"Ann: you are doubled to 2", "drop"),
     ]
     game, text, _script = table_game(steps)
-    assert "Tutor: take loses 0.300 (very bad); better: pass." in text
+    assert "Tutor: take loses 0.300 (very bad); better: drop." in text
     assert game.is_over
     assert game.outcome is not None
     assert game.outcome.winner == 1
@@ -287,13 +288,13 @@ def test_the_warning_names_the_loss_its_class_and_the_better_choice() -> None:
         dice=None,
         cube=Cube(1),
         played="take",
-        best="pass",
+        best="drop",
         equity_loss=0.24,
         mwc_loss=0.031,
         skill=Skill.VERY_BAD,
-        alternatives=(Alternative("pass", -1.0), Alternative("take", -1.24)),
+        alternatives=(Alternative("drop", -1.0), Alternative("take", -1.24)),
         cube_error=CubeError.WRONG_TAKE,
     )
     assert tutor_warning(take).plain == (
-        "Tutor: take loses 0.240 (very bad); better: pass. In match winning chances: 3.1%."
+        "Tutor: take loses 0.240 (very bad); better: drop. In match winning chances: 3.1%."
     )

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 from strategies import dice
 from tavola import Dice, Position
+from tavola.bot.advice import PROBABILITY_NAMES
 from tavola.bot.bearoff import default_database
+from tavola.bot.context import CubeContext
 from tavola.bot.cube import CubeAction
 from tavola.bot.encode import INPUTS
 from tavola.bot.evaluate import Evaluator
@@ -21,7 +23,8 @@ from tavola.bot.network import Network
 from tavola.bot.player import Bot
 from tavola.cube import Cube
 from tavola.matchrules import MAX_MATCH_LENGTH
-from tavola.protocol import PROBABILITY_NAMES, answer, read_request, serve
+from tavola.protocol import answer, read_request, serve
+from tavola.rules import Rules
 from tavola.sampling import random_positions
 
 START = "4HPwATDgc/ABMA"
@@ -210,7 +213,7 @@ def test_the_bot_never_returns_an_illegal_play(bot, seed, roll):
 def test_C2_the_bot_never_doubles_a_cube_it_does_not_own(bot, seed, owner, value):
     position = random_positions(1 + seed % 30, seed=seed)[-1]
     cube = Cube(value, owner)
-    decision = bot.cube(position, cube, level="advanced")
+    decision = bot.evaluate(position, CubeContext(0, cube, Rules()), level="advanced").cube
     if cube.owner == 1:
         assert decision.action is CubeAction.NO_DOUBLE
         assert decision.reason is not None

@@ -286,6 +286,16 @@ class Game:
         return (self._offer.value, self._offer.answering) if self._offer else None
 
     @property
+    def cube_offer(self) -> CubeOffer | None:
+        """The double waiting for an answer: its value, its doubler, the immediate redoubles since (M3, M4).
+
+        >>> game = Game(rules=Rules(beavers=1), position=Position.start(), player_on_roll=0)
+        >>> game.double(); game.beaver(); game.cube_offer
+        CubeOffer(4, doubler=0, redoubles=1)
+        """
+        return self._offer
+
+    @property
     def resignation(self) -> tuple[int, WinKind] | None:
         """A resignation waiting for an answer: (the player resigning, the result offered)."""
         return self._resignation

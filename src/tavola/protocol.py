@@ -10,11 +10,13 @@ output, flushed at once, in order. Every request is an object with an ``id``
     bot's play and the Position ID it leads to, seen by the player who moved.
 ``hint``
     The same request → ``{"id": 1, "plays": [{"play", "position_id",
-    "equity", "probabilities", "plies"}, ...]}``, every legal play, best first.
+    "equity", "loss", "probabilities", "plies"}, ...]}``, every legal play,
+    best first, each with its loss against the first (the shape of every
+    hint, :func:`tavola.bot.advice.choice_json`).
 ``doubles``
     ``{"id": 1, "cmd": "doubles", "position": TVLID, "variant": "acey-deucey"}``
     → ``{"id": 1, "doubles": [{"double", "play", "position_id", "equity",
-    "probabilities", "plies"}, ...]}``: after an Acey-Deucey 1-2 (V2), the six
+    "loss", "probabilities", "plies"}, ...]}``: after an Acey-Deucey 1-2 (V2), the six
     doubles to choose from, best first, each with its best play (the bot
     chooses the first).
 ``evaluate``
@@ -62,9 +64,10 @@ from typing import IO, Annotated, Any, Literal
 
 from pydantic import Field
 
-from tavola.bot.advice import choice_json, plays_json, probabilities_json
+from tavola.bot.advice import doubles_json, plays_json, probabilities_json
 from tavola.bot.context import CubeContext
-from tavola.bot.cube import CubeResponse, answer
+from tavola.bot.cube import CubeResponse
+from tavola.bot.cube import answer as cube_answer
 from tavola.bot.levels import Level, UnknownLevelError, level
 from tavola.bot.met import mwc_to_equity
 from tavola.bot.player import Bot, Evaluation
@@ -359,16 +362,15 @@ def reply(bot: Bot, request: Request) -> dict[str, Any]:
         return {"plays": plays_json(ranked)}
     if request.command == "doubles":
         doubles = bot.double_hint(request.position, request.variant, request.level)
-        first = doubles[0] if doubles else None
-        return {
-            "doubles": [{"double": choice.play.dice.high, **choice_json(choice, first)} for choice in doubles]
-        }
+        return {"doubles": doubles_json(doubles)}
     evaluation = bot.evaluate(request.position, context, level=request.level)
     if request.command == "evaluate":
         return _evaluation_json(evaluation, request.match)
     decision = evaluation.cube
     if request.doubled:
-        response = answer(decision, request.rules) if decision.double_take is not None else CubeResponse.TAKE
+        response = CubeResponse.TAKE  # a double the model sees no take in (a dead cube): played on
+        if decision.double_take is not None:
+            response = cube_answer(decision, request.rules)
         return {"action": response.value, "decision": str(decision)}
     return {"action": decision.title.lower(), "decision": str(decision)}
 

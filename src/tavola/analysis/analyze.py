@@ -1,7 +1,7 @@
 """Match analysis: every checker play, cube decision and resignation of a record judged, every roll's luck.
 
 :func:`analyze_series` takes a :class:`~tavola.match.Match` or
-:class:`~tavola.match.MoneySession` (from :func:`tavola.console.session.read_series`
+:class:`~tavola.match.MoneySession` (from :func:`tavola.records.read_series`
 or :func:`tavola.records.load`) and gives an :class:`~tavola.analysis.model.Analysis`;
 :func:`analyze_file` reads the file first. The work is batched: the record
 is replayed once to gather what is to judge, then
@@ -27,7 +27,7 @@ definitions are in ``docs/analysis.md``.
 >>> game.drop()
 >>> analysis = analyze_series(match, level="0-ply", evaluator=Evaluator.untrained(hidden=8, seed=1))
 >>> [(d.move, d.player, d.kind, d.played) for d in analysis.decisions]
-[(1, 1, 'move', '13/11 13/8'), (2, 0, 'cube', 'double, take'), (2, 1, 'cube', 'pass')]
+[(1, 1, 'move', '13/11 13/8'), (2, 0, 'cube', 'double, take'), (2, 1, 'cube', 'drop')]
 >>> analysis.level, analysis.players[1].moves
 ('0-ply cubeful', 1)
 """
@@ -60,28 +60,25 @@ from tavola.analysis.decisions import (
     answer_decision,
     doubling_decision,
     move_decision,
-    stakes_in,
 )
 from tavola.analysis.figures import player_figures
-from tavola.analysis.levels import DEFAULT_LEVEL, AnalysisLevel, analysis_level
 from tavola.analysis.luck import LuckSpot, roll_luck
 from tavola.analysis.model import Analysis, Decision, GameSummary
 from tavola.analysis.replay import Moment, replay
-from tavola.analysis.stakes import Stakes
+from tavola.bot.context import CubeContext
 from tavola.bot.cube import game_decision
 from tavola.bot.evaluate import Evaluator
+from tavola.bot.levels import ANALYSIS_LEVEL, Level, analysis_level
 from tavola.bot.met import table_for
 from tavola.bot.search import SharedSearch
-from tavola.console.session import read_series
 from tavola.dice import Dice
 from tavola.game import Phase
-from tavola.match import Match, MoneySession
+from tavola.match import Match, MoneySession, Series, scores_before
 from tavola.position import Position
-from tavola.records._common import scores_before
+from tavola.records import read_series
 
-__all__ = ["DEFAULT_LEVEL", "analyze_file", "analyze_series"]
+__all__ = ["analyze_file", "analyze_series"]
 
-Series = Match | MoneySession
 Progress = Callable[[int, int], None]
 """Told (steps done, steps in all) as an analysis goes on."""
 
@@ -89,12 +86,12 @@ Progress = Callable[[int, int], None]
 def analyze_file(
     path: str | os.PathLike[str],
     *,
-    level: str | AnalysisLevel = DEFAULT_LEVEL,
+    level: str | Level = ANALYSIS_LEVEL,
     evaluator: Evaluator | None = None,
     names: Sequence[str] | None = None,
     progress: Progress | None = None,
 ) -> Analysis:
-    """The analysis of the record or autosave in ``path`` (:func:`~tavola.console.session.read_series`; see
+    """The analysis of the record or autosave in ``path`` (:func:`~tavola.records.read_series`; see
     :func:`analyze_series`)."""
     series = read_series(path)
     return analyze_series(
@@ -105,13 +102,14 @@ def analyze_file(
 def analyze_series(
     series: Series,
     *,
-    level: str | AnalysisLevel = DEFAULT_LEVEL,
+    level: str | Level = ANALYSIS_LEVEL,
     evaluator: Evaluator | None = None,
     names: Sequence[str] | None = None,
     progress: Progress | None = None,
     source: str = "",
 ) -> Analysis:
-    """Judge every decision of ``series`` at ``level`` ("0-ply", "1-ply", "2-ply"; the strongest by default).
+    """Judge every decision of ``series`` at ``level``, a level without noise or its name ("0-ply", "1-ply",
+    "2-ply"; :data:`~tavola.bot.levels.ANALYSIS_LEVEL`, the strongest, by default).
 
     ``evaluator`` is the shipped networks' unless given; ``names`` replace
     the players' names; ``progress`` is told (done, total) after each step.
@@ -136,26 +134,27 @@ def analyze_series(
     )
 
 
-def stakes_of(moment: Moment, player: int) -> Stakes:
+def stakes_of(moment: Moment, player: int) -> CubeContext:
     """The stakes of ``player``'s decision at ``moment``."""
-    return stakes_in(moment.game, player, moment.away_for(player))
+    return CubeContext.of_game(moment.game, player, moment.away_for(player))
 
 
 def _results(series: Series) -> tuple[float, float]:
-    """What each player won: net points (money), or the chance of winning the match as it stands."""
+    """What each player won: net points (money), or the chance of winning the match as it stands less the
+    50% each had at the start (+0.5 for the winner, as GNU Backgammon counts it)."""
     if isinstance(series, MoneySession):
         points = series.score.points
         return float(points[0]), float(points[1])
     score = series.score
     if series.is_over:
-        return (1.0, 0.0) if score[0] == series.length else (0.0, 1.0)
+        return (0.5, -0.5) if score[0] == series.length else (-0.5, 0.5)
     last = series.games[-1] if series.games else None
     crawford = (
         last.crawford if last is not None and not last.is_over else series.is_crawford_game(len(series.games))
     )
     away = (series.length - score[0], series.length - score[1])
-    mine = table_for(*away, series.rules.crawford).equity(*away, crawford=crawford)
-    return mine, 1.0 - mine
+    mine = table_for(*away, series.rules.crawford).equity(*away, crawford=crawford) - 0.5
+    return mine, -mine
 
 
 @dataclass
@@ -163,7 +162,7 @@ class _Work:
     """One analysis: what the first replay gathers, what the searches find, what the second replay makes."""
 
     series: Series
-    level: AnalysisLevel
+    level: Level
     evaluator: Evaluator
     progress: Progress | None
     spots: list[PlaySpot] = field(default_factory=list)
@@ -283,21 +282,26 @@ class _Decisions:
             self.luck = Luck(*self.work.luck[self.roll])
             self.roll += 1
         if probabilities is not None and isinstance(action, Roll | Double):
-            away = moment.away_for(entry.player)
             found = doubling_decision(
-                game, probabilities, away, doubled=isinstance(action, Double), where=where, plies=plies
+                game,
+                probabilities,
+                stakes_of(moment, entry.player),
+                doubled=isinstance(action, Double),
+                where=where,
+                plies=plies,
             )
             if found is not None and (found[1] or isinstance(action, Double) or found[0].equity_loss > TINY):
                 self._add(moment, found[0])
         elif probabilities is not None and isinstance(action, Take | Drop | Beaver):
-            away = moment.away_for(game.player_on_roll)
-            answer = answer_decision(game, probabilities, away, action, where=where, plies=plies)
+            answer = answer_decision(
+                game, probabilities, stakes_of(moment, entry.player), action, where=where, plies=plies
+            )
             if answer is not None:
                 self._add(moment, answer)
         elif isinstance(action, Resign) and game.phase in (Phase.ROLL, Phase.MOVE):
             stakes = stakes_of(moment, entry.player)
             if probabilities is not None:
-                playing_on = game_decision(game, probabilities, stakes.away).equity
+                playing_on = game_decision(game, probabilities, stakes).equity
             else:
                 playing_on = self._judged().best_value
             self.resigned = Resignation.of(game, stakes, action.kind, playing_on)

@@ -6,17 +6,17 @@ judges the plays of all the spots it is given at once: their results go
 through :meth:`SharedSearch.plays <tavola.bot.search.SharedSearch.plays>`
 together, narrowed by the move filter group by group, the play made kept to
 the full depth whatever the filter says; the plays that reach the full depth
-are then ranked by their cubeful value (:meth:`Stakes.after_play
-<tavola.analysis.stakes.Stakes.after_play>`).
+are then ranked by their cubeful value (:meth:`CubeContext.after_play
+<tavola.bot.context.CubeContext.after_play>`).
 
 >>> from tavola import Dice, Position
 >>> from tavola.bot.evaluate import Evaluator
 >>> from tavola.bot.search import SharedSearch, best_first
->>> from tavola.analysis.stakes import Stakes
+>>> from tavola.bot.context import CubeContext
 >>> from tavola.cube import Cube
 >>> from tavola.rules import Rules
 >>> legal = Position.start().legal_plays(Dice(3, 1))
->>> spot = PlaySpot(legal, Stakes(0, Cube(), Rules()), legal[0])
+>>> spot = PlaySpot(legal, CubeContext(0, Cube(), Rules()), legal[0])
 >>> [judged] = judge_spots(SharedSearch(Evaluator.untrained(hidden=8, seed=1)), [spot], 1)
 >>> judged.played is not None and judged.best.equity >= judged.played.equity
 True
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tavola.analysis.model import OBVIOUS, Alternative
-from tavola.analysis.stakes import Stakes
+from tavola.bot.context import CubeContext
 from tavola.bot.continuation import NEXT, kinds_of
 from tavola.bot.search import SharedSearch, best_first
 from tavola.play import LegalPlays, Play
@@ -45,7 +45,7 @@ class PlaySpot:
     ``chosen_double`` when the roll is the double an Acey-Deucey player chose after a 1-2 (V2)."""
 
     legal: LegalPlays
-    stakes: Stakes
+    stakes: CubeContext
     played: Play | None = None
     chosen_double: bool = False
 

@@ -30,26 +30,24 @@ points in the ledger.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tavola.actions import Action, Double, Drop, OpeningRoll, Played, Roll, Take
 from tavola.actions import Beaver as GameBeaver
 from tavola.analysis.figures import player_figures
 from tavola.analysis.judge import judge_cube, judge_move
-from tavola.analysis.levels import DEFAULT_LEVEL, AnalysisLevel, analysis_level
 from tavola.analysis.model import Decision, PlayerFigures
+from tavola.bot.levels import ANALYSIS_LEVEL, Level, analysis_level
 from tavola.chouette import Beaver as ChouetteBeaver
-from tavola.chouette import Bet, Chouette, ChouetteGame, ChouetteSettings, Phase, Side
+from tavola.chouette import Bet, Chouette, ChouetteGame, ChouetteSettings, Offer, Phase, Side
 from tavola.chouette import Double as ChouetteDouble
 from tavola.chouette import Drop as ChouetteDrop
 from tavola.chouette import Take as ChouetteTake
 from tavola.chouette.actions import LogEntry, StartGame
-from tavola.chouette.record import FORMAT, replay
+from tavola.chouette.record import replay
 from tavola.cube import Cube
 from tavola.dicesource import ManualDice
 from tavola.errors import RecordError, TavolaError
@@ -57,11 +55,12 @@ from tavola.game import Game
 from tavola.i18n import _
 from tavola.play import Play
 from tavola.position import Position
+from tavola.records import read_json_file
 
 if TYPE_CHECKING:
     from tavola.bot.evaluate import Evaluator
 
-__all__ = ["ChouetteAnalysis", "analyze_chouette", "analyze_chouette_file", "is_chouette_record"]
+__all__ = ["ChouetteAnalysis", "analyze_chouette", "analyze_chouette_file"]
 
 Progress = Callable[[int, int], None]
 """Told how many steps of the record are judged so far, and how many there are."""
@@ -108,34 +107,19 @@ class _Seen:
     bets: tuple[Bet, ...]
     doubles: dict[str, tuple[str, ...]]
     """Who may double whom now (at the roll): each player and every opponent they could double."""
-
-
-def is_chouette_record(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` holds a chouette record (a JSON file of ``tavola chouette``)."""
-    if Path(path).suffix.lower() != ".json":
-        return False
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("format") == FORMAT
+    offers: tuple[Offer, ...] = ()
+    """The doubles waiting for an answer."""
 
 
 def analyze_chouette_file(
     path: str | os.PathLike[str],
     *,
-    level: str | None = None,
+    level: str | Level | None = None,
     evaluator: Evaluator | None = None,
     progress: Progress | None = None,
 ) -> ChouetteAnalysis:
     """The chouette record in ``path`` (see :mod:`tavola.chouette.record`) analysed."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        message = _("{path}: not valid JSON: line {line}: {error}")
-        raise RecordError(
-            message.format(path=path, line=error.lineno, error=error.msg), error.lineno
-        ) from None
+    data = read_json_file(path)
     try:
         return _analyze(data, str(path), level, evaluator, progress)
     except RecordError as error:
@@ -145,13 +129,14 @@ def analyze_chouette_file(
 def analyze_chouette(
     chouette: Chouette,
     *,
-    level: str | None = None,
+    level: str | Level | None = None,
     evaluator: Evaluator | None = None,
     progress: Progress | None = None,
 ) -> ChouetteAnalysis:
     """``chouette``'s games analysed (a game still in play too, up to its last action).
 
-    ``level`` is one of the analysis's levels (its strongest by default),
+    ``level`` is a level without noise or its name (:func:`~tavola.bot.levels.analysis_level`;
+    :data:`~tavola.bot.levels.ANALYSIS_LEVEL` by default),
     ``evaluator`` the network (the shipped one by default); ``progress`` is
     told how far the analysis is.
     """
@@ -159,9 +144,13 @@ def analyze_chouette(
 
 
 def _analyze(
-    data: object, source: str, level: str | None, evaluator: Evaluator | None, progress: Progress | None
+    data: object,
+    source: str,
+    level: str | Level | None,
+    evaluator: Evaluator | None,
+    progress: Progress | None,
 ) -> ChouetteAnalysis:
-    chosen = analysis_level(level or DEFAULT_LEVEL)
+    chosen = analysis_level(level or ANALYSIS_LEVEL)
     steps = len(data["log"]) if isinstance(data, dict) and isinstance(data.get("log"), list) else 0
     names: dict[str, None] = {}  # everyone who played, in the order they first did
     made: list[tuple[str, Decision]] = []
@@ -213,13 +202,14 @@ def _seen(game: ChouetteGame, rolls: int) -> _Seen:
         game.captain,
         game.bets,
         doubles,
+        game.offers,
     )
 
 
 class _Judge:
     """Judges the actions of a replayed chouette, each on its own cube, judging each position once."""
 
-    def __init__(self, settings: ChouetteSettings, level: AnalysisLevel, evaluator: Evaluator | None) -> None:
+    def __init__(self, settings: ChouetteSettings, level: Level, evaluator: Evaluator | None) -> None:
         self.rules = dataclasses.replace(settings.rules, cube=True)
         self.variant = settings.variant
         self.level = level
@@ -263,7 +253,7 @@ class _Judge:
         if key not in self._judged:
             game = self._game(play.before, side, cube, ManualDice([play.dice]))
             game.roll()
-            self._judged[key] = judge_move(game, play, level=self.level, evaluator=self.evaluator, away=None)
+            self._judged[key] = judge_move(game, play, level=self.level, evaluator=self.evaluator)
         return self._judged[key]
 
     def _cube(self, seen: _Seen, player: str, opponent: str, action: Action | None) -> Decision | None:
@@ -271,18 +261,24 @@ class _Judge:
         bet = _bet(seen.bets, player, opponent)
         if bet is None:
             return None
-        side = bet.side_of(player)
+        doubler, redoubles = bet.side_of(player), 0
         answering = action is not None and not isinstance(action, Double)
-        doubler = side.other if answering else side
+        if answering:  # an answer to the double on this cube, or to a beaver or raccoon after it (M3, M4)
+            offer = next((offer for offer in seen.offers if offer.bet == bet.key), None)
+            if offer is None:
+                return None
+            doubler, redoubles = offer.doubler, offer.redoubles
         if doubler is not seen.side_on_roll:
-            return None  # an answer to a beaver, which the two-player game leaves to the doubler
-        key = ("cube", seen.position, doubler, bet.cube, type(action))
+            return None
+        key = ("cube", seen.position, doubler, bet.cube, type(action), redoubles)
         if key not in self._judged:
             game = self._game(seen.position, doubler, bet.cube, ManualDice())
             try:
                 if answering:
                     game.double()
-                decision = judge_cube(game, action, level=self.level, evaluator=self.evaluator, away=None)
+                for _ in range(redoubles):
+                    game.beaver()
+                decision = judge_cube(game, action, level=self.level, evaluator=self.evaluator)
             except TavolaError:
                 decision = None  # a cube the two-player game cannot turn here
             self._judged[key] = decision

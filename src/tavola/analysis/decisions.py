@@ -31,7 +31,7 @@ from tavola.analysis.cubes import (
     redouble_name,
 )
 from tavola.analysis.model import CLOSE_CUBE, Alternative, CubeError, Decision, luck_of, skill_of
-from tavola.analysis.stakes import Stakes
+from tavola.bot.context import CubeContext
 from tavola.bot.cube import game_decision
 from tavola.cube import CubeOffer
 from tavola.game import Ending, Game
@@ -45,11 +45,6 @@ TINY = 1e-9
 Probabilities = npt.NDArray[np.float32] | list[float]
 Where = tuple[int, int]
 """A decision's game and move numbers, from 1."""
-
-
-def stakes_in(game: Game, player: int, away: tuple[int, int] | None) -> Stakes:
-    """The stakes of ``player``'s decision in ``game``; ``away`` is the score from ``player``'s side."""
-    return Stakes(player, game.cube, game.rules, game.variant, away, game.crawford)
 
 
 def mwc_loss(best: Alternative, played: Alternative) -> float | None:
@@ -100,7 +95,7 @@ def move_decision(
 def cube_decision(
     where: Where,
     game: Game,
-    stakes: Stakes,
+    stakes: CubeContext,
     choices: list[tuple[str, float]],
     played: str,
     error: CubeError,
@@ -137,22 +132,22 @@ def cube_decision(
 def doubling_decision(
     game: Game,
     probabilities: Probabilities,
-    away: tuple[int, int] | None,
+    context: CubeContext | None,
     *,
     doubled: bool,
     where: Where,
     plies: int = 0,
 ) -> tuple[Decision, bool] | None:
     """The player on roll's double (``doubled``) or no double in ``game`` (before the roll), and whether it
-    was close (:data:`~tavola.analysis.model.CLOSE_CUBE`); None where the cube cannot turn."""
-    player = game.player_on_roll
-    decision = game_decision(game, probabilities, away)
+    was close (:data:`~tavola.analysis.model.CLOSE_CUBE`); None where the cube cannot turn. ``context`` is
+    the game's cube context from either side (money when None)."""
+    stakes = (context or CubeContext.of_game(game)).seen_by(game.player_on_roll)
+    decision = game_decision(game, probabilities, stakes)
     if decision.reason is not None or decision.double_take is None:
         return None
     choices = doubling_choices(decision, game.rules)
     double = next(text for text, _ in choices[:2] if text != "no double")
     played = double if doubled else "no double"
-    stakes = stakes_in(game, player, away)
     values = dict(choices)
     close = stakes.normalised(values[double]) >= stakes.normalised(values["no double"]) - CLOSE_CUBE
     error = doubling_error(played)
@@ -162,33 +157,35 @@ def doubling_decision(
 def answer_decision(
     game: Game,
     probabilities: Probabilities,
-    away: tuple[int, int] | None,
+    context: CubeContext | None,
     action: Action,
     *,
     where: Where,
     plies: int = 0,
 ) -> Decision | None:
-    """The answer ``action`` (a take, a pass, a beaver or raccoon) to the double waiting in ``game``;
-    ``probabilities`` and ``away`` are the player on roll's (the doubler's). None where the cube model has
-    no take to judge (a double with a dead cube in a match)."""
+    """The answer ``action`` (a take, a drop, a beaver or raccoon) to the double waiting in ``game``;
+    ``probabilities`` are the player on roll's (the doubler's), ``context`` the game's cube context from
+    either side (money when None). None where the cube model has no take to judge (a double with a dead
+    cube in a match)."""
     assert game.offer is not None
-    decision = game_decision(game, probabilities, away)
+    context = context or CubeContext.of_game(game)
+    decision = game_decision(game, probabilities, context)
     if decision.double_take is None:
         return None
-    redoubles = (game.offer[0] // game.cube.value).bit_length() - 2
+    assert game.cube_offer is not None
+    redoubles = game.cube_offer.redoubles
     choices = sorted(answer_choices(decision, game.rules, redoubles), key=lambda choice: -choice[1])
-    if isinstance(action, Take):
+    if isinstance(action, Take) and not (game.rules.automatic_beavers and redoubles == 0):
         played = "take"
     elif isinstance(action, Drop):
-        played = "pass"
-    elif isinstance(action, Beaver):
+        played = "drop"
+    elif isinstance(action, Beaver | Take):  # where every take is a beaver, a take is one (M6)
         played = redouble_name(redoubles)
     else:
-        raise ValueError(f"an answer to a double is a take, a pass or a beaver, not {action!r}")
-    value, answering = game.offer
-    offer = CubeOffer(value, doubler=game.player_on_roll, redoubles=redoubles)
-    assert offer.answering == answering
-    stakes = stakes_in(game, answering, None if away is None else (away[1], away[0]))
+        raise ValueError(f"an answer to a double is a take, a drop or a beaver, not {action!r}")
+    offer = game.cube_offer
+    answering = offer.answering
+    stakes = context.seen_by(answering)
     error = answer_error(played, choices[0][0])
     return cube_decision(where, game, stakes, choices, played, error, plies, offer)
 
@@ -197,12 +194,12 @@ def answer_decision(
 class Resignation:
     """A resignation offered, valued for the resigner: resigning, and playing on."""
 
-    stakes: Stakes
+    stakes: CubeContext
     resigning: float
     playing_on: float
 
     @classmethod
-    def of(cls, game: Game, stakes: Stakes, kind: int, playing_on: float) -> Resignation:
+    def of(cls, game: Game, stakes: CubeContext, kind: int, playing_on: float) -> Resignation:
         """The resignation of ``kind`` (a :class:`~tavola.position.WinKind`) by ``stakes.player``."""
         won = score_win(1 - stakes.player, WinKind(kind), game.cube, game.rules, Ending.RESIGNATION).points
         if stakes.away is None:

@@ -1,11 +1,11 @@
 """Single decisions judged as they are made, for live use (a tutor), on the analysis' own batched core.
 
 :func:`judge_move` judges a checker play before it is made, :func:`judge_cube`
-a double, a no double (``None`` at the roll), a take, a pass or a beaver
+a double, a no double (``None`` at the roll), a take, a drop or a beaver
 before it is made; both give the :class:`~tavola.analysis.model.Decision`
 a whole-match analysis would (:mod:`tavola.analysis.decisions`), at any
-analysis level. ``away`` is the match score from the side of the player
-deciding (the points they need, then the opponent's); None for money.
+analysis level. A match's score comes in the game's
+:class:`~tavola.bot.context.CubeContext`; none is money.
 
 >>> from tavola.bot.evaluate import Evaluator
 >>> from tavola.dicesource import ManualDice
@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from tavola.actions import Action, Beaver, Double, Drop, OpeningRoll, Roll, Take
 from tavola.analysis.checkers import PlaySpot, judge_spots
-from tavola.analysis.decisions import answer_decision, doubling_decision, move_decision, stakes_in
-from tavola.analysis.levels import DEFAULT_LEVEL, AnalysisLevel, analysis_level
+from tavola.analysis.decisions import answer_decision, doubling_decision, move_decision
 from tavola.analysis.model import Decision
+from tavola.bot.context import CubeContext
 from tavola.bot.evaluate import Evaluator
+from tavola.bot.levels import ANALYSIS_LEVEL, Level, analysis_level
 from tavola.bot.search import SharedSearch
 from tavola.errors import IllegalActionError, IllegalPlayError
 from tavola.game import Game, Phase
@@ -40,7 +41,7 @@ from tavola.play import Play
 __all__ = ["judge_cube", "judge_move"]
 
 
-def _search(game: Game, level: AnalysisLevel, evaluator: Evaluator | None) -> SharedSearch:
+def _search(game: Game, level: Level, evaluator: Evaluator | None) -> SharedSearch:
     return SharedSearch((evaluator or Evaluator.default()).for_variant(game.variant), level.filter)
 
 
@@ -54,12 +55,13 @@ def judge_move(
     game: Game,
     play: Play | str,
     *,
-    level: str | AnalysisLevel = DEFAULT_LEVEL,
+    level: str | Level = ANALYSIS_LEVEL,
     evaluator: Evaluator | None = None,
-    away: tuple[int, int] | None = None,
+    context: CubeContext | None = None,
 ) -> Decision:
     """The checker play ``play`` (a :class:`Play` or its notation) judged before it is made in ``game``,
-    which waits for it (dice rolled, no checker moved yet)."""
+    which waits for it (dice rolled, no checker moved yet). ``context`` is the game's cube context from
+    either side (money when None)."""
     turn = game.turn
     if game.phase is not Phase.MOVE or turn is None:
         raise IllegalActionError(_("a play is judged once the dice are rolled, before it is made"))
@@ -70,7 +72,8 @@ def judge_move(
         )
     chosen_level = analysis_level(level)
     player = game.player_on_roll
-    spot = PlaySpot(turn.legal, stakes_in(game, player, away), chosen, game.playing_chosen_double)
+    stakes = (context or CubeContext.of_game(game)).seen_by(player)
+    spot = PlaySpot(turn.legal, stakes, chosen, game.playing_chosen_double)
     [judged] = judge_spots(_search(game, chosen_level, evaluator), [spot], chosen_level.plies)
     return move_decision(_where(game), player, chosen, game, judged)
 
@@ -79,29 +82,27 @@ def judge_cube(
     game: Game,
     action: Action | None,
     *,
-    level: str | AnalysisLevel = DEFAULT_LEVEL,
+    level: str | Level = ANALYSIS_LEVEL,
     evaluator: Evaluator | None = None,
-    away: tuple[int, int] | None = None,
+    context: CubeContext | None = None,
 ) -> Decision:
     """The cube action ``action`` judged before it is made in ``game``: a :class:`Double` or ``None`` (no
     double) by the player on roll before the roll, or a :class:`Take`, :class:`Drop` or :class:`Beaver` by
-    the player answering a double. ``away`` is that player's score."""
+    the player answering a double. ``context`` is the game's cube context from either side (money when
+    None)."""
     chosen_level = analysis_level(level)
     search = _search(game, chosen_level, evaluator)
     probabilities = search.evaluate(game.position.to_array()[None], chosen_level.plies)[0]
     where = _where(game)
     if game.phase is Phase.ROLL and (action is None or isinstance(action, Double)):
         found = doubling_decision(
-            game, probabilities, away, doubled=action is not None, where=where, plies=chosen_level.plies
+            game, probabilities, context, doubled=action is not None, where=where, plies=chosen_level.plies
         )
         if found is None:
             raise IllegalActionError(_("the player on roll cannot double now: there is no cube decision"))
         return found[0]
     if game.phase is Phase.DOUBLED and isinstance(action, Take | Drop | Beaver):
-        doubler_away = None if away is None else (away[1], away[0])
-        answer = answer_decision(
-            game, probabilities, doubler_away, action, where=where, plies=chosen_level.plies
-        )
+        answer = answer_decision(game, probabilities, context, action, where=where, plies=chosen_level.plies)
         if answer is None:
             raise IllegalActionError(_("this double has no take to judge: the cube is dead"))
         return answer

@@ -11,10 +11,10 @@ is the best by cubeless equity, valued at the match score in a match
 
 >>> from tavola import Dice, Position
 >>> from tavola.bot.evaluate import Evaluator
->>> from tavola.analysis.stakes import Stakes
+>>> from tavola.bot.context import CubeContext
 >>> from tavola.cube import Cube
 >>> from tavola.rules import Rules
->>> spots = [LuckSpot(Position.start(), Dice(6, 6), Stakes(0, Cube(), Rules()))]
+>>> spots = [LuckSpot(Position.start(), Dice(6, 6), CubeContext(0, Cube(), Rules()))]
 >>> [(normalised, points)] = roll_luck(Evaluator.untrained(hidden=8, seed=1), spots)
 >>> normalised == points
 True
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tavola.analysis.stakes import Stakes
+from tavola.bot.context import CubeContext
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.network import flip_probabilities
 from tavola.bot.search import ROLL_WEIGHTS, best_in_groups, evaluate_ply
@@ -45,7 +45,7 @@ class LuckSpot:
 
     position: Position
     dice: Dice
-    stakes: Stakes
+    stakes: CubeContext
 
 
 def roll_luck(evaluator: Evaluator, spots: Sequence[LuckSpot]) -> list[tuple[float, float]]:

@@ -134,7 +134,7 @@ class Alternative:
     """One choice open at a decision and what it is worth to the player deciding.
 
     ``text`` is a play in Tavola's notation or a cube action ("no double",
-    "double, take", "double, pass", "take", "pass", "beaver", ...);
+    "double, take", "double, drop", "take", "drop", "beaver", ...);
     ``equity`` is normalised; ``mwc`` the match winning chances (in a match);
     ``plies`` how deep it was judged (-1 for a rollout).
     """

@@ -17,8 +17,8 @@ in Tavola's notation in every language.
 
 from __future__ import annotations
 
-from tavola.analysis.levels import LEVELS
 from tavola.analysis.model import CubeError, LuckClass, Rating, Skill
+from tavola.bot.levels import DEPTHS
 from tavola.i18n import N_, _
 
 __all__ = [
@@ -75,10 +75,10 @@ RATING_NAMES = {
 CHOICE_NAMES = {
     "no double": N_("no double"),
     "double, take": N_("double, take"),
-    "double, pass": N_("double, pass"),
+    "double, drop": N_("double, drop"),
     "double, beaver": N_("double, beaver"),
     "take": N_("take"),
-    "pass": N_("pass"),
+    "drop": N_("drop"),
     "beaver": N_("beaver"),
     "raccoon": N_("raccoon"),
     "resign": N_("resign"),
@@ -126,9 +126,13 @@ def choice_name(text: str) -> str:
 
 
 def level_name(level: str) -> str:
-    """An analysis level (its name, "1-ply", or its title, "1-ply cubeful") as its title in words."""
-    for known in LEVELS.values():
-        if level in (known.name, known.title):
+    """An analysis level (its name, "expert" or "1-ply", or its title, "1-ply cubeful") as its title in words.
+
+    >>> level_name("expert")
+    '1-ply cubeful'
+    """
+    for depth, known in DEPTHS.items():
+        if level in (depth, known.name, known.title):
             # TRANSLATORS: an analysis level, e.g. "2-ply cubeful": {level} is "0-ply", "1-ply" or "2-ply".
-            return _("{level} cubeful").format(level=known.name)
+            return _("{level} cubeful").format(level=depth)
     return level

@@ -2,10 +2,11 @@
 
 :func:`choose_action` reads the game's phase and answers with one of the
 game's :meth:`~tavola.game.Game.legal_actions`: it rolls or doubles by the
-cube decision, takes, drops or beavers a double, answers a resignation by
-comparing it with its equity, chooses the Acey-Deucey double that plays
-best, and plays checkers at its level. In a match ``away`` is the points
-each player still needs, the bot's first.
+cube decision, takes, drops, beavers or raccoons a double as its advice
+says (:meth:`~tavola.bot.player.Bot.advise`, the same a hint gives), answers
+a resignation by comparing it with its equity, chooses the Acey-Deucey double
+that plays best, and plays checkers at its level. A match's score comes in the
+game's :class:`~tavola.bot.context.CubeContext`.
 
 >>> from tavola.bot.evaluate import Evaluator
 >>> from tavola.bot.player import Bot
@@ -31,41 +32,44 @@ from tavola.actions import (
     Roll,
     Take,
 )
-from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse
+from tavola.bot.advice import Advice, ask
+from tavola.bot.context import CubeContext
+from tavola.bot.cube import CubeAction, CubeResponse
+from tavola.bot.levels import CUBE_LEVEL
 from tavola.bot.player import Bot
 from tavola.game import Game, Phase
-from tavola.match import MatchScore
 from tavola.position import WinKind
 from tavola.scoring import Ending, score_win
 from tavola.variants import Scoring, checkers_left
 
 
-def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> Action:
-    """The bot's action in ``game`` as the player to act (``away``: its points to go and its opponent's)."""
+def choose_action(bot: Bot, game: Game, context: CubeContext | None = None) -> Action:
+    """The bot's action in ``game`` as the player to act; ``context`` is the game's cube context from
+    either side (:meth:`CubeContext.of_game <tavola.bot.context.CubeContext.of_game>`; money when None)."""
     phase = game.phase
+    acting = game.player_to_act
     if phase is Phase.OPENING:
         return Roll()
     if phase is Phase.ROLL:
-        if game.may_double() and _decision(bot, game, away).action is CubeAction.DOUBLE:
-            return Double()
-        return Roll()
+        cube = _advice(bot, game, context).cube if game.may_double() else None
+        return Double() if cube is not None and cube.action is CubeAction.DOUBLE else Roll()
     if phase is Phase.DOUBLED:
-        return _answer_double(bot, game, away)
+        response = _advice(bot, game, context).answer
+        answers: dict[CubeResponse | None, Action] = {CubeResponse.DROP: Drop(), CubeResponse.BEAVER: Beaver()}
+        return answers.get(response, Take())
     if phase is Phase.RESIGNATION:
-        return _answer_resignation(bot, game, away)
+        assert acting is not None
+        return _answer_resignation(bot, game, (context or CubeContext.of_game(game)).seen_by(acting))
     if phase is Phase.CHOOSE_DOUBLE:
         return ChooseDouble(_best_double(bot, game))
     if phase is Phase.MOVE:
         turn = game.turn
         assert turn is not None
-        match = None if away is None else MatchScore.from_away(away, game.crawford)
         # The turn's own legal plays: generated once, for the bot's choice and for the game that checks it.
         chosen = bot.play(
             turn.start,
             turn.dice,
-            game.variant,
-            match=match,
-            cube_value=game.cube.value,
+            (context or CubeContext.of_game(game)).seen_by(game.player_on_roll),
             legal=turn.legal,
             chosen_double=game.playing_chosen_double,
         )
@@ -73,49 +77,28 @@ def choose_action(bot: Bot, game: Game, away: tuple[int, int] | None = None) -> 
     raise ValueError("the game is over: there is nothing to do")
 
 
-def _decision(bot: Bot, game: Game, away: tuple[int, int] | None) -> CubeDecision:
-    """The cube decision seen by the player on roll, whoever is to act: the one every hint gives."""
-    return bot.cube_decision(game, _from_roller(game, away))
+def _advice(bot: Bot, game: Game, context: CubeContext | None) -> Advice:
+    """The advice every hint gives the player to act on the cube (:meth:`Bot.advise`)."""
+    acting = game.player_to_act
+    assert acting is not None
+    return bot.advise(ask(game, acting, context))
 
 
-def _from_roller(game: Game, away: tuple[int, int] | None) -> tuple[int, int] | None:
-    """``away`` (the acting player's first) turned to the player on roll's side."""
-    if away is None or game.player_to_act == game.player_on_roll:
-        return away
-    return away[1], away[0]
-
-
-def _answer_double(bot: Bot, game: Game, away: tuple[int, int] | None) -> Action:
-    offer = game.offer
-    assert offer is not None
-    if game.player_to_act != game.player_on_roll:
-        # The bot was doubled: the decision's answer is for it.
-        response = _decision(bot, game, away).response
-        if response is CubeResponse.BEAVER and Beaver() in game.legal_actions():
-            return Beaver()
-        return Drop() if response is CubeResponse.DROP else Take()
-    # The bot doubled and was beavered: it plays on at four times the cube unless that is
-    # worse than giving up the doubled stake.
-    decision = _decision(bot, game, away)
-    beavered = decision.double_beaver if decision.double_beaver is not None else decision.double_take
-    if beavered is None or decision.match:
-        return Take()
-    return Take() if beavered >= -2.0 else Drop()
-
-
-def _answer_resignation(bot: Bot, game: Game, away: tuple[int, int] | None) -> Action:
-    """Accept when the resignation gives at least what the bot expects from playing on (cubeless).
+def _answer_resignation(bot: Bot, game: Game, context: CubeContext) -> Action:
+    """Accept when the resignation gives at least what the bot expects from playing on (cubeless), the
+    position judged at the cube's level (:data:`~tavola.bot.levels.CUBE_LEVEL`); ``context`` is the
+    bot's.
 
     In a match a resignation that wins the match is always accepted.
     """
     resignation = game.resignation
     assert resignation is not None
     _resigner, kind = resignation
-    if away is not None and int(kind) * game.cube.value >= away[0]:
+    if context.away is not None and int(kind) * game.cube.value >= context.away[0]:
         return AcceptResignation()
     # The resigner is on roll: the bot's expectation is the resigner's equity turned round,
     # in the variant's points (checkers in Acey-Deucey), against what the resignation pays.
-    probabilities = bot.probabilities(game.position, level="beginner", variant=game.variant)
+    probabilities = bot.probabilities(game.position, CUBE_LEVEL, game.variant)
     expected = -float(bot.evaluator.for_variant(game.variant).equity(probabilities[None])[0])
     offered = score_win(0, kind, game.cube, game.rules, Ending.RESIGNATION, _checkers_left(game))
     per_cube = offered.points / game.cube.value

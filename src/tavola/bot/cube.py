@@ -28,11 +28,15 @@ leader's cube is dead and the trailer doubles at once, and the leader drops
 when the trailer's chances are better than a drop's (their free drop at an
 even-away score). Match equities are match winning chances.
 
-The doubled player's answer: take when the game after the take is worth at
-least as much as the drop; with beavers allowed (M3), *beaver* when their
-cubeful equity after the take is positive: they then do better at twice the
-stake, keeping the cube (the doubler may drop the beaver, so the beaver is
-worth at most two points; raccoons are not looked at).
+The answer to a double, and to each immediate redouble after it, is one rule
+(:func:`answers`, :func:`answer`; :func:`decide` for many rows): a take
+leaves the cube at the offer's value with the player doubled first, so a take
+after ``r`` immediate redoubles is worth ``2**r`` times the double's take; a
+drop pays the value before the offer; and where the rules allow another
+immediate redouble (a beaver, then a raccoon..., M3, M4) it is worth the
+offer it makes, answered in turn at best. The side answering picks what is
+best for it; on a tie a take, then a drop. Where every take is a beaver (M6)
+the take is not open and the answer is a beaver or a drop.
 
 >>> print(money_decision([0.52, 0.15, 0.01, 0.13, 0.01]))
 No double, take (no double +0.086, double/take -0.259, double/pass +1.000)
@@ -46,6 +50,7 @@ import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +62,9 @@ from tavola.cube import Cube
 from tavola.game import Game, Phase
 from tavola.position import Position
 from tavola.rules import Rules
+
+if TYPE_CHECKING:
+    from tavola.bot.context import CubeContext
 
 
 def position_efficiency(position: Position) -> float:
@@ -327,6 +335,43 @@ class CubeDecisions:
         )
 
 
+def _offer_answers(take: FloatArray, passed: FloatArray, rules: Rules, redoubles: int) -> FloatArray:
+    """Each row's answers to an offer after ``redoubles`` immediate redoubles, valued for the first doubler.
+
+    Columns in :data:`RESPONSES`' order (a take, a drop, the next immediate
+    redouble); NaN where an answer is not open. ``take`` and ``passed`` are
+    the first double's take and drop for the doubler.
+    """
+    rows = len(take)
+    scale = float(2**redoubles)
+    values = np.full((rows, len(RESPONSES)), np.nan)
+    values[:, _TAKE] = scale * take
+    values[:, _DROP] = passed if redoubles == 0 else (-scale if redoubles % 2 else scale)
+    if redoubles < rules.beavers:
+        deeper = _offer_answers(take, passed, rules, redoubles + 1)
+        values[:, _BEAVER] = _answered(deeper, redoubles + 1)
+        if rules.automatic_beavers and redoubles == 0:  # every take is a beaver (M6)
+            values[:, _TAKE] = np.nan
+    return values
+
+
+def _chosen(values: FloatArray, redoubles: int) -> IntArray:
+    """The answer each row's side answering picks: its best, on a tie the first open (take, drop, redouble).
+
+    The doubled player answers after an even number of immediate redoubles,
+    the first doubler after an odd number; ``values`` are the doubler's.
+    """
+    own = values if redoubles % 2 else -values
+    chosen: IntArray = np.argmax(np.where(np.isnan(own), -np.inf, own), axis=1)
+    return chosen
+
+
+def _answered(values: FloatArray, redoubles: int) -> FloatArray:
+    """The doubler's value of each row's offer, answered at best."""
+    found: FloatArray = values[np.arange(len(values)), _chosen(values, redoubles)]
+    return found
+
+
 def decide(
     no_double: npt.ArrayLike,
     double_take: npt.ArrayLike,
@@ -339,39 +384,29 @@ def decide(
     """The action and the answer from the three equities of the player on roll, row by row.
 
     The one rule of every cube decision, of the model's equities and of
-    rolled-out ones alike. The doubled player takes when the take is worth
-    at least a drop to them; for money they beaver (M3) when their take is
-    worth more than nothing, the doubler then dropping the beaver for two
-    units when that is worth less to them; where every take is a beaver
-    (M6) they beaver or drop. The player on roll doubles when the answer
-    leaves them more than not doubling, and is too good to double when not
-    doubling is worth at least a drop. Where ``may_double`` is False the
-    action is no double and the double's equities are NaN.
+    rolled-out ones alike. The doubled player answers as :func:`answers`
+    values the answers (every immediate redouble the rules allow looked
+    at); ``double_beaver`` is the doubler's value after a beaver answered
+    at best. The player on roll doubles when the answer leaves them more
+    than not doubling, and is too good to double when not doubling is worth
+    at least a drop. Where ``may_double`` is False the action is no double
+    and the double's equities are NaN.
 
     >>> print(decide(0.6, 1.2, 1.0, Rules()).row(0))
     Double, drop (no double +0.600, double/take +1.200, double/pass +1.000)
+    >>> print(decide(0.3, -0.2, 1.0, Rules(beavers=2)).row(0))  # beavered; a raccoon would lose more
+    No double, beaver (no double +0.300, double/take -0.200, double/pass +1.000, double/beaver -0.400)
     """
     nd = np.atleast_1d(np.asarray(no_double, dtype=np.float64))
     rows = len(nd)
     dt = np.broadcast_to(np.asarray(double_take, dtype=np.float64), (rows,))
     dp = np.broadcast_to(np.asarray(double_pass, dtype=np.float64), (rows,))
     allowed = np.broadcast_to(np.asarray(may_double, dtype=bool), (rows,))
-    beaver = np.full(rows, np.nan)
-    if match:
-        response = np.where(dt <= dp, _TAKE, _DROP)
-        answered = np.minimum(dt, dp)
-    else:
-        take = -dt  # the doubled player's equity after a take, per unit of the cube before the double
-        beavered = np.minimum(2 * take, 2.0)  # the doubler may drop the beaver for two units
-        answers = np.stack([take, -np.ones(rows), beavered], axis=1)
-        if rules.automatic_beavers:  # every take is a beaver (M6)
-            answers[:, _TAKE] = -np.inf
-        elif not rules.beavers:
-            answers[:, _BEAVER] = -np.inf
-        response = np.argmax(answers, axis=1)  # on a tie the first: a take, then a drop
-        answered = -answers[np.arange(rows), response]
-        if rules.beavers:
-            beaver = -beavered
+    chain = rules if not match else Rules()  # no beavers in a match (P4)
+    values = _offer_answers(dt, dp, chain, 0)
+    response = _chosen(values, 0)
+    answered = values[np.arange(rows), response]
+    beaver = values[:, _BEAVER]
     action = np.where(answered > nd, _DOUBLE, np.where(nd >= dp, _TOO_GOOD, _NO_DOUBLE))
     nowhere = np.full(rows, np.nan)
     return CubeDecisions(
@@ -382,6 +417,41 @@ def decide(
         np.where(allowed, dp, nowhere),
         np.where(allowed, beaver, nowhere),
     )
+
+
+def answers(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> dict[CubeResponse, float]:
+    """The answers open to the side answering an offer after ``redoubles`` immediate redoubles (0: the
+    double itself, answered by the doubled player; 1: a beaver, answered by the doubler; 2: a raccoon...),
+    each valued for the doubler, the player on roll of ``decision``, in its terms (points per unit of the
+    cube before the double, or match winning chances). :data:`CubeResponse.BEAVER` is the next immediate
+    redouble, where the rules allow one (M3, M4).
+
+    >>> decision = money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=2))
+    >>> {answer.value: round(value, 3) for answer, value in answers(decision, Rules(beavers=2), 1).items()}
+    {'take': -0.518, 'drop': -2.0, 'beaver': -1.037}
+    """
+    if decision.double_take is None or decision.double_pass is None:
+        raise ValueError(f"{decision.title}: there is no double to answer")
+    chain = Rules() if decision.match else rules
+    if redoubles < 0 or redoubles > chain.beavers:
+        raise ValueError(f"these rules allow {chain.beavers} immediate redoubles, not {redoubles}")
+    values = _offer_answers(
+        np.array([decision.double_take]), np.array([decision.double_pass]), chain, redoubles
+    )[0]
+    return {RESPONSES[code]: float(value) for code, value in enumerate(values) if not np.isnan(value)}
+
+
+def answer(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> CubeResponse:
+    """The answer the side answering an offer after ``redoubles`` immediate redoubles gives: the one rule
+    of every take, drop, beaver and raccoon (:func:`answers`; on a tie a take, then a drop).
+
+    >>> decision = money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=2))
+    >>> answer(decision, Rules(beavers=2)), answer(decision, Rules(beavers=2), 1)
+    (<CubeResponse.BEAVER: 'beaver'>, <CubeResponse.TAKE: 'take'>)
+    """
+    found = answers(decision, rules, redoubles)
+    doubler = redoubles % 2 == 1
+    return max(found, key=lambda response: found[response] if doubler else -found[response])
 
 
 def money_decisions(
@@ -607,18 +677,22 @@ def match_decision(
 def game_decision(
     game: Game,
     probabilities: Probabilities,
-    away: tuple[int, int] | None = None,
+    context: CubeContext | None = None,
     *,
     table: MatchEquityTable | None = None,
     efficiency: float | None = None,
 ) -> CubeDecision:
     """The cube decision in ``game``, before the roll or when a double (or its beaver) waits for its answer.
 
-    ``probabilities`` are the player on roll's; ``away`` is the match score
-    from their side (None for money). Whether the game allows a double now
-    (the Crawford game, the Holland rule, the cube's owner) comes from the game;
+    ``probabilities`` are the player on roll's; ``context`` the game's cube
+    context from any side (:meth:`CubeContext.of_game
+    <tavola.bot.context.CubeContext.of_game>`, money when None), turned here
+    to the player on roll's. Whether the game allows a double now (the
+    Crawford game, the Holland rule, the cube's owner) comes from the game;
     Janowski's ``x`` from its position (:func:`position_efficiency`) unless given.
     """
+    from tavola.bot.context import CubeContext  # the context values positions with this module's model
+
     player = game.player_on_roll
     if game.phase is Phase.ROLL:
         may_double = game.may_double(player)
@@ -628,55 +702,46 @@ def game_decision(
         raise ValueError(
             f"cube decisions come before the roll or to answer a double, not in {game.phase.value}"
         )
+    seen = (context or CubeContext.of_game(game)).seen_by(player)
     return position_decision(
-        probabilities,
-        game.position,
-        game.cube,
-        game.rules,
-        away=away,
-        crawford=game.crawford,
-        player=player,
-        table=table,
-        efficiency=efficiency,
-        may_double=may_double,
+        probabilities, game.position, seen, table=table, efficiency=efficiency, may_double=may_double
     )
 
 
 def position_decision(
     probabilities: Probabilities,
     position: Position,
-    cube: Cube | None = None,
-    rules: Rules | None = None,
+    context: CubeContext | None = None,
     *,
-    away: tuple[int, int] | None = None,
-    crawford: bool = False,
-    player: int = 0,
     table: MatchEquityTable | None = None,
     efficiency: float | None = None,
     may_double: bool = True,
 ) -> CubeDecision:
-    """The cube decision of ``position``'s player on roll (``player`` of ``cube``), for money or in a match.
+    """The cube decision of ``position``'s player on roll, whose side ``context`` is from (money with a
+    centred cube when None), for money or in a match.
 
     The one computation behind :func:`game_decision` and
-    :meth:`tavola.bot.player.Bot.evaluate`: :func:`money_decision` when
-    ``away`` is None, else :func:`match_decision` at that score (the player
-    on roll's points to go first), Janowski's ``x`` from the position
-    (:func:`position_efficiency`) unless given.
+    :meth:`tavola.bot.player.Bot.evaluate`: :func:`money_decision` for money,
+    else :func:`match_decision` at the context's score, Janowski's ``x``
+    from the position (:func:`position_efficiency`) unless given.
 
     >>> print(position_decision([0.99, 0.0, 0.0, 0.0, 0.0], Position([2] + [0] * 22 + [-2])))
     Double, drop (no double +0.994, double/take +1.953, double/pass +1.000)
     """
     if efficiency is None:
         efficiency = position_efficiency(position)
-    if away is None:
+    cube, rules, player = Cube(), Rules(), 0
+    if context is not None:
+        cube, rules, player = context.cube, context.rules, context.player
+    if context is None or context.away is None:
         return money_decision(
             probabilities, cube, rules, player=player, efficiency=efficiency, may_double=may_double
         )
     return match_decision(
         probabilities,
-        away,
+        context.away,
         cube,
-        crawford=crawford,
+        crawford=context.crawford,
         rules=rules,
         player=player,
         table=table,

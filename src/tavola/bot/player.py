@@ -6,9 +6,10 @@ turns its answers into JSON).
 Positions are seen from the player on roll; a match is given as the points
 each side still needs.
 
-A bot's level sets how it plays checkers; its cube decisions are judged at
-:data:`CUBE_LEVEL`'s depth at every level, so the bot doubles, takes and drops
-as every hint says (:meth:`Bot.cube_decision` for a game in progress).
+A bot's level (:mod:`tavola.bot.levels`) sets how it plays checkers; its cube
+decisions are judged at :data:`~tavola.bot.levels.CUBE_LEVEL`'s depth at every
+level, so the bot doubles, takes and drops as every hint says
+(:meth:`Bot.cube_decision` for a game in progress).
 
 >>> from tavola import Dice, Position
 >>> from tavola.bot.evaluate import Evaluator
@@ -24,38 +25,18 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.advice import Advice, Asked, Question
+from tavola.bot.context import MONEY, CubeContext
 from tavola.bot.continuation import kinds_of
-from tavola.bot.cube import CubeAction, CubeDecision, game_decision, position_decision
+from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse, answer, position_decision
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.met import table_for
-from tavola.bot.search import (
-    JudgedPlays,
-    Level,
-    SharedSearch,
-    best_first,
-    best_in_groups,
-    evaluate_ply,
-    judge_plays,
-    level,
-)
-from tavola.cube import Cube
+from tavola.bot.levels import BOT_LEVEL, CUBE_LEVEL, Level, level
+from tavola.bot.search import JudgedPlays, SharedSearch, best_first, best_in_groups, evaluate_ply, judge_plays
 from tavola.dice import Dice
 from tavola.errors import TavolaError
-from tavola.game import Game
-from tavola.match import MatchScore
 from tavola.play import LegalPlays, Play
 from tavola.position import Position
-from tavola.rules import Rules
 from tavola.variants import STANDARD, Scoring, Variant
-
-CUBE_LEVEL = "world-class"
-"""The level whose depth judges cube decisions, whatever level the bot plays checkers at.
-
-Hints are given at this level, and a cube decision seen at another depth can
-differ from it: in Dutch backgammon's entering phase (V1) the estimates of
-one ply and of two can differ by half a point, so a bot judging its cube at
-its own level would double where the hint says no double.
-"""
 
 
 @dataclass(frozen=True)
@@ -107,24 +88,25 @@ class Evaluation:
 
 
 class Bot:
-    """Tavola's bot with ``evaluator`` (the shipped networks by default), playing at ``level``."""
+    """Tavola's bot with ``evaluator`` (the shipped networks by default), playing at ``level`` (a
+    :class:`~tavola.bot.levels.Level` or its name; an unknown name raises
+    :class:`~tavola.bot.levels.UnknownLevelError`).
+
+    Each method's ``level``, where given, replaces the bot's own for that call.
+    """
 
     def __init__(
         self,
         evaluator: Evaluator | None = None,
-        level: str = "world-class",
+        level: str | Level = BOT_LEVEL,
         rng: np.random.Generator | int | None = None,
     ) -> None:
+        self.level = self._level(level)  # an unknown level is refused before the networks load
         self.evaluator = evaluator or Evaluator.default()
-        self.level_name = level
         self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        self._level(level)  # refuse an unknown level at once
 
-    def _level(self, name: str | None) -> Level:
-        try:
-            return level(name or self.level_name)
-        except KeyError as error:
-            raise TavolaError(str(error.args[0])) from None
+    def _level(self, name: str | Level | None) -> Level:
+        return self.level if name is None else level(name)
 
     # --- checker play -------------------------------------------------------------------
 
@@ -132,11 +114,9 @@ class Bot:
         self,
         position: Position,
         dice: Dice,
-        variant: Variant = STANDARD,
-        level: str | None = None,
-        match: MatchScore | None = None,
-        cube_value: int = 1,
+        context: CubeContext | None = None,
         *,
+        level: str | Level | None = None,
         legal: LegalPlays | None = None,
         chosen_double: bool = False,
     ) -> list[Choice]:
@@ -145,10 +125,13 @@ class Bot:
         Best first is :func:`~tavola.bot.search.best_first`: the plays searched
         deepest, then by equity; each :class:`Choice` says its depth.
 
-        In a ``match`` the plays are ranked by match winning chances at the
-        score and ``cube_value`` (gammons count for what they do to the match),
-        their equities given back in money terms (:meth:`MatchEquityTable.to_equity`);
-        the search itself looks ahead by money equity. ``legal``, the plays
+        ``context`` is the mover's cube context (:class:`~tavola.bot.context.CubeContext`:
+        the variant, the cube and the match score; money in the standard game
+        when None). In a match the plays are ranked by match winning chances at
+        the score and the cube's value (gammons count for what they do to the
+        match), their equities given back in money terms
+        (:meth:`MatchEquityTable.to_equity`); the search itself looks ahead by
+        money equity. ``legal``, the plays
         of ``position`` and ``dice`` where the caller has them already (a
         :class:`~tavola.turn.Turn`'s), saves generating them again.
 
@@ -158,39 +141,39 @@ class Bot:
         ``dice`` are the double chosen after a 1-2, a play of all four moves
         with its player on roll again.
         """
-        chosen = self._level(level)
-        plays = self._legal(position, dice, variant, legal)
-        order, judged, equities = self._judge(plays, chosen, match, cube_value, chosen_double)
+        chosen, context = self._level(level), context or MONEY
+        plays = self._legal(position, dice, context.variant, legal)
+        order, judged, equities = self._judge(plays, chosen, context, chosen_double)
         return [self._choice(plays[row], row, judged, equities) for row in order.tolist()]
 
     def play(
         self,
         position: Position,
         dice: Dice,
-        variant: Variant = STANDARD,
-        level: str | None = None,
-        match: MatchScore | None = None,
-        cube_value: int = 1,
+        context: CubeContext | None = None,
         *,
+        level: str | Level | None = None,
         legal: LegalPlays | None = None,
         chosen_double: bool = False,
     ) -> Choice:
         """The play the bot makes at ``level``: the best, or at weak levels the best once noise blurs them.
 
         The plays are generated once and judged in one search; only the
-        chosen one becomes a :class:`~tavola.play.Play`. ``legal`` and
-        ``chosen_double`` as for :meth:`hint`.
+        chosen one becomes a :class:`~tavola.play.Play`. ``context``, ``legal``
+        and ``chosen_double`` as for :meth:`hint`.
         """
-        chosen = self._level(level)
-        plays = self._legal(position, dice, variant, legal)
-        order, judged, equities = self._judge(plays, chosen, match, cube_value, chosen_double)
+        chosen, context = self._level(level), context or MONEY
+        plays = self._legal(position, dice, context.variant, legal)
+        order, judged, equities = self._judge(plays, chosen, context, chosen_double)
         row = int(order[0])
         if chosen.noise > 0 and len(order) > 1:
             blurred = equities[order] + self.rng.normal(0.0, chosen.noise, len(order))
             row = int(order[int(np.argmax(blurred))])
         return self._choice(plays[row], row, judged, equities)
 
-    def double_hint(self, position: Position, variant: Variant, level: str | None = None) -> list[Choice]:
+    def double_hint(
+        self, position: Position, variant: Variant, level: str | Level | None = None
+    ) -> list[Choice]:
         """The six doubles to choose from after an Acey-Deucey 1-2 (V2), best first, each by its best play.
 
         ``position`` is seen from the player choosing. Each :class:`Choice`
@@ -248,16 +231,16 @@ class Bot:
         self,
         plays: LegalPlays,
         chosen: Level,
-        match: MatchScore | None,
-        cube_value: int,
+        context: CubeContext,
         chosen_double: bool = False,
     ) -> tuple[npt.NDArray[np.int64], JudgedPlays, npt.NDArray[np.float64]]:
         """The rows of ``plays`` best first, the search's judgement, and each row's equity as ranked.
 
-        For money the equity is the search's; in a match, each play's match
-        winning chances turned back into money terms, and the rows ranked by
-        them within each depth (:func:`~tavola.bot.search.best_first`). Each
-        play is judged by what follows it (:func:`~tavola.bot.continuation.kinds_of`).
+        For money (or a level that is not cubeful) the equity is the search's;
+        in a match, each play's match winning chances at the cube's value
+        turned back into money terms, and the rows ranked by them within each
+        depth (:func:`~tavola.bot.search.best_first`). Each play is judged by
+        what follows it (:func:`~tavola.bot.continuation.kinds_of`).
         """
         judged = judge_plays(
             self.evaluator.for_variant(plays.variant),
@@ -266,10 +249,9 @@ class Bot:
             chosen.filter,
             kinds=kinds_of(plays, chosen_double),
         )
-        if match is None:
+        if context.away is None or not chosen.cubeful:
             return judged.order(), judged, judged.equities
-        away, crawford = match.away, match.crawford
-        table = table_for(*away)
+        away, crawford, cube_value, table = context.away, context.crawford, context.cube.value, context.table
 
         def in_money_terms(probabilities: npt.NDArray[np.float32]) -> float:
             mwc = table.cubeless(probabilities, *away, cube_value, crawford)
@@ -287,30 +269,39 @@ class Bot:
     # --- positions and the cube -----------------------------------------------------------
 
     def evaluate(
-        self,
-        position: Position,
-        cube: Cube | None = None,
-        match: MatchScore | None = None,
-        rules: Rules | None = None,
-        level: str | None = None,
-        variant: Variant = STANDARD,
+        self, position: Position, context: CubeContext | None = None, *, level: str | Level | None = None
     ) -> Evaluation:
-        """The position judged for its player on roll (player 0 of ``cube``), before the roll.
+        """The position judged for its player on roll, whose side ``context`` is from (money in the
+        standard game with a centred cube when None), before the roll.
 
-        At ``level``'s depth, :data:`CUBE_LEVEL`'s unless named. The
-        cubeless equity is in ``variant``'s points (checkers in Acey-Deucey).
+        At ``level``'s depth, :data:`~tavola.bot.levels.CUBE_LEVEL`'s unless named. The
+        cubeless equity is in the variant's points (checkers in Acey-Deucey).
+
+        >>> from tavola.bot.evaluate import Evaluator
+        >>> found = Bot(Evaluator.untrained(hidden=8, seed=1)).evaluate(Position([2] + [0] * 22 + [-2]))
+        >>> found.cube.action
+        <CubeAction.TOO_GOOD: 'too good to double'>
         """
-        probabilities = self.probabilities(position, level or CUBE_LEVEL, variant)
-        cubeless = self._cubeless(probabilities, variant)
-        if not variant.cube:
-            decision = self._without_cube(variant, cubeless)
-        else:
-            away, crawford = (None, False) if match is None else (match.away, match.crawford)
-            decision = position_decision(probabilities, position, cube, rules, away=away, crawford=crawford)
+        context = context or MONEY
+        probabilities = self.probabilities(position, level or CUBE_LEVEL, context.variant)
+        cubeless = self._cubeless(probabilities, context.variant)
+        decision = self._decision(probabilities, position, context)
         return Evaluation(tuple(float(p) for p in probabilities), cubeless, decision)
 
+    def _decision(
+        self,
+        probabilities: npt.NDArray[np.float32],
+        position: Position,
+        context: CubeContext,
+        may_double: bool = True,
+    ) -> CubeDecision:
+        """The cube decision of the player on roll (``context``'s player) from its probabilities."""
+        if not context.variant.cube:
+            return self._without_cube(context.variant, self._cubeless(probabilities, context.variant))
+        return position_decision(probabilities, position, context, may_double=may_double)
+
     def probabilities(
-        self, position: Position, level: str | None = None, variant: Variant = STANDARD
+        self, position: Position, level: str | Level | None = None, variant: Variant = STANDARD
     ) -> npt.NDArray[np.float32]:
         """The five cubeless probabilities of ``position``'s player on roll, at ``level``'s depth."""
         plies = self._level(level).plies
@@ -318,39 +309,40 @@ class Bot:
         values: npt.NDArray[np.float32] = evaluate_ply(evaluator, position.to_array()[None], plies)[0]
         return values
 
-    def cube(
-        self,
-        position: Position,
-        cube: Cube | None = None,
-        match: MatchScore | None = None,
-        rules: Rules | None = None,
-        level: str | None = None,
-        variant: Variant = STANDARD,
-    ) -> CubeDecision:
-        """The cube decision for the player on roll, and the answer the doubled player should give."""
-        return self.evaluate(position, cube, match, rules, level, variant).cube
+    def advise(self, question: Question, *, level: str | Level | None = None) -> Advice:
+        """The bot's advice on ``question`` (:func:`tavola.bot.advice.ask` reads one from a game,
+        :func:`~tavola.bot.advice.ask_chouette` from a chouette): the one entry every front end asks.
 
-    def cube_decision(
-        self, game: Game, away: tuple[int, int] | None = None, level: str | None = None
-    ) -> CubeDecision:
-        """The cube decision of ``game`` now, for its player on roll, and the doubled player's answer.
+        Plays and doubles are ranked at ``level`` (the bot's own unless named);
+        the cube decision and the answer to a double are judged at
+        :data:`~tavola.bot.levels.CUBE_LEVEL`, whatever the level, and the
+        answer follows :func:`tavola.bot.cube.answer`, the one rule of every
+        take, drop, beaver and raccoon.
 
-        The one decision behind the bot's doubles, takes, drops and beavers
-        (:func:`tavola.bot.actor.choose_action`) and every hint at the table:
-        before the roll, or while a double (or its beaver) waits for its
-        answer. ``away`` is the match score from the player on roll's side
-        (None for money); the position is judged at :data:`CUBE_LEVEL`'s
-        depth unless ``level`` names another.
-
+        >>> from tavola.bot.advice import ask
         >>> from tavola.bot.evaluate import Evaluator
+        >>> from tavola.game import Game
         >>> game = Game(position=Position([2] + [0] * 22 + [-2]), player_on_roll=1)
-        >>> print(Bot(Evaluator.untrained(hidden=8, seed=1)).cube_decision(game))
+        >>> print(Bot(Evaluator.untrained(hidden=8, seed=1)).advise(ask(game, 1)).cube)
         Too good to double, drop (no double +1.000, double/take +2.000, double/pass +1.000)
         """
-        probabilities = self.probabilities(game.position, level or CUBE_LEVEL, game.variant)
-        if not game.variant.cube:
-            return self._without_cube(game.variant, self._cubeless(probabilities, game.variant))
-        return game_decision(game, probabilities, away)
+        context = question.context
+        if question.kind is Asked.PLAYS:
+            assert question.dice is not None
+            plays = self.hint(
+                question.position, question.dice, context, level=level, chosen_double=question.chosen_double
+            )
+            return Advice(question, plays=tuple(plays))
+        if question.kind is Asked.DOUBLES:
+            return Advice(question, plays=tuple(self.double_hint(question.position, context.variant, level)))
+        probabilities = self.probabilities(question.position, CUBE_LEVEL, context.variant)
+        decision = self._decision(probabilities, question.position, context, question.may_double)
+        if question.kind is Asked.CUBE:
+            return Advice(question, cube=decision)
+        response = CubeResponse.TAKE  # a double the model sees no take in (a dead cube): played on
+        if decision.double_take is not None:
+            response = answer(decision, context.rules, question.redoubles)
+        return Advice(question, cube=decision, answer=response)
 
     def _cubeless(self, probabilities: npt.NDArray[np.float32], variant: Variant) -> float:
         return float(self.evaluator.for_variant(variant).equity(probabilities[None])[0])

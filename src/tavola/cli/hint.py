@@ -61,6 +61,7 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from tavola.bot.context import CubeContext
     from tavola.bot.player import Bot
     from tavola.cli._setup import read_setup
     from tavola.console.view import cube_hint, hint_table
@@ -75,12 +76,13 @@ def run(args: argparse.Namespace) -> int:
         dice = Dice.parse(args.dice) if args.dice else setup.dice
         bot = Bot(level=args.level)
         console.print(rich_board(setup.position, dice=dice))
+        match = setup.match
+        away, crawford = (None, False) if match is None else (match.away, match.crawford)
+        context = CubeContext(0, setup.cube, setup.rules, variant, away, crawford)
         if dice is not None:
-            choices = bot.hint(setup.position, dice, variant, match=setup.match, cube_value=setup.cube.value)
-            console.print(hint_table(choices, args.limit))
+            console.print(hint_table(bot.hint(setup.position, dice, context), args.limit))
         else:
-            decision = bot.cube(setup.position, setup.cube, setup.match, setup.rules, variant=variant)
-            console.print(cube_hint(decision))
+            console.print(cube_hint(bot.evaluate(setup.position, context).cube))
     except TavolaError as error:
         print(f"tavola hint: {error}", file=sys.stderr)
         return 2

@@ -3,8 +3,9 @@
 :class:`ConsoleGame` puts a :class:`~tavola.console.session.PlaySession` on a
 table and shows what happens there: the table makes the bot's actions,
 forced rolls, forced plays and passes, and announces every action as an
-event, which is rendered here; a person's seat is asked for a command or a
-move, passed to the table as an action. After every action the table calls
+event, which a :class:`~tavola.console.events.TableView` says and draws; a
+person's seat is asked for a command or a move, passed to the table as an
+action. After every action the table calls
 the session's autosave, so an interrupted game goes on with
 ``tavola play --resume``. With a :class:`~tavola.console.tutor.Tutor`, a
 person's play or cube action is judged before it goes to the table, and
@@ -37,12 +38,12 @@ from tavola.actions import (
     Undo,
 )
 from tavola.analysis.analyze import analyze_series
-from tavola.analysis.levels import LEVELS
 from tavola.analysis.model import Decision
 from tavola.analysis.summary import analysis_summary
 from tavola.analysis.words import skill_name
+from tavola.bot.advice import NoAdviceError, ask
+from tavola.bot.levels import ANALYSIS_LEVEL, HINT_LEVEL, analysis_level, level_title
 from tavola.bot.player import Bot
-from tavola.bot.search import level_title
 from tavola.console.commands import (
     ANSWERS,
     HELP,
@@ -53,15 +54,12 @@ from tavola.console.commands import (
     read_command,
 )
 from tavola.console.engine_ready import prepare_engine, warm_up
+from tavola.console.events import TableView
 from tavola.console.session import PlaySession
 from tavola.console.tutor import Tutor
 from tavola.console.view import (
-    beaver_hint,
-    board,
-    cube_hint,
-    double_hint_table,
+    advice_view,
     help_table,
-    hint_table,
     pip_line,
     play_lines,
     progress_bar,
@@ -72,32 +70,12 @@ from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, TavolaError
 from tavola.game import Game, Phase
 from tavola.i18n import _, ngettext
-from tavola.match import Match, MatchScore
+from tavola.match import Match
 from tavola.play import Play
 from tavola.position import WinKind
 from tavola.records import save
-from tavola.scoring import Ending
 from tavola.table import GameTable
-from tavola.table.events import (
-    AutomaticBeaver,
-    CheckersMoved,
-    DiceRolled,
-    DoubleBeavered,
-    DoubleChosen,
-    DoubleDropped,
-    DoubleOffered,
-    DoubleTaken,
-    Event,
-    GameOver,
-    MoveUndone,
-    OpeningRolled,
-    OpeningTie,
-    PlayMade,
-    ResignationAccepted,
-    ResignationDeclined,
-    ResignationOffered,
-    SeriesOver,
-)
+from tavola.table.events import Event
 
 Reader = Callable[[str], str]
 
@@ -126,8 +104,7 @@ class ConsoleGame:
         self.autosave = autosave
         self.bots = bots or {}
         self._hint_bot: Bot | None = None
-        self._shown: object = None  # what the board last drawn showed, not to draw it twice
-        self._series_announced = False
+        self.view = TableView(session, console)
         self.table = GameTable(
             session.series,
             session.seats,
@@ -147,11 +124,11 @@ class ConsoleGame:
         series = self.session.series
         try:
             if self.table.game.phase is Phase.MOVE and not self._is_bot(self.table.seat_to_act):
-                self._draw(self.table.game)  # a turn saved with its dice rolled goes on
+                self.view.draw(self.table.game)  # a turn saved with its dice rolled goes on
             while True:
                 if series.is_over:
-                    if not self._series_announced:
-                        self._announce_series_end()
+                    if not self.view.series_announced:
+                        self.view.announce_series_end()
                     self._last_words()
                     return 0
                 game = self.table.game
@@ -202,31 +179,10 @@ class ConsoleGame:
     def _is_bot(self, player: int | None) -> bool:
         return player is not None and self.session.seats[player].is_bot
 
-    def _viewer(self, game: Game) -> int:
-        """Whose side the board is drawn from: the person playing against the bot, or the person to act."""
-        people = [index for index, seat in enumerate(self.session.seats) if not seat.is_bot]
-        acting = game.player_to_act
-        if len(people) == 1:
-            return people[0]
-        return acting if acting is not None else game.player_on_roll
-
-    def _x_seat(self) -> int:
-        """Whose checkers are ``X`` on every board: the person playing against the bot, else seat 0."""
-        people = [index for index, seat in enumerate(self.session.seats) if not seat.is_bot]
-        return people[0] if len(people) == 1 else 0
-
-    def _draw(self, game: Game, *, force: bool = False) -> None:
-        state = (id(game), len(game.log), game.position, game.dice, game.phase)
-        if state == self._shown and not force:
-            return
-        self._shown = state
-        self.console.print()
-        self.console.print(board(self.session, game, self._viewer(game), self._x_seat()))
-
     # --- a person -------------------------------------------------------------------------
 
     def _person_acts(self, game: Game, player: int) -> None:
-        self._draw(game)
+        self.view.draw(game)
         command = read_command(self.read(self._prompt(game, player)))
         try:
             self._obey(game, player, command)
@@ -280,7 +236,7 @@ class ConsoleGame:
         elif name == "quit":
             raise QuitRequest
         elif name == "board":
-            self._draw(game, force=True)
+            self.view.draw(game, force=True)
         elif name == "pip":
             self.console.print(pip_line(self.session, game))
         elif name == "score":
@@ -416,7 +372,7 @@ class ConsoleGame:
             return True
         try:
             with self.console.status(_("The tutor is thinking...")):
-                decision = self.tutor.check_move(game, play, self.table.away(player))
+                decision = self.tutor.check_move(game, play, self.table.cube_context(player))
         except TavolaError as error:
             return self._unjudged(error)
         return self._confirmed(decision)
@@ -432,7 +388,7 @@ class ConsoleGame:
             return True
         try:
             with self.console.status(_("The tutor is thinking...")):
-                decision = self.tutor.check_cube(game, action, self.table.away(player))
+                decision = self.tutor.check_cube(game, action, self.table.cube_context(player))
         except TavolaError as error:
             return self._unjudged(error)
         return self._confirmed(decision)
@@ -487,121 +443,8 @@ class ConsoleGame:
     # --- what happens at the table ----------------------------------------------------------
 
     def _render(self, event: Event) -> None:
-        """Say what happened, in the language in use, and draw the board where a person will play."""
-        game = self.table.game
-        match event:
-            case OpeningTie(cube):
-                self.console.print(
-                    _("Both players rolled the same number: the opening roll is rolled again.")
-                )
-                if cube > 1:
-                    self.console.print(_("Automatic double: the cube is now at {value}.").format(value=cube))
-            case OpeningRolled(dice, first):
-                self.console.print(
-                    _("Opening roll {dice}: {name} plays first.").format(
-                        dice=f"{dice.high}-{dice.low}", name=self._name(int(first))
-                    )
-                )
-                self._draw_for_person(game, int(first))
-            case DiceRolled(seat):
-                self._draw_for_person(game, int(seat))
-            case DoubleChosen(seat, number):
-                name = self._name(seat)
-                self.console.print(_("{name} chooses double {number}s.").format(name=name, number=number))
-                self._draw_for_person(game, seat)
-            case PlayMade(seat, play, forced):
-                self._announce_play(game, int(seat), play, forced)
-            case CheckersMoved() | MoveUndone():
-                self._draw(game)
-            case DoubleOffered(seat, value):
-                self.console.print(_("{name} doubles to {value}.").format(name=self._name(seat), value=value))
-            case DoubleTaken(seat):
-                self.console.print(_("{name} takes.").format(name=self._name(seat)))
-            case AutomaticBeaver(_seat, value):
-                self.console.print(_("Automatic beaver: the cube goes to {value}.").format(value=value))
-            case DoubleBeavered(seat, value):
-                self.console.print(
-                    _("{name} beavers: the cube is at {value}.").format(name=self._name(seat), value=value)
-                )
-            case DoubleDropped(seat):
-                self.console.print(_("{name} drops.").format(name=self._name(seat)))
-            case ResignationOffered(seat, kind):
-                self.console.print(_resigns_text(self._name(seat), kind))
-            case ResignationAccepted(seat):
-                self.console.print(_("{name} accepts the resignation.").format(name=self._name(seat)))
-            case ResignationDeclined(seat):
-                self.console.print(
-                    _("{name} declines the resignation: play goes on.").format(name=self._name(seat))
-                )
-            case GameOver():
-                self._announce_game_end(game)
-            case SeriesOver():
-                self._announce_series_end()
-
-    def _draw_for_person(self, game: Game, player: int) -> None:
-        """The board with the dice just rolled, before a person plays them (or sees their only play)."""
-        if not self._is_bot(player):
-            self._draw(game)
-
-    def _announce_play(self, game: Game, player: int, play: Play, forced: bool) -> None:
-        name = self._name(player)
-        dice = f"{play.dice.high}-{play.dice.low}"
-        if forced and play.moves:
-            text = _("{name} rolls {dice}: the only legal play is {play}").format(
-                name=name, dice=dice, play=play.notation
-            )
-        elif (forced or self._is_bot(player)) and not play.moves:
-            text = _("{name} rolls {dice} and cannot move").format(name=name, dice=dice)
-        elif self._is_bot(player):
-            text = _("{name} rolls {dice} and plays {play}").format(name=name, dice=dice, play=play.notation)
-        else:
-            text = _("{name} plays {play}").format(name=name, play=play.notation or _("(no move)"))
-        self.console.print(text)
-        if self._is_bot(player) and not forced:
-            self._draw(game)
-
-    def _announce_game_end(self, game: Game) -> None:
-        outcome = game.outcome
-        assert outcome is not None
-        self._draw(game, force=True)
-        name = self._name(outcome.winner)
-        how = {
-            WinKind.SINGLE: _("a single game"),
-            WinKind.GAMMON: _("a gammon"),
-            WinKind.BACKGAMMON: _("a backgammon"),
-        }[outcome.kind]
-        ending = {
-            Ending.BEAR_OFF: "",
-            Ending.DROP: _(" (double dropped)"),
-            Ending.RESIGNATION: _(" (resignation)"),
-        }[outcome.ending]
-        if outcome.checkers_left is not None:  # the loser pays per checker left (Acey-Deucey)
-            left = ngettext("{count} checker left", "{count} checkers left", outcome.checkers_left).format(
-                count=outcome.checkers_left
-            )
-            text = ngettext(
-                "{name} wins{ending}: {points} point ({left}).",
-                "{name} wins{ending}: {points} points ({left}).",
-                outcome.points,
-            ).format(name=name, ending=ending, points=outcome.points, left=left)
-        else:
-            text = ngettext(
-                "{name} wins {how}{ending}: {points} point.",
-                "{name} wins {how}{ending}: {points} points.",
-                outcome.points,
-            ).format(name=name, how=how, ending=ending, points=outcome.points)
-        self.console.print(Text(text, style="bold"))
-        self.console.print(score_line(self.session))
-
-    def _announce_series_end(self) -> None:
-        self._series_announced = True
-        series = self.session.series
-        if isinstance(series, Match) and series.winner is not None:
-            winner = series.winner
-            text = _("{name} wins the match {score}.").format(
-                name=self._name(winner), score=f"{series.score[winner]}-{series.score[1 - winner]}"
-            )
-            self.console.print(Text(text, style="bold"))
+        """Say what happened and draw the board where a person will play (:class:`TableView`)."""
+        self.view.show(event, self.table.game)
 
     def _another_game(self) -> bool:
         """Between games: go on (Enter), stop, or save the series first."""
@@ -643,42 +486,18 @@ class ConsoleGame:
         self.console.print(help_table(HELP))
 
     def _hint(self, game: Game, player: int) -> None:
-        bot = self._advisor()
-        if game.phase is Phase.MOVE:
-            turn = game.turn
-            assert turn is not None
-            away = self.table.away(player)
-            match = None if away is None else MatchScore.from_away(away, game.crawford)
-            choices = bot.hint(
-                turn.start,
-                turn.dice,
-                game.variant,
-                match=match,
-                cube_value=game.cube.value,
-                legal=turn.legal,
-                chosen_double=game.playing_chosen_double,
-            )
-            self.console.print(hint_table(choices))
+        try:
+            question = ask(game, player, self.table.cube_context(player))
+        except NoAdviceError:
+            self.console.print(_("No hint here."))
             return
-        if game.phase is Phase.CHOOSE_DOUBLE:
-            self.console.print(double_hint_table(bot.double_hint(game.position, game.variant)))
-            return
-        if game.phase in (Phase.ROLL, Phase.DOUBLED) and game.rules.cube and game.variant.cube:
-            away = self.table.away(game.player_on_roll)
-            decision = bot.cube_decision(game, away)
-            offer = game.offer
-            if offer is not None and offer[1] == game.player_on_roll:  # the double was beavered
-                self.console.print(beaver_hint(decision, offer[0]))
-            else:
-                self.console.print(cube_hint(decision))
-            return
-        self.console.print(_("No hint here."))
+        self.console.print(advice_view(self._advisor().advise(question)))
 
     def _advisor(self) -> Bot:
         """The bot that gives hints: the strongest level, sharing the evaluator of any bot seat."""
         if self._hint_bot is None:
             seated = next(iter(self.bots.values()), None)
-            self._hint_bot = Bot(seated.evaluator if seated else None, "world-class")
+            self._hint_bot = Bot(seated.evaluator if seated else None, HINT_LEVEL)
         return self._hint_bot
 
     def _list_moves(self, game: Game) -> None:
@@ -696,17 +515,17 @@ class ConsoleGame:
     def _analyze(self, level: str) -> None:
         """The games played so far analysed (at ``level``, the analysis's strongest if empty) and shown as
         ``tavola analyze`` shows them."""
-        if level and level not in LEVELS:
-            self._complain(
-                _("Analyse at {levels}, not {level}.").format(levels=", ".join(LEVELS), level=level)
-            )
+        try:
+            chosen = analysis_level(level) if level else ANALYSIS_LEVEL
+        except TavolaError as error:
+            self._complain(str(error))
             return
         seated = next(iter(self.bots.values()), None)
         names = (self._name(0), self._name(1))
         with progress_bar(self.console, _("Analysing...")) as progress:
             analysis = analyze_series(
                 self.session.series,
-                **({"level": level} if level else {}),
+                level=chosen,
                 evaluator=seated.evaluator if seated else None,
                 names=names,
                 progress=progress,
@@ -727,11 +546,3 @@ class ConsoleGame:
             self._complain(str(error))
             return
         self.console.print(_("Saved to {path}.").format(path=path))
-
-
-def _resigns_text(name: str, kind: WinKind) -> str:
-    return {
-        WinKind.SINGLE: _("{name} resigns a single game."),
-        WinKind.GAMMON: _("{name} resigns a gammon."),
-        WinKind.BACKGAMMON: _("{name} resigns a backgammon."),
-    }[kind].format(name=name)

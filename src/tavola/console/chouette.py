@@ -27,6 +27,8 @@ from rich.text import Text
 from tavola.actions import Commit, MoveCheckers, OpeningRoll, Played, Roll, Undo
 from tavola.analysis.chouette import analyze_chouette
 from tavola.analysis.summary import chouette_analysis_view
+from tavola.bot.advice import ask_chouette
+from tavola.bot.levels import ANALYSIS_LEVEL, HINT_LEVEL, analysis_level
 from tavola.bot.player import Bot
 from tavola.chouette import (
     AcceptPartnership,
@@ -48,8 +50,8 @@ from tavola.chouette.actions import ChouetteAction, Join, Leave
 from tavola.console.commands import MOVE_HELP, read_command
 from tavola.console.engine_ready import prepare_engine, warm_up
 from tavola.console.view import (
+    advice_view,
     help_table,
-    hint_table,
     play_lines,
     progress_bar,
 )
@@ -122,11 +124,16 @@ class ChouetteConsole:
         if not self.chouette.games:
             self.console.print(_("No game has been played yet."))
             return
+        try:
+            chosen = analysis_level(level) if level else ANALYSIS_LEVEL
+        except TavolaError as error:
+            self._complain(str(error))
+            return
         seated = next(iter(self.table.bots.values()), None)
         with progress_bar(self.console, _("Analysing...")) as progress:
             analysis = analyze_chouette(
                 self.chouette,
-                level=level or None,
+                level=chosen,
                 evaluator=seated.evaluator if seated else None,
                 progress=progress,
             )
@@ -136,7 +143,7 @@ class ChouetteConsole:
         """The bot that gives hints: the strongest level, sharing the evaluator of any bot seat."""
         if self._hint_bot is None:
             seated = next(iter(self.table.bots.values()), None)
-            self._hint_bot = Bot(seated.evaluator if seated else None, "world-class")
+            self._hint_bot = Bot(seated.evaluator if seated else None, HINT_LEVEL)
         return self._hint_bot
 
     def _save(self) -> None:
@@ -277,7 +284,7 @@ class ChouetteConsole:
             chosen = self._choose(game, actions, line)
             if chosen is None:
                 return
-            self.table.act(chosen.player, chosen.action)
+            self.table.act(self.table.seat_of(chosen.player), chosen.action)
         except TavolaError as error:
             self._complain(self.table.refusal(error))
 
@@ -348,18 +355,17 @@ class ChouetteConsole:
                 raise EOFError
             if command.name in ("enter", "commit"):
                 if turn.moves and turn.is_complete:
-                    self.table.act(roller, Commit())
+                    self.table.act(self.table.seat_of(roller), Commit())
                 return
             if command.name == "undo":
-                self.table.act(roller, Undo())
+                self.table.act(self.table.seat_of(roller), Undo())
                 return
             if command.name == "help":
                 self.console.print(help_table(MOVE_HELP))
                 self.console.print(_choosing_help())
                 return
             if command.name == "hint":
-                hinted = self._advisor().hint(turn.start, turn.dice, game.settings.variant)
-                self.console.print(hint_table(hinted))
+                self.console.print(advice_view(self._advisor().advise(ask_chouette(game, roller))))
                 return
             if command.name == "board":
                 self.console.print(self._view(game))
@@ -371,7 +377,7 @@ class ChouetteConsole:
             if command.name == "move" and split_name(command.argument, game.players) is not None:
                 chosen = self._choose(game, game.legal_actions(), command.argument)
                 if chosen is not None:
-                    self.table.act(chosen.player, chosen.action)
+                    self.table.act(self.table.seat_of(chosen.player), chosen.action)
                 return
             text = command.argument
             if not turn.moves:
@@ -379,13 +385,13 @@ class ChouetteConsole:
                     play = turn.start.parse_play(turn.dice, text, game.settings.variant)
                 except TavolaError as error:
                     try:
-                        self.table.act(roller, MoveCheckers(text))
+                        self.table.act(self.table.seat_of(roller), MoveCheckers(text))
                     except TavolaError:
                         raise error from None
                     return
-                self.table.act(roller, Played(play))
+                self.table.act(self.table.seat_of(roller), Played(play))
                 return
-            self.table.act(roller, MoveCheckers(text))
+            self.table.act(self.table.seat_of(roller), MoveCheckers(text))
         except TavolaError as error:
             self._complain(self.table.refusal(error))
 

@@ -9,11 +9,12 @@ loss of 0.06 or more), else None. The terminal then shows the warning
 action is made only once confirmed.
 
 The tutor judges with the analysis engine's functions unless others are
-given to it (a test's, say).
+given to it (a test's, say), at :data:`~tavola.bot.levels.LIVE_ANALYSIS_LEVEL`
+unless told: any level without noise (:func:`~tavola.bot.levels.analysis_level`).
 
 >>> tutor = Tutor(threshold="doubtful", level="0-ply")
->>> tutor.threshold, tutor.level, tutor.on
-(<Skill.DOUBTFUL: 'doubtful'>, '0-ply', True)
+>>> tutor.threshold, tutor.level.title, tutor.on
+(<Skill.DOUBTFUL: 'doubtful'>, '0-ply cubeful', True)
 >>> Tutor(threshold="awful")
 Traceback (most recent call last):
 ...
@@ -27,19 +28,18 @@ from typing import TYPE_CHECKING, Protocol
 
 from tavola.actions import Action
 from tavola.analysis.judge import judge_cube, judge_move
-from tavola.analysis.levels import LEVELS
 from tavola.analysis.model import Decision, Skill
+from tavola.bot.levels import LIVE_ANALYSIS_LEVEL, Level, analysis_level
 from tavola.errors import TavolaError
 from tavola.game import Game
 from tavola.i18n import _
 from tavola.play import Play
 
 if TYPE_CHECKING:
+    from tavola.bot.context import CubeContext
     from tavola.bot.evaluate import Evaluator
 
 __all__ = [
-    "TUTOR_LEVEL",
-    "TUTOR_LEVELS",
     "TUTOR_THRESHOLDS",
     "CubeJudge",
     "MoveJudge",
@@ -47,10 +47,6 @@ __all__ = [
     "worse_or_as_bad",
 ]
 
-TUTOR_LEVELS = tuple(LEVELS)
-"""The depths the tutor may judge at: the analysis's levels."""
-TUTOR_LEVEL = "1-ply"
-"""The tutor's depth unless told: quick enough to judge each play as it is made."""
 TUTOR_THRESHOLDS: dict[str, Skill] = {
     "doubtful": Skill.DOUBTFUL,
     "bad": Skill.BAD,
@@ -63,7 +59,13 @@ class MoveJudge(Protocol):
     """:func:`tavola.analysis.judge.judge_move`'s signature."""
 
     def __call__(
-        self, game: Game, play: Play, *, level: str, evaluator: Evaluator | None, away: tuple[int, int] | None
+        self,
+        game: Game,
+        play: Play,
+        *,
+        level: str | Level,
+        evaluator: Evaluator | None,
+        context: CubeContext | None,
     ) -> Decision: ...
 
 
@@ -75,9 +77,9 @@ class CubeJudge(Protocol):
         game: Game,
         action: Action | None,
         *,
-        level: str,
+        level: str | Level,
         evaluator: Evaluator | None,
-        away: tuple[int, int] | None,
+        context: CubeContext | None,
     ) -> Decision: ...
 
 
@@ -96,12 +98,13 @@ class Tutor:
     """Judges a person's decisions before they are made; ``on`` turns it on and off during a game.
 
     ``threshold`` is a :class:`~tavola.analysis.model.Skill` or its option
-    word (``doubtful``, ``bad``, ``very-bad``); ``level`` one of
-    :data:`TUTOR_LEVELS`; ``evaluator`` the network to judge with (the
+    word (``doubtful``, ``bad``, ``very-bad``); ``level`` a level without
+    noise or its name (a level with noise raises
+    :class:`~tavola.bot.levels.NoisyLevelError`); ``evaluator`` the network to judge with (the
     shipped one if None).
     """
 
-    level: str = TUTOR_LEVEL
+    level: str | Level = LIVE_ANALYSIS_LEVEL
     threshold: Skill | str = Skill.BAD
     on: bool = True
     evaluator: Evaluator | None = None
@@ -120,12 +123,7 @@ class Tutor:
                     )
                 )
             self.threshold = found
-        if self.level not in TUTOR_LEVELS:
-            raise TavolaError(
-                _("the tutor judges at {levels}, not {level!r}").format(
-                    levels=", ".join(TUTOR_LEVELS), level=self.level
-                )
-            )
+        self.level = analysis_level(self.level)
 
     @property
     def warns_from(self) -> Skill:
@@ -133,7 +131,7 @@ class Tutor:
         assert isinstance(self.threshold, Skill)
         return self.threshold
 
-    def check_move(self, game: Game, play: Play, away: tuple[int, int] | None = None) -> Decision | None:
+    def check_move(self, game: Game, play: Play, context: CubeContext | None = None) -> Decision | None:
         """``play`` judged, when the tutor is on and it is as bad as the threshold or worse; else None.
 
         ``game`` is in its move phase, ``play`` one of the turn's legal plays, not made yet.
@@ -141,18 +139,18 @@ class Tutor:
         if not self.on:
             return None
         judge = self.judge_move or judge_move
-        decision = judge(game, play, level=self.level, evaluator=self.evaluator, away=away)
+        decision = judge(game, play, level=self.level, evaluator=self.evaluator, context=context)
         return self._warned(decision)
 
     def check_cube(
-        self, game: Game, action: Action | None, away: tuple[int, int] | None = None
+        self, game: Game, action: Action | None, context: CubeContext | None = None
     ) -> Decision | None:
         """A cube action (a double, take, drop or beaver; None: rolling without doubling) judged, when
         the tutor is on and it is as bad as the threshold or worse; else None."""
         if not self.on:
             return None
         judge = self.judge_cube or judge_cube
-        decision = judge(game, action, level=self.level, evaluator=self.evaluator, away=away)
+        decision = judge(game, action, level=self.level, evaluator=self.evaluator, context=context)
         return self._warned(decision)
 
     def _warned(self, decision: Decision) -> Decision | None:

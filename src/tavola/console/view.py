@@ -20,15 +20,16 @@ from rich.text import Text
 
 from tavola.analysis.model import Decision
 from tavola.analysis.words import choice_name, skill_name
-from tavola.bot.cube import CubeDecision
+from tavola.bot.advice import Advice, Asked
+from tavola.bot.cube import CubeDecision, CubeResponse, answer, answers
 from tavola.bot.player import Choice
 from tavola.console.commands import help_examples
 from tavola.console.session import PlaySession
 from tavola.game import Game
 from tavola.i18n import _, ngettext
 from tavola.match import Match, MoneySession, match_id_text
-from tavola.render._view import CubeOwner
-from tavola.render.text import rich_board
+from tavola.render import rich_board
+from tavola.rules import Rules
 
 
 def board(session: PlaySession, game: Game, viewer: int, x_seat: int | None = None) -> RenderableType:
@@ -41,16 +42,14 @@ def board(session: PlaySession, game: Game, viewer: int, x_seat: int | None = No
     viewer_is_mover = viewer == mover
     seats = session.seats
     colors = session.view.colors
-    owner: CubeOwner = (
-        "center" if game.cube.owner is None else "mover" if game.cube.owner == mover else "opponent"
-    )
     picture = rich_board(
         game.position,
         home=session.view.home,
         mover_name=seats[mover].name,
         opponent_name=seats[1 - mover].name,
         dice=game.dice,
-        cube=(game.cube.value, owner) if game.rules.cube and game.variant.cube else None,
+        cube=game.cube if game.rules.cube and game.variant.cube else None,
+        mover=mover,
         viewer_is_mover=viewer_is_mover,
         colors=(colors[mover], colors[1 - mover]),
         glyphs=("X", "O") if mover == x_seat else ("O", "X"),
@@ -147,9 +146,9 @@ def play_lines(plays: list[str], width: int) -> list[str]:
 
 def hint_table(choices: list[Choice], limit: int = 10) -> Table:
     """The bot's ranked plays as :meth:`~tavola.bot.player.Bot.hint` ranks them: the plays searched
-    deepest first, then by equity. Each row shows its equity, the loss against the best play judged at
-    the same depth, the win and gammon chances (in Acey-Deucey, V2, the checkers expected to be won and
-    lost instead: the equity is in checkers), and its depth in plies."""
+    deepest first, then by equity. Each row shows its equity, its loss against the first row (the best
+    play, judged deepest), the win and gammon chances (in Acey-Deucey, V2, the checkers expected to be won
+    and lost instead: the equity is in checkers), and its depth in plies."""
     return _ranked_table(choices, limit, doubles=False)
 
 
@@ -178,11 +177,8 @@ def _ranked_table(choices: list[Choice], limit: int, *, doubles: bool) -> Table:
         table.add_column(_("Lose gammon"), justify="right")
     # TRANSLATORS: the column of the hint table giving how many plies deep each play was judged.
     table.add_column(_("Depth"), justify="right")
-    best_at: dict[int, float] = {}
     for rank, choice in enumerate(choices[:limit], start=1):
         p = choice.probabilities
-        best = best_at.get(choice.plies)
-        best_at.setdefault(choice.plies, choice.equity)
         checkers = choice.expected_checkers
         chances = (
             [f"{checkers[0]:.2f}", f"{checkers[1]:.2f}"]
@@ -195,7 +191,7 @@ def _ranked_table(choices: list[Choice], limit: int, *, doubles: bool) -> Table:
             *([f"{dice.high}-{dice.low}"] if doubles else []),
             choice.play.notation or _("(no move)"),
             f"{choice.equity:+.3f}",
-            "" if best is None else f"{choice.equity - best:+.3f}",
+            f"{choice.equity - choices[0].equity:+.3f}",
             f"{100 * p[0]:.1f}%",
             *chances,
             str(choice.plies),
@@ -226,22 +222,50 @@ def cube_hint(decision: CubeDecision) -> str:
     return f"{title} ({shown})"
 
 
-def beaver_hint(decision: CubeDecision, value: int) -> str:
-    """The advice to a doubler whose double was beavered: play on at ``value`` or give up twice the cube.
+def redouble_hint(decision: CubeDecision, rules: Rules, redoubles: int, value: int) -> str:
+    """The advice to the side answering a beaver (``redoubles`` 1) or a raccoon (2, ...): play on at
+    ``value``, give up the stake before it, or redouble at once again where the rules allow, as the one
+    rule of every answer gives it (:func:`tavola.bot.cube.answer`), with each answer's value for that side.
 
-    ``decision`` is the doubler's; a take of the beaver is worth twice the double's take.
+    ``decision`` is the first doubler's; a take after ``redoubles`` redoubles is worth ``2**redoubles``
+    times the double's take.
 
     >>> from tavola.bot.cube import money_decision
     >>> from tavola.rules import Rules
-    >>> print(beaver_hint(money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=1)), 4))
+    >>> rules = Rules(beavers=1)
+    >>> print(redouble_hint(money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=rules), rules, 1, 4))
     Take the beaver (play on at 4 -0.518, drop -2.000)
     """
-    assert decision.double_take is not None
-    take, drop = 2 * decision.double_take, -2.0
-    title = _("Take the beaver") if take >= drop else _("Drop the beaver")
-    return _("{advice} (play on at {value} {take:+.3f}, drop {drop:+.3f})").format(
-        advice=title, value=value, take=take, drop=drop
+    sign = 1.0 if redoubles % 2 else -1.0  # the first doubler answers after an odd number of redoubles
+    found = {response: sign * figure for response, figure in answers(decision, rules, redoubles).items()}
+    chosen = answer(decision, rules, redoubles)
+    beaver = redoubles == 1
+    title = {
+        CubeResponse.TAKE: _("Take the beaver") if beaver else _("Take the raccoon"),
+        CubeResponse.DROP: _("Drop the beaver") if beaver else _("Drop the raccoon"),
+        CubeResponse.BEAVER: _("Raccoon") if beaver else _("Raccoon again"),
+    }[chosen]
+    text = _("{advice} (play on at {value} {take:+.3f}, drop {drop:+.3f})").format(
+        advice=title, value=value, take=found[CubeResponse.TAKE], drop=found[CubeResponse.DROP]
     )
+    if CubeResponse.BEAVER in found:
+        text = text[:-1] + _(", raccoon {value:+.3f})").format(value=found[CubeResponse.BEAVER])
+    return text
+
+
+def advice_view(advice: Advice) -> RenderableType:
+    """The bot's advice as the terminal shows it: the hint table of a roll, the doubles to choose after
+    an Acey-Deucey 1-2, the cube decision, or the answer to a beaver or raccoon."""
+    question = advice.question
+    if question.kind is Asked.PLAYS:
+        return hint_table(list(advice.plays))
+    if question.kind is Asked.DOUBLES:
+        return double_hint_table(list(advice.plays))
+    assert advice.cube is not None
+    if question.kind is Asked.ANSWER and question.redoubles > 0:
+        value = question.context.cube.value * 2 ** (question.redoubles + 1)
+        return redouble_hint(advice.cube, question.context.rules, question.redoubles, value)
+    return cube_hint(advice.cube)
 
 
 def _number(decision: CubeDecision, value: float) -> str:
@@ -250,7 +274,7 @@ def _number(decision: CubeDecision, value: float) -> str:
 
 def tutor_warning(decision: Decision) -> Text:
     """The tutor's warning: what the choice about to be made loses, how bad that is, and the better one
-    (``Tutor: take loses 0.240 (very bad); better: pass.``)."""
+    (``Tutor: take loses 0.240 (very bad); better: drop.``)."""
     text = _("Tutor: {played} loses {loss:.3f} ({skill}); better: {best}.").format(
         played=choice_name(decision.played),
         loss=decision.equity_loss,
