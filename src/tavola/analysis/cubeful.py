@@ -30,14 +30,16 @@ mean 0, so the estimate stays unbiased.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
 
+from tavola.bot.context import CubeContext
 from tavola.bot.cube import CENTRED, RESPONSES, CubeDecisions, efficiencies, match_decisions, money_decisions
 from tavola.bot.cube import CubeResponse as Response
 from tavola.bot.evaluate import Evaluator
-from tavola.bot.met import MatchEquityTable, table_for
+from tavola.bot.met import MatchEquityTable
 from tavola.match import MatchScore
 from tavola.position import flip_array
 from tavola.rules import Rules
@@ -52,32 +54,44 @@ _TAKE, _DROP, _BEAVER = (RESPONSES.index(answer) for answer in Response)  # the 
 
 @dataclass(frozen=True)
 class CubeTerms:
-    """How a trial's cube is judged: the rules, the cube's value at the start, and money or a match.
+    """How a trial's cube is judged: the rollout player's :class:`~tavola.bot.context.CubeContext` at the
+    start (the rules, the cube's value, and money or the match score from that player's side).
 
-    ``match`` is the score seen by the rollout's player; ``table`` the
-    match equity table for it (the default one when not given).
-
-    >>> CubeTerms(Rules(), 1).outcome_values(np.array([2]), np.array([CENTRED])).tolist()
+    >>> from tavola.bot.context import money
+    >>> from tavola.cube import Cube
+    >>> CubeTerms(money()).outcome_values(np.array([2]), np.array([CENTRED])).tolist()
     [[2.0, 4.0, 6.0, -2.0, -4.0, -6.0]]
-    >>> CubeTerms(Rules(jacoby=True), 1).outcome_values(np.array([1]), np.array([CENTRED])).tolist()
+    >>> jacoby = CubeContext(0, Cube(), Rules(jacoby=True))
+    >>> CubeTerms(jacoby).outcome_values(np.array([1]), np.array([CENTRED])).tolist()
     [[1.0, 1.0, 1.0, -1.0, -1.0, -1.0]]
     """
 
-    rules: Rules
-    value: int
-    match: MatchScore | None = None
-    table: MatchEquityTable | None = None
+    context: CubeContext
 
-    def __post_init__(self) -> None:
-        if self.match is not None and self.table is None:
-            away = self.match.away
-            object.__setattr__(self, "table", table_for(away[0], away[1], self.rules.crawford))
+    @property
+    def rules(self) -> Rules:
+        return self.context.rules
+
+    @property
+    def value(self) -> int:
+        """The cube's value at the start: money figures are per unit of it."""
+        return self.context.cube.value
+
+    @property
+    def match(self) -> MatchScore | None:
+        """The match score from the rollout player's side (None for money)."""
+        return self.context.score
+
+    @cached_property
+    def table(self) -> MatchEquityTable | None:
+        """The match equity table for the score (None for money)."""
+        return self.context.table if self.context.is_match else None
 
     def away(self, mine: bool) -> tuple[int, int]:
         """The score seen by the rollout's player (``mine``) or by the opponent."""
-        assert self.match is not None
-        away = self.match.away
-        return away if mine else (away[1], away[0])
+        away = (self.context if mine else self.context.other_side()).away
+        assert away is not None
+        return away
 
     def outcome_values(self, value: IntArray, owner: IntArray) -> FloatArray:
         """What the game's six ends pay the rollout's player at each cube: (N, 6) array.

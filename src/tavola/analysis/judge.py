@@ -29,6 +29,7 @@ from tavola.actions import Action, Beaver, Double, Drop, OpeningRoll, Roll, Take
 from tavola.analysis.checkers import PlaySpot, judge_spots
 from tavola.analysis.decisions import answer_decision, doubling_decision, move_decision
 from tavola.analysis.model import Decision
+from tavola.bot.advice import Asked, NoAdviceError, ask
 from tavola.bot.context import CubeContext
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.levels import ANALYSIS_LEVEL, Level, analysis_level
@@ -91,17 +92,18 @@ def judge_cube(
     the player answering a double. ``context`` is the game's cube context from either side (money when
     None)."""
     chosen_level = analysis_level(level)
+    asked = _asked(game, context)
     search = _search(game, chosen_level, evaluator)
     probabilities = search.evaluate(game.position.to_array()[None], chosen_level.plies)[0]
     where = _where(game)
-    if game.phase is Phase.ROLL and (action is None or isinstance(action, Double)):
+    if asked is Asked.CUBE and (action is None or isinstance(action, Double)):
         found = doubling_decision(
             game, probabilities, context, doubled=action is not None, where=where, plies=chosen_level.plies
         )
         if found is None:
             raise IllegalActionError(_("the player on roll cannot double now: there is no cube decision"))
         return found[0]
-    if game.phase is Phase.DOUBLED and isinstance(action, Take | Drop | Beaver):
+    if asked is Asked.ANSWER and isinstance(action, Take | Drop | Beaver):
         answer = answer_decision(game, probabilities, context, action, where=where, plies=chosen_level.plies)
         if answer is None:
             raise IllegalActionError(_("this double has no take to judge: the cube is dead"))
@@ -111,3 +113,12 @@ def judge_cube(
             "a cube decision is a double or none before the roll, or an answer to a double, not {action}"
         ).format(action=repr(action))
     )
+
+
+def _asked(game: Game, context: CubeContext | None) -> Asked | None:
+    """What the player to act decides now, as the bot's advice asks it (:func:`tavola.bot.advice.ask`)."""
+    acting = game.player_to_act
+    try:
+        return None if acting is None else ask(game, acting, context).kind
+    except NoAdviceError:
+        return None

@@ -57,6 +57,7 @@ import numpy.typing as npt
 
 from tavola.analysis.cubeful import CubeTerms, Tracks, outcome_value
 from tavola.analysis.stats import Estimate, Moments, merge
+from tavola.bot.context import CubeContext
 from tavola.bot.cube import CENTRED, CubeAction, CubeDecision, CubeResponse, decide
 from tavola.bot.evaluate import Evaluator, exact_probabilities
 from tavola.bot.levels import ROLLOUT_LEVEL, Level
@@ -162,7 +163,9 @@ class RolloutSettings:
         """How the cube is judged, where the rollout is cubeful or in a match."""
         if not self.cubeful and self.match is None:
             return None
-        return CubeTerms(self.rules, self.cube.value, self.match)
+        match = self.match
+        away, crawford = (None, False) if match is None else (match.away, match.crawford)
+        return CubeTerms(CubeContext(0, self.cube, self.rules, self.variant, away, crawford))
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from tavola.bot.cube import CubeAction, CubeResponse, money_decision, money_equity
+from tavola.bot.cube import CENTRED, CubeAction, CubeResponse, money_decision, money_equity
 from tavola.bot.evaluate import Evaluator, contact
 from tavola.bot.measured import CUBE_EFFICIENCY
 from tavola.bot.network import OUTPUTS
@@ -95,9 +95,6 @@ TOLERANCE = 0.01
 
 MONEY = Rules(jacoby=False, beavers=0)
 """The replay's rules: money, the cube centred at 1, no Jacoby rule, no beavers."""
-
-CENTRED = -1
-"""The owner code of a centred cube (0 is the player on roll, 1 the opponent)."""
 
 
 # --- self-play --------------------------------------------------------------------------------
