@@ -24,17 +24,18 @@ if TYPE_CHECKING:
     from tavola.analysis.analyze import Progress
     from tavola.analysis.chouette import ChouetteAnalysis
     from tavola.analysis.model import Analysis
+    from tavola.bot.levels import Level
     from tavola.distribute import Spread
 
     Found = Analysis | ChouetteAnalysis | str
     """A file's analysis, or the message saying why there is none."""
 
-Options = tuple[str, list[str] | None]
+Options = tuple["Level", list[str] | None]
 """The level and the players' names (None: the record's), the same for every file."""
 
 
 def add_parser(subparsers: Any) -> None:
-    from tavola.analysis.levels import DEFAULT_LEVEL, LEVELS
+    from tavola.bot.levels import ANALYSIS_LEVEL, DEPTHS
 
     parser = subparsers.add_parser(
         "analyze",
@@ -52,8 +53,8 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--level",
-        choices=list(LEVELS),
-        default=DEFAULT_LEVEL,
+        default=ANALYSIS_LEVEL.depth,
+        metavar="{" + ",".join(DEPTHS) + "}",
         help=_("how deep to look (default: %(default)s)"),
     )
     parser.add_argument("--names", nargs=2, metavar="NAME", help=_("the two players' names, in seat order"))
@@ -72,12 +73,13 @@ def analyse_one(options: Options, path: str) -> Found:
 
 def _analyse(options: Options, path: str, progress: Progress | None) -> Found:
     from tavola.analysis.analyze import analyze_file
-    from tavola.analysis.chouette import analyze_chouette_file, is_chouette_record
+    from tavola.analysis.chouette import analyze_chouette_file
     from tavola.errors import TavolaError
+    from tavola.records import record_kind
 
     level, names = options
     try:
-        if not is_chouette_record(path):
+        if record_kind(path) != "chouette":
             return analyze_file(path, level=level, names=names, progress=progress)
         if names:
             return _(
@@ -92,12 +94,13 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from tavola.analysis.model import Analysis
+    from tavola.bot.levels import analysis_level
     from tavola.distribute import Spread
     from tavola.errors import TavolaError
 
     console = Console(stderr=True, highlight=False)
-    options: Options = (args.level, args.names)
     try:
+        options: Options = (analysis_level(args.level), args.names)
         spread = Spread(args.workers, args.ray)
         if args.workers > 1 or args.ray:
             found = _spread_with_progress(console, spread, options, args.files)

@@ -22,6 +22,7 @@ from tavola.i18n import N_, _
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from tavola.bot.levels import Level
     from tavola.bot.player import Bot
     from tavola.console.session import PlaySession, View
     from tavola.console.tutor import Tutor
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from tavola.bot.search import LEVELS, level_named, level_title
+    from tavola.bot.levels import LEVELS, level_named, level_title
     from tavola.variants import VARIANTS
 
     parser = subparsers.add_parser(
@@ -125,7 +126,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def add_tutor_options(parser: argparse.ArgumentParser) -> None:
     """``--tutor``, ``--tutor-level`` and ``--tutor-threshold``."""
-    from tavola.console.tutor import TUTOR_LEVEL, TUTOR_LEVELS, TUTOR_THRESHOLDS
+    from tavola.bot.levels import DEPTHS, LIVE_ANALYSIS_LEVEL
+    from tavola.console.tutor import TUTOR_THRESHOLDS
 
     tutor = parser.add_argument_group(_("tutor"))
     tutor.add_argument(
@@ -135,9 +137,10 @@ def add_tutor_options(parser: argparse.ArgumentParser) -> None:
     )
     tutor.add_argument(
         "--tutor-level",
-        choices=TUTOR_LEVELS,
-        default=TUTOR_LEVEL,
-        help=_("how deep the tutor looks (default: {level})").format(level=TUTOR_LEVEL),
+        type=_tutor_level,
+        default=LIVE_ANALYSIS_LEVEL,
+        metavar="{" + ",".join(DEPTHS) + "}",
+        help=_("how deep the tutor looks (default: {level})").format(level=LIVE_ANALYSIS_LEVEL.depth),
     )
     tutor.add_argument(
         "--tutor-threshold",
@@ -145,6 +148,17 @@ def add_tutor_options(parser: argparse.ArgumentParser) -> None:
         default="bad",
         help=_("the least error the tutor warns about (default: bad, a loss of 0.06 or more)"),
     )
+
+
+def _tutor_level(text: str) -> Level:
+    """``--tutor-level``'s level: any without noise, refused as an analysis refuses it."""
+    from tavola.bot.levels import analysis_level
+    from tavola.errors import TavolaError
+
+    try:
+        return analysis_level(text)
+    except TavolaError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def tutor_of(args: argparse.Namespace, bots: dict[int, Bot]) -> Tutor | None:
@@ -214,11 +228,11 @@ def _session(args: argparse.Namespace, autosave: Path, console: Console) -> Play
 def _loaded(args: argparse.Namespace, path: Path, view: View) -> PlaySession:
     """The session of a file given to ``--load``: a saved game, or a match record."""
     from tavola.console.session import PlaySession
-    from tavola.records import load
+    from tavola.records import load, record_kind
 
     if not path.is_file():
         raise _error(_("{path}: there is no saved game here").format(path=path))
-    if path.suffix.lower() == ".json" and _is_session(path):
+    if record_kind(path) == "autosave":
         return PlaySession.load(path, seed=args.seed)
     source, manual = _dice(args)
     try:
@@ -233,17 +247,6 @@ def _error(message: str) -> Exception:
     from tavola.errors import TavolaError
 
     return TavolaError(message)
-
-
-def _is_session(path: Path) -> bool:
-    import json
-
-    from tavola.console.session import FORMAT
-
-    try:
-        return bool(json.loads(path.read_text(encoding="utf-8")).get("format") == FORMAT)
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 def keep_unfinished(autosave: Path, console: Console) -> None:

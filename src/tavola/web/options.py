@@ -12,9 +12,10 @@ Two kinds of table:
   a setting left out keeps its default.
 
 A seat is a person (``{"name": null}``, named when they sit down, or
-``{"name": "Ann"}``) or the bot at a level of :data:`tavola.bot.search.LEVELS`
-(``{"bot": "expert"}``). Whether the options make sense together is for the
-rules to say: :func:`read_options` builds the series once to let them.
+``{"name": "Ann"}``) or the bot at a level (``{"bot": "expert"}``, any name
+:func:`tavola.bot.levels.level` knows, kept as the ladder's name). Whether
+the options make sense together is for the rules to say: :func:`read_options`
+builds the series once to let them.
 
 >>> options = read_options({"kind": "game", "series": "match", "length": 3,
 ...                         "seats": [{"name": "Ann"}, {"bot": "advanced"}]})
@@ -34,9 +35,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field
 
-from tavola.bot.search import LEVELS
+from tavola.bot.levels import UnknownLevelError, level
 from tavola.chouette import MAX_PLAYERS, MIN_PLAYERS, Chouette, ChouetteSettings
-from tavola.chouette.record import _settings, _settings_json, _SettingsShape
+from tavola.chouette.settings import SettingsShape, settings_json, settings_of
 from tavola.dicesource import DiceSource
 from tavola.errors import RecordError, TavolaError
 from tavola.i18n import _
@@ -118,7 +119,7 @@ class SeatOptions(Shape):
     name: Annotated[str, Field(max_length=4 * NAME_LENGTH), AfterValidator(_checked_name)] | None = None
     bot: Annotated[
         str | None,
-        Says("{field}: one of " + ", ".join(LEVELS) + " or null, not {value}"),
+        Says("{field}: a level's name or null, not {value}"),
         Field(max_length=20),
     ] = None
 
@@ -153,13 +154,14 @@ TableOptions = Annotated[GameOptions | ChouetteOptions, Field(discriminator="kin
 def read_options(data: object) -> GameOptions | ChouetteOptions:
     """The options ``data`` gives, checked: their shape, the levels, and the rules by building the series."""
     options: GameOptions | ChouetteOptions = read_shape(TableOptions, data, OptionsError, "the options")
-    for index, seat in enumerate(options.seats):
-        if seat.bot is not None and seat.bot not in LEVELS:
-            raise OptionsError(
-                _("{field}: one of {levels} or null, not {value}").format(
-                    field=f"seats[{index}].bot", levels=", ".join(LEVELS), value=repr(seat.bot)
-                )
-            )
+    seats = list(options.seats)
+    for index, seat in enumerate(seats):
+        if seat.bot is not None:
+            try:
+                seats[index] = seat.model_copy(update={"bot": level(seat.bot).name})
+            except UnknownLevelError as error:
+                raise OptionsError(f"seats[{index}].bot: {error}") from None
+    options = options.model_copy(update={"seats": seats})
     names = [seat.name or f"Player {index}" for index, seat in enumerate(options.seats)]
     try:
         if isinstance(options, GameOptions):
@@ -184,7 +186,7 @@ def build_series(
 
 def chouette_settings(options: ChouetteOptions) -> ChouetteSettings:
     """The chouette's settings: those given over the defaults, read as its record reads them."""
-    defaults = _settings_json(ChouetteSettings())
+    defaults = settings_json(ChouetteSettings())
     given = options.settings
     rules = given.get("rules", {})
     merged = {
@@ -192,9 +194,9 @@ def chouette_settings(options: ChouetteOptions) -> ChouetteSettings:
         **given,
         "rules": {**defaults["rules"], **rules} if isinstance(rules, dict) else rules,
     }
-    shape = read_shape(_SettingsShape, merged, OptionsError, "settings")
+    shape = read_shape(SettingsShape, merged, OptionsError, "settings")
     try:
-        return _settings(shape)
+        return settings_of(shape)
     except RecordError as error:
         raise OptionsError(str(error)) from None
 
