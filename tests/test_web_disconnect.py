@@ -12,9 +12,10 @@ pytest.importorskip("fastapi", reason="the web server needs the web extra (pip i
 from fastapi import WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from tavola.web.app import Hub, _live
+from tavola.web.hub import Hub
 from tavola.web.limits import RateLimits
 from tavola.web.options import read_options
+from tavola.web.routes.live import watch_table
 from tavola.web.storage import Store, open_database
 
 
@@ -53,7 +54,7 @@ def test_a_client_gone_while_a_state_is_sent_ends_the_websocket_quietly(tmp_path
     table = hub.create(read_options({"kind": "game", "series": "single", "seats": [{}, {}]}))
     client = ClientGoneWhileSent()
     rates = RateLimits(capacity=30, per_second=10)
-    asyncio.run(asyncio.wait_for(_live(client, hub, table.id, rates), timeout=30))
+    asyncio.run(asyncio.wait_for(watch_table(client, hub, table.id, rates), timeout=30))
     assert client.gone.is_set()
     assert client.sent_after_gone == 0
     assert hub.watchers.get(table.id, set()) == set()

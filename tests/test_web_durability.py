@@ -331,6 +331,6 @@ def test_asking_for_tables_that_are_not_there_leaves_nothing_behind(tmp_path: Pa
     with TestClient(app) as client:
         for number in range(50):
             assert client.get(f"/api/tables/{number:016x}").status_code == 404
-        hub = app.state.hub
+        hub = app.state.server.hub
         assert hub._loading == {}
         assert hub.tables == {}

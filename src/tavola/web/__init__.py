@@ -9,8 +9,13 @@ job:
 * :mod:`tavola.web.actions`: actions as JSON;
 * :mod:`tavola.web.live`: a table in play, driving :mod:`tavola.table`, its
   actions stored one transaction each and replayed to rebuild it;
+* :mod:`tavola.web.kinds`: what differs between a two-player table and a
+  chouette (their actions' JSON, their game as the page draws it);
+* :mod:`tavola.web.hub`: the tables the server holds and who watches them;
 * :mod:`tavola.web.state`: what a seat or a spectator sees, as JSON;
 * :mod:`tavola.web.storage`: the database (SQLAlchemy, Alembic);
 * :mod:`tavola.web.limits`: message sizes and rates;
-* :mod:`tavola.web.app`: the HTTP API and the WebSocket (FastAPI).
+* :mod:`tavola.web.routes`: the HTTP API and the WebSocket, a router per
+  resource;
+* :mod:`tavola.web.app`: the application (FastAPI) that serves them.
 """
