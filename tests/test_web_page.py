@@ -176,15 +176,27 @@ def _act(page: Page, choose: Any) -> dict[str, Any] | None:
     return {"kind": kind, "what": what}
 
 
-def _check_hint_losses(page: Page) -> None:
-    """Every row of the hint panel shows its loss against the first row, in the order ranked."""
+def _check_hint(page: Page) -> str:
+    """The hint panel as the page shows it; its kind. A roll's plays: every row shows its loss against the
+    first row, in the order ranked. The cube: the advice in words, and a row for each equity (before the
+    roll) or each answer open (to a double)."""
     hint = page.evaluate("window.tavolaTable.hint")
+    if "cube" in hint:
+        assert page.locator("#hint .hint-advice").inner_text().strip()
+        figures = hint["answers"] if hint["kind"] == "answer" else {
+            name: value for name, value in hint["cube"].items()
+            if name in ("no_double", "double_take", "double_pass", "double_beaver") and value is not None
+        }  # fmt: skip
+        assert page.locator("#hint li").count() == len(figures)
+        return str(hint["kind"])
     choices = hint.get("doubles") or hint["plays"]
     shown = page.locator("#hint li .loss").all_inner_texts()
     assert len(shown) == len(choices) == page.locator("#hint li").count()
     for choice, loss in zip(choices, shown, strict=True):
-        assert float(loss) == pytest.approx(choice["equity"] - choices[0]["equity"], abs=5e-4)
+        assert choice["loss"] == pytest.approx(choice["equity"] - choices[0]["equity"], abs=2e-4)
+        assert float(loss) == pytest.approx(choice["loss"], abs=6e-4)  # shown to three decimals
     assert shown[0] == "0.000"
+    return str(hint["kind"])
 
 
 def _named(legal: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
@@ -467,17 +479,20 @@ def test_the_page_reconnects_to_a_server_killed_and_started_again_losing_nothing
                 return "move", moves[0]
             return "button", _a_button(legal)
 
-        hinted = False
+        hinted: set[str] = set()
         for _ in range(8):
             page.wait_for_selector("#to-act.mine", timeout=WAIT)
-            if not hinted and page.locator("#hint-button").count():
+            phase = _state(page)["game"]["phase"]
+            wanted = {"roll": "cube", "move": "plays"}.get(phase)  # one hint of each kind: they are rationed
+            if wanted not in hinted and page.locator("#hint-button").count():
                 page.click("#hint-button")
                 page.wait_for_selector("#hint li", timeout=WAIT)
-                _check_hint_losses(page)
-                hinted = True
-                _screenshot(page, tmp_path, "page-phone-hint")
+                kind = _check_hint(page)
+                if kind not in hinted:
+                    _screenshot(page, tmp_path, f"page-phone-hint-{kind}")
+                hinted.add(kind)
             _act(page, choose)
-        assert hinted
+        assert {"plays", "cube"} <= hinted
         page.wait_for_selector("#to-act.mine", timeout=WAIT)
         before = _state(page)
 

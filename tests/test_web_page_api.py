@@ -78,6 +78,34 @@ def test_a_hint_is_the_bots_best_plays_for_the_roll_where_the_table_allows_hints
     assert spectator.status_code == 403
 
 
+def test_C2_C3_a_hint_before_the_roll_is_the_cube_decision_and_to_a_double_the_answer(client) -> None:
+    table, tokens = _live_friends(client, hints=True)
+    mover = state(client, table)["to_act"][0]
+    play = next(a for a in state(client, table, tokens[mover])["legal_actions"] if a["action"] == "play")
+    assert (
+        client.post(f"/api/tables/{table}/actions", json=play, headers=auth(tokens[mover])).status_code == 200
+    )
+    seen = state(client, table)
+    roller = 1 - mover
+    assert (seen["game"]["phase"], seen["to_act"]) == ("roll", [roller])
+    advice = client.get(f"/api/tables/{table}/hint", headers=auth(tokens[roller])).json()
+    assert advice["kind"] == "cube"
+    assert advice["cube"]["action"] in ("no double", "double", "too good to double")
+    assert advice["cube"]["no_double"] > advice["cube"]["double_take"] - 1  # equities, not words
+    double = next(a for a in state(client, table, tokens[roller])["legal_actions"] if a["action"] == "double")
+    assert (
+        client.post(f"/api/tables/{table}/actions", json=double, headers=auth(tokens[roller])).status_code
+        == 200
+    )
+    waiting = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(tokens[roller]))
+    assert waiting.status_code == 409
+    assert "your own side" in waiting.json()["error"]
+    advice = client.get(f"/api/tables/{table}/hint", headers=auth(tokens[mover])).json()
+    assert (advice["kind"], advice["redoubles"], set(advice["answers"])) == ("answer", 0, {"take", "drop"})
+    assert advice["answers"][advice["answer"]] == max(advice["answers"].values())
+    assert advice["answers"]["drop"] == -1.0  # the doubled player's own side: a drop pays the cube
+
+
 def test_a_table_of_people_without_the_hints_option_gives_no_hint(client) -> None:
     table, tokens = _live_friends(client)
     refused = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(tokens[0]))

@@ -55,8 +55,7 @@ def choose_action(bot: Bot, game: Game, context: CubeContext | None = None) -> A
         return Double() if cube is not None and cube.action is CubeAction.DOUBLE else Roll()
     if phase is Phase.DOUBLED:
         response = _advice(bot, game, context).answer
-        answers: dict[CubeResponse | None, Action] = {CubeResponse.DROP: Drop(), CubeResponse.BEAVER: Beaver()}
-        return answers.get(response, Take())
+        return _ANSWERS.get(response, Take())
     if phase is Phase.RESIGNATION:
         assert acting is not None
         return _answer_resignation(bot, game, (context or CubeContext.of_game(game)).seen_by(acting))
@@ -75,6 +74,10 @@ def choose_action(bot: Bot, game: Game, context: CubeContext | None = None) -> A
         )
         return Played(chosen.play)
     raise ValueError("the game is over: there is nothing to do")
+
+
+_ANSWERS: dict[CubeResponse | None, Action] = {CubeResponse.DROP: Drop(), CubeResponse.BEAVER: Beaver()}
+"""The game's action for each answer but a take (a raccoon is a Beaver too: the next immediate redouble)."""
 
 
 def _advice(bot: Bot, game: Game, context: CubeContext | None) -> Advice:

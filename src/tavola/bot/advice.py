@@ -20,7 +20,7 @@ advice, for the engine protocol and the server alike.
 >>> ask(game, 1)
 Traceback (most recent call last):
 ...
-tavola.bot.advice.NoAdviceError: it is the other player's turn to decide: advice is for the seat deciding
+tavola.bot.advice.NoAdviceError: a hint is for your own side's decision, not the other side's
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tavola.bot.context import CubeContext
-from tavola.bot.cube import CubeDecision, CubeResponse
+from tavola.bot.cube import CubeDecision, CubeResponse, answers
 from tavola.chouette import ChouetteGame, Side
 from tavola.chouette import Phase as ChouettePhase
 from tavola.cube import Cube
@@ -94,7 +94,7 @@ def _nothing() -> NoAdviceError:
 
 
 def _not_yours() -> NoAdviceError:
-    return NoAdviceError(_("it is the other player's turn to decide: advice is for the seat deciding"))
+    return NoAdviceError(_("a hint is for your own side's decision, not the other side's"))
 
 
 def ask(game: Game, seat: int, context: CubeContext | None = None) -> Question:
@@ -223,7 +223,8 @@ def decision_json(decision: CubeDecision) -> dict[str, Any]:
 
 def advice_json(advice: Advice, most: int | None = None) -> dict[str, Any]:
     """The advice as JSON: ``kind``, and by kind the ranked ``plays`` with their ``dice``, the six
-    ``doubles``, or the ``cube`` decision with the ``answer`` to a double.
+    ``doubles``, or the ``cube`` decision (the player on roll's), with, to a double, the ``answer``, the
+    immediate ``redoubles`` it follows and the ``answers`` valued for the side answering.
 
     >>> from tavola.bot.cube import money_decision
     >>> from tavola.bot.context import MONEY
@@ -245,4 +246,18 @@ def advice_json(advice: Advice, most: int | None = None) -> dict[str, Any]:
         if advice.answer is not None:
             data["answer"] = advice.answer.value
             data["redoubles"] = question.redoubles
+            data["answers"] = answers_json(advice.cube, question)
     return data
+
+
+def answers_json(decision: CubeDecision, question: Question) -> dict[str, float]:
+    """The answers open to the side answering ``question``'s offer (``take``, ``drop``, and ``beaver`` for
+    the next immediate redouble where the rules allow one), each valued for that side: points per unit of
+    the cube before the double, or match winning chances."""
+    found = answers(decision, question.context.rules, question.redoubles)
+    doubler = question.redoubles % 2 == 1  # the first doubler answers a beaver, the doubled side the rest
+
+    def seen(value: float) -> float:
+        return value if doubler else (1.0 - value if decision.match else -value)
+
+    return {response.value: round(seen(value), 4) for response, value in found.items()}

@@ -389,10 +389,10 @@ export class TablePage {
   }
 
   hintPanel() {
+    if (this.hint.cube) return this.cubeHintPanel();
     const legal = this.state.legal_actions;
     // While an Acey-Deucey double is chosen, the hint ranks the six doubles, each by its best play.
     const choices = this.hint.doubles ?? this.hint.plays;
-    const best = choices.length ? choices[0].equity : 0;
     const rows = choices.map((choice) => {
       const action = choice.double
         ? legal.find((item) => item.action === "choose_double" && item.number === choice.double)
@@ -406,11 +406,45 @@ export class TablePage {
         element("span", { class: "equity" }, signed(choice.equity.toFixed(3))),
         " ",
         // Every row's loss against the first (the best), in the order ranked; -0.000 shows as 0.000.
-        element("span", { class: "loss", title: t("hint.loss") }, signed((Math.round((choice.equity - best) * 1000) / 1000).toFixed(3))),
+        element("span", { class: "loss", title: t("hint.loss") }, signed((Math.round(choice.loss * 1000) / 1000).toFixed(3))),
         action ? element("button", { class: "small", onclick: () => this.act(action) }, choice.double ? actionLabel(action) : t("hint.play")) : null,
       );
     });
     return element("div", { class: "hint", id: "hint" }, element("h2", { "data-i18n": "hint.title" }), element("ol", {}, rows));
+  }
+
+  // The cube advice: before the roll, the decision of the player on roll with its equities; to a double
+  // (or a beaver or a raccoon), the answer the bot gives the seat answering, each answer valued for it.
+  cubeHintPanel() {
+    const { cube, answer } = this.hint;
+    const figure = (value) => (cube.match ? `${(100 * value).toFixed(1)}%` : signed(value.toFixed(3)));
+    const raccoon = this.hint.redoubles > 0;
+    let advice;
+    let rows;
+    if (this.hint.kind === "answer") {
+      const word = (name) => (name === "beaver" && raccoon ? t("hint.raccoon") : t(`action.${name}`));
+      advice = t("hint.answer", { answer: word(answer) });
+      rows = Object.entries(this.hint.answers).map(([name, value]) => [word(name), value]);
+    } else {
+      advice = cube.reason ? t("hint.no_double_reason", { reason: cube.reason }) : t(`hint.${cube.action.replaceAll(" ", "_")}`);
+      rows = [
+        ["no_double", cube.no_double],
+        ["double_take", cube.double_take],
+        ["double_drop", cube.double_pass],
+        ["double_beaver", cube.double_beaver],
+      ]
+        .filter(([, value]) => value !== null)
+        .map(([name, value]) => [t(`hint.eq_${name}`), value]);
+    }
+    const items = rows.map(([label, value]) => element("li", {}, element("span", {}, label), " ", element("span", { class: "equity" }, figure(value))));
+    return element(
+      "div",
+      { class: "hint", id: "hint" },
+      element("h2", { "data-i18n": "hint.cube_title" }),
+      element("p", { class: "hint-advice" }, advice),
+      items.length ? element("p", { class: "small" }, t("hint.seen_by_you")) : null,
+      element("ul", {}, items),
+    );
   }
 
   seatsPanel() {
