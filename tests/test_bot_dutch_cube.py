@@ -40,7 +40,7 @@ def _terminal(board: Position, on_roll: int, steps: list[str], bot: Bot) -> str:
     series.games.append(
         Game(series.rules, series.dice, position=board, player_on_roll=on_roll, variant=DUTCH)
     )
-    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", bot.level_name)))
+    session = PlaySession(series, (Seat("Ann"), Seat("Tavola", bot.level.name)))
     typed = list(steps)
 
     def answer(prompt: str) -> str:
