@@ -23,6 +23,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from tavola import Dice, Position
+from tavola.cube import Cube
 from tavola.errors import IllegalPlayError, NotationError, OutOfTurnError
 from tavola.game import Game
 from tavola.i18n import (
@@ -344,9 +345,9 @@ def test_game_refusals_are_translated(code: str, expected: str) -> None:
 )
 def test_board_notes_are_translated_and_the_columns_stay(code: str, turn: str, pips: str) -> None:
     set_language("en")
-    english = ascii_board(Position.start(), dice=Dice(3, 1), cube=(2, "center")).splitlines()
+    english = ascii_board(Position.start(), dice=Dice(3, 1), cube=Cube(2)).splitlines()
     set_language(code)
-    lines = ascii_board(Position.start(), dice=Dice(3, 1), cube=(2, "center")).splitlines()
+    lines = ascii_board(Position.start(), dice=Dice(3, 1), cube=Cube(2)).splitlines()
     assert lines[6].endswith(turn)
     assert lines[10].endswith(pips)
     board_width = len(english[0])
