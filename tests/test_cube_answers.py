@@ -10,6 +10,7 @@ same answer to a double and to the beaver that follows it.
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -20,18 +21,22 @@ from tavola.analysis.chouette import analyze_chouette
 from tavola.analysis.cubes import answer_choices, answer_name, doubling_choices
 from tavola.analysis.judge import judge_cube
 from tavola.bot.actor import choose_action
-from tavola.bot.advice import ask, ask_chouette
+from tavola.bot.advice import Asked, NoAdviceError, advice_json, ask, ask_chouette
+from tavola.bot.context import CubeContext
 from tavola.bot.cube import CubeResponse, answer, answers, decide, money_decision
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.levels import ANALYSIS_LEVEL
 from tavola.bot.player import Bot
 from tavola.chouette import Beaver as ChouetteBeaver
-from tavola.chouette import Chouette, ChouetteSettings, Side
+from tavola.chouette import Chouette, ChouetteSettings, Consultation, Side
 from tavola.chouette import Drop as ChouetteDrop
 from tavola.chouette import Take as ChouetteTake
+from tavola.console.view import advice_view
+from tavola.cube import Cube
 from tavola.dicesource import ManualDice
 from tavola.game import Game
 from tavola.position import Position
+from tavola.protocol import answer as engine_answer
 from tavola.rules import Rules
 from tavola.table.chouette_bot import choose_chouette_action
 
@@ -160,3 +165,64 @@ def test_C3_a_match_has_no_beaver_and_its_drop_is_the_match_drop() -> None:
     decision = decide(0.3, 0.32, 0.49, Rules(), match=True).row(0, match=True)
     assert answers(decision, Rules()) == {CubeResponse.TAKE: 0.32, CubeResponse.DROP: 0.49}
     assert answer(decision, Rules()) is CubeResponse.TAKE
+
+
+def test_M6_where_every_take_is_a_beaver_the_answer_is_a_beaver_or_a_drop(bot: Bot) -> None:
+    rules = Rules(beavers=1, automatic_beavers=True)
+    for position, expected in ((TAKE_THE_BEAVER, Beaver()), (DROP_THE_BEAVER, Beaver())):
+        game = Game(rules, ManualDice(), position=position, player_on_roll=0)
+        game.double()
+        advice = bot.advise(ask(game, 1))
+        assert advice.cube is not None
+        assert CubeResponse.TAKE not in answers(advice.cube, rules)
+        assert advice.answer is CubeResponse.BEAVER
+        assert choose_action(bot, game) == expected
+    decision = money_decision([0.9, 0.0, 0.0, 0.0, 0.0], rules=rules)  # the doubled side is all but lost
+    assert answer(decision, rules) is CubeResponse.DROP
+
+
+def test_C3_a_double_of_a_dead_cube_is_taken_and_its_advice_is_written_and_shown(bot: Bot) -> None:
+    """In a match, redoubling a cube whose win already takes the doubler to the match gains them nothing:
+    the model values no take, and the advice is to take."""
+    game = Game(position=Position.start(), player_on_roll=0, cube=Cube(2, owner=0))
+    game.double()
+    advice = bot.advise(ask(game, 1, CubeContext.of_game(game, 0, away=(2, 5))))
+    assert advice.cube is not None
+    assert advice.cube.reason is not None
+    assert advice.answer is CubeResponse.TAKE
+    written = advice_json(advice)
+    assert (written["answer"], written["answers"]) == ("take", {})
+    assert "Take" in str(advice_view(advice))
+
+
+def test_H4_a_chouette_advises_only_the_player_deciding(bot: Bot) -> None:
+    dice = ManualDice()
+    for die in (6, 5, 4, 3):
+        dice.enter_die(die)
+    settings = ChouetteSettings(rules=RACCOONS, consultation=Consultation.NONE)
+    table = Chouette(settings, dice, players=["Ann", "Ben", "Cid", "Dee"])
+    table.draw_order()
+    game = table.start_game(position=TAKE_THE_BEAVER, side_on_roll=Side.TEAM)
+    assert ask_chouette(game, "Ben").kind is Asked.CUBE  # the captain, before the team's roll
+    with pytest.raises(NoAdviceError, match="other side"):
+        ask_chouette(game, "Ann")
+    dice.enter("31")
+    game.roll("Ben")
+    assert ask_chouette(game, "Ben").kind is Asked.PLAYS
+    with pytest.raises(NoAdviceError, match="H4"):
+        ask_chouette(game, "Cid")  # a team member, where consultation is not allowed
+    with pytest.raises(NoAdviceError, match="not playing"):
+        ask_chouette(game, "Eve")
+
+
+def test_M3_the_engine_answers_a_double_by_the_one_rule(bot: Bot) -> None:
+    request = {
+        "id": 1,
+        "cmd": "cube",
+        "position": TAKE_THE_BEAVER.position_id(),
+        "doubled": True,
+        "rules": {"beavers": 1},
+    }
+    reply = engine_answer(bot, json.dumps(request))
+    decision = bot.evaluate(TAKE_THE_BEAVER, CubeContext(0, Cube(), Rules(beavers=1))).cube
+    assert reply["action"] == answer(decision, Rules(beavers=1)).value == "beaver"

@@ -199,7 +199,7 @@ class Match(_Series):
     def match_id(self) -> str:
         """The gnubg Match ID of the match as it stands (P5); :class:`InvalidIdError` past its cube of 32768.
 
-        See :func:`tavola.ids.match_id_text` for the ID or a phrase saying there is none.
+        See :func:`match_id_text` for the ID or a phrase saying there is none.
         """
         return encode_match_id(self.match_state())
 

@@ -66,7 +66,6 @@ from pydantic import Field
 
 from tavola.bot.advice import doubles_json, plays_json, probabilities_json
 from tavola.bot.context import CubeContext
-from tavola.bot.cube import CubeResponse
 from tavola.bot.cube import answer as cube_answer
 from tavola.bot.levels import Level, UnknownLevelError, level
 from tavola.bot.met import mwc_to_equity
@@ -83,7 +82,7 @@ from tavola.schema import JsonTextError, RulesShape, Says, Shape, json_text, par
 from tavola.variants import STANDARD, Variant, find_variant
 
 COMMANDS = ("play", "hint", "doubles", "evaluate", "cube")
-"""The names of the five probabilities in replies, in the order of the bot's outputs."""
+"""The commands a request may name."""
 
 
 class RequestError(TavolaError):
@@ -338,8 +337,8 @@ def _writable(reply: dict[str, Any]) -> dict[str, Any]:
 
 
 def reply(bot: Bot, request: Request) -> dict[str, Any]:
-    """The reply fields for a request: the bot's answer as JSON data (the advice's shapes,
-    :mod:`tavola.bot.advice`)."""
+    """The reply fields for a request: the bot's answer as JSON data, each judged play written as the
+    server's hints write it (:func:`tavola.bot.advice.choice_json`)."""
     context = request.context
     if request.command in ("play", "hint"):
         assert request.dice is not None  # read_request asks for the dice of these commands
@@ -368,10 +367,7 @@ def reply(bot: Bot, request: Request) -> dict[str, Any]:
         return _evaluation_json(evaluation, request.match)
     decision = evaluation.cube
     if request.doubled:
-        response = CubeResponse.TAKE  # a double the model sees no take in (a dead cube): played on
-        if decision.double_take is not None:
-            response = cube_answer(decision, request.rules)
-        return {"action": response.value, "decision": str(decision)}
+        return {"action": cube_answer(decision, request.rules).value, "decision": str(decision)}
     return {"action": decision.title.lower(), "decision": str(decision)}
 
 

@@ -36,7 +36,15 @@ import numpy as np
 import numpy.typing as npt
 
 from tavola.bot.context import CubeContext
-from tavola.bot.cube import CENTRED, RESPONSES, CubeDecisions, efficiencies, match_decisions, money_decisions
+from tavola.bot.cube import (
+    CENTRED,
+    RESPONSES,
+    CubeDecisions,
+    answer_codes,
+    efficiencies,
+    match_decisions,
+    money_decisions,
+)
 from tavola.bot.cube import CubeResponse as Response
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.met import MatchEquityTable
@@ -254,20 +262,26 @@ class Tracks:
             chances[at], self.value[game, track], self.owner[game, track], who, self.root,
             efficiencies(step.boards[rows])[at],
         )  # fmt: skip
-        doubles = found.doubles
-        answer = found.response
-        take = doubles & (answer == _TAKE)
-        drop = doubles & (answer == _DROP)
-        beaver = doubles & (answer == _BEAVER)
-        beaver_dropped = beaver & (-found.double_take > 1.0)  # twice the take is worth more than 2 units
-        beaver_taken = beaver & ~beaver_dropped
-        self._end(game[drop], track[drop], who[drop], 1)
-        self._end(game[beaver_dropped], track[beaver_dropped], 1 - who[beaver_dropped], 2)
-        for moved, factor in ((take, 2), (beaver_taken, 4)):
-            self.value[game[moved], track[moved]] *= factor
-            self.owner[game[moved], track[moved]] = 1 - who[moved]
+        self._answer(found, game, track, who)
         stopped[rows] = ~self.alive[games[rows]].any(axis=1)
         return stopped, chances[stopped[rows]]
+
+    def _answer(self, found: CubeDecisions, game: IntArray, track: IntArray, doubler: IntArray) -> None:
+        """The doubles made and their answers, by the one rule of every answer (:func:`answer_codes`):
+        a take turns the cube to the player doubled first at the offer's value, a drop ends the track,
+        and each immediate redouble (a beaver, a raccoon) is answered in turn by the other side."""
+        answering = found.doubles.copy()
+        codes = found.response
+        redoubles = 0
+        while answering.any():
+            dropped, taken = answering & (codes == _DROP), answering & (codes == _TAKE)
+            winner = doubler if redoubles % 2 == 0 else 1 - doubler  # the side not answering wins a drop
+            self._end(game[dropped], track[dropped], winner[dropped], 2**redoubles)
+            self.value[game[taken], track[taken]] *= 2 ** (redoubles + 1)
+            self.owner[game[taken], track[taken]] = 1 - doubler[taken]
+            answering &= codes == _BEAVER
+            redoubles += 1
+            codes = answer_codes(found.double_take, found.double_pass, self.terms.rules, redoubles)
 
     def _end(self, game: IntArray, track: IntArray, winner: IntArray, factor: int) -> None:
         """Tracks ended by a drop: ``winner`` wins ``factor`` times the cube's value, single."""

@@ -130,6 +130,8 @@ def ask_chouette(game: ChouetteGame, player: str) -> Question:
     if player not in game.players:
         raise NoAdviceError(_("{player} is not playing this game").format(player=player))
     settings, side, phase = game.settings, game.side_of(player), game.phase
+    if phase not in (ChouettePhase.ANSWER, ChouettePhase.MOVE, ChouettePhase.ROLL):
+        raise _nothing()
     if phase is ChouettePhase.ANSWER:
         for offer in game.offers:
             box_side, team_side = offer.bet

@@ -7,7 +7,7 @@ money) with the Crawford flag. :meth:`CubeContext.other_side` turns it to
 the opponent's point of view; :meth:`CubeContext.of_game` reads it from a
 game in progress. Every cubeful valuation of the bot and of the analysis takes
 one (:func:`tavola.bot.cube.position_decision`,
-:meth:`tavola.bot.player.Bot.cube_decision`, the analysis's judgements).
+:meth:`tavola.bot.player.Bot.advise`, the analysis's judgements).
 
 Values come in the terms of the series: points per unit of the cube (money)
 or match winning chances (a match); :meth:`CubeContext.normalised` turns

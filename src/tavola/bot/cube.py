@@ -366,6 +366,20 @@ def _chosen(values: FloatArray, redoubles: int) -> IntArray:
     return chosen
 
 
+def answer_codes(
+    double_take: npt.ArrayLike, double_pass: npt.ArrayLike, rules: Rules, redoubles: int
+) -> IntArray:
+    """:func:`answer` of many rows at once, as codes into :data:`RESPONSES`: the answer to an offer after
+    ``redoubles`` immediate redoubles, from each row's take and drop for the first doubler.
+
+    >>> [RESPONSES[code].value for code in answer_codes([-0.2, -1.2], 1.0, Rules(beavers=2), 1)]
+    ['take', 'drop']
+    """
+    take = np.atleast_1d(np.asarray(double_take, dtype=np.float64))
+    passed = np.broadcast_to(np.asarray(double_pass, dtype=np.float64), take.shape)
+    return _chosen(_offer_answers(take, passed, rules, redoubles), redoubles)
+
+
 def _answered(values: FloatArray, redoubles: int) -> FloatArray:
     """The doubler's value of each row's offer, answered at best."""
     found: FloatArray = values[np.arange(len(values)), _chosen(values, redoubles)]
@@ -424,14 +438,15 @@ def answers(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> dict[Cu
     double itself, answered by the doubled player; 1: a beaver, answered by the doubler; 2: a raccoon...),
     each valued for the doubler, the player on roll of ``decision``, in its terms (points per unit of the
     cube before the double, or match winning chances). :data:`CubeResponse.BEAVER` is the next immediate
-    redouble, where the rules allow one (M3, M4).
+    redouble, where the rules allow one (M3, M4). None where the decision has no double to value (a
+    double of a dead cube in a match: the model values no take of it).
 
     >>> decision = money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=2))
     >>> {answer.value: round(value, 3) for answer, value in answers(decision, Rules(beavers=2), 1).items()}
     {'take': -0.518, 'drop': -2.0, 'beaver': -1.037}
     """
     if decision.double_take is None or decision.double_pass is None:
-        raise ValueError(f"{decision.title}: there is no double to answer")
+        return {}  # a double the model does not value: a dead cube in a match
     chain = Rules() if decision.match else rules
     if redoubles < 0 or redoubles > chain.beavers:
         raise ValueError(f"these rules allow {chain.beavers} immediate redoubles, not {redoubles}")
@@ -443,13 +458,16 @@ def answers(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> dict[Cu
 
 def answer(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> CubeResponse:
     """The answer the side answering an offer after ``redoubles`` immediate redoubles gives: the one rule
-    of every take, drop, beaver and raccoon (:func:`answers`; on a tie a take, then a drop).
+    of every take, drop, beaver and raccoon (:func:`answers`; on a tie a take, then a drop). A double
+    of a dead cube in a match, which the model does not value, is taken: it gains the doubler nothing.
 
     >>> decision = money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=2))
     >>> answer(decision, Rules(beavers=2)), answer(decision, Rules(beavers=2), 1)
     (<CubeResponse.BEAVER: 'beaver'>, <CubeResponse.TAKE: 'take'>)
     """
     found = answers(decision, rules, redoubles)
+    if not found:  # a double of a dead cube gains the doubler nothing: it is taken
+        return CubeResponse.TAKE
     doubler = redoubles % 2 == 1
     return max(found, key=lambda response: found[response] if doubler else -found[response])
 

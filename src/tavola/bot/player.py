@@ -9,7 +9,7 @@ each side still needs.
 A bot's level (:mod:`tavola.bot.levels`) sets how it plays checkers; its cube
 decisions are judged at :data:`~tavola.bot.levels.CUBE_LEVEL`'s depth at every
 level, so the bot doubles, takes and drops as every hint says
-(:meth:`Bot.cube_decision` for a game in progress).
+(:meth:`Bot.advise`).
 
 >>> from tavola import Dice, Position
 >>> from tavola.bot.evaluate import Evaluator
@@ -28,7 +28,7 @@ import numpy.typing as npt
 from tavola.bot.advice import Advice, Asked, Question
 from tavola.bot.context import MONEY, CubeContext
 from tavola.bot.continuation import kinds_of
-from tavola.bot.cube import CubeAction, CubeDecision, CubeResponse, answer, position_decision
+from tavola.bot.cube import CubeAction, CubeDecision, answer, position_decision
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.levels import BOT_LEVEL, CUBE_LEVEL, Level, level
 from tavola.bot.search import JudgedPlays, SharedSearch, best_first, best_in_groups, evaluate_ply, judge_plays
@@ -339,10 +339,7 @@ class Bot:
         decision = self._decision(probabilities, question.position, context, question.may_double)
         if question.kind is Asked.CUBE:
             return Advice(question, cube=decision)
-        response = CubeResponse.TAKE  # a double the model sees no take in (a dead cube): played on
-        if decision.double_take is not None:
-            response = answer(decision, context.rules, question.redoubles)
-        return Advice(question, cube=decision, answer=response)
+        return Advice(question, cube=decision, answer=answer(decision, context.rules, question.redoubles))
 
     def _cubeless(self, probabilities: npt.NDArray[np.float32], variant: Variant) -> float:
         return float(self.evaluator.for_variant(variant).equity(probabilities[None])[0])

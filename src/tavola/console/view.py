@@ -245,12 +245,14 @@ def redouble_hint(decision: CubeDecision, rules: Rules, redoubles: int, value: i
         CubeResponse.DROP: _("Drop the beaver") if beaver else _("Drop the raccoon"),
         CubeResponse.BEAVER: _("Raccoon") if beaver else _("Raccoon again"),
     }[chosen]
-    text = _("{advice} (play on at {value} {take:+.3f}, drop {drop:+.3f})").format(
-        advice=title, value=value, take=found[CubeResponse.TAKE], drop=found[CubeResponse.DROP]
-    )
+    figures = [
+        _("play on at {value} {take:+.3f}").format(value=value, take=found[CubeResponse.TAKE]),
+        _("drop {drop:+.3f}").format(drop=found[CubeResponse.DROP]),
+    ]
     if CubeResponse.BEAVER in found:
-        text = text[:-1] + _(", raccoon {value:+.3f})").format(value=found[CubeResponse.BEAVER])
-    return text
+        figures.append(_("raccoon {value:+.3f}").format(value=found[CubeResponse.BEAVER]))
+    # TRANSLATORS: advice and its figures: "Take the beaver (play on at 4 -0.518, drop -2.000)".
+    return _("{advice} ({figures})").format(advice=title, figures=", ".join(figures))
 
 
 def advice_view(advice: Advice) -> RenderableType:
@@ -262,6 +264,8 @@ def advice_view(advice: Advice) -> RenderableType:
     if question.kind is Asked.DOUBLES:
         return double_hint_table(list(advice.plays))
     assert advice.cube is not None
+    if question.kind is Asked.ANSWER and advice.cube.reason is not None:
+        return _("Take: the double cannot help the doubler ({reason})").format(reason=advice.cube.reason)
     if question.kind is Asked.ANSWER and question.redoubles > 0:
         value = question.context.cube.value * 2 ** (question.redoubles + 1)
         return redouble_hint(advice.cube, question.context.rules, question.redoubles, value)

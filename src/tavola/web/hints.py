@@ -7,8 +7,8 @@ for the player on roll (in a match, judged at the score and the cube's
 value); after an Acey-Deucey 1-2 (V2), while the double to play is being
 chosen, the six doubles best first; before the roll, the cube decision; and
 to the side answering a double, a beaver or a raccoon, its answer with the
-equities behind it. The JSON is :func:`tavola.bot.advice.advice_json`'s, the
-engine protocol's shape.
+equities behind it. The JSON is :func:`tavola.bot.advice.advice_json`'s; each
+play is written as the engine protocol writes it (:func:`tavola.bot.advice.choice_json`).
 
 Who may ask (:func:`hint_question`): only a table created with hints gives
 them, and only to the seat deciding:
@@ -57,5 +57,6 @@ def hint_json(advice: Advice) -> dict[str, Any]:
     plays of a roll: ``{"kind": "plays", "dice": [6, 5], "plays": [{"play": "24/13", "equity": 0.0123,
     "loss": 0.0, ...}, ...]}``; ``{"kind": "doubles", "doubles": [...]}``; ``{"kind": "cube", "cube":
     {"action": "double", "response": "take", ...}}``; ``{"kind": "answer", "cube": {...}, "answer":
-    "take", "redoubles": 0}``."""
+    "take", "redoubles": 0, "answers": {"take": 0.31, "drop": -1.0}}``, each answer valued for the side
+    answering."""
     return advice_json(advice, MOST_PLAYS)
