@@ -134,8 +134,8 @@ def analyze_series(
     )
 
 
-def stakes_of(moment: Moment, player: int) -> CubeContext:
-    """The stakes of ``player``'s decision at ``moment``."""
+def context_of(moment: Moment, player: int) -> CubeContext:
+    """The cube context of ``player``'s decision at ``moment``."""
     return CubeContext.of_game(moment.game, player, moment.away_for(player))
 
 
@@ -195,7 +195,7 @@ class _Work:
                     moment,
                     PlaySpot(
                         game.turn.legal,
-                        stakes_of(moment, entry.player),
+                        context_of(moment, entry.player),
                         action.play,
                         game.playing_chosen_double,
                     ),
@@ -214,7 +214,7 @@ class _Work:
                     moment,
                     PlaySpot(
                         game.turn.legal,
-                        stakes_of(moment, entry.player),
+                        context_of(moment, entry.player),
                         chosen_double=game.playing_chosen_double,
                     ),
                 )
@@ -225,7 +225,7 @@ class _Work:
         self.spot_games.append(moment.number)
 
     def _roll(self, moment: Moment, roller: int, position: Position, dice: tuple[int, int]) -> None:
-        self.rolls.append(LuckSpot(position, Dice(*dice), stakes_of(moment, roller)))
+        self.rolls.append(LuckSpot(position, Dice(*dice), context_of(moment, roller)))
 
     # --- the searches -----------------------------------------------------------------------------
 
@@ -285,7 +285,7 @@ class _Decisions:
             found = doubling_decision(
                 game,
                 probabilities,
-                stakes_of(moment, entry.player),
+                context_of(moment, entry.player),
                 doubled=isinstance(action, Double),
                 where=where,
                 plies=plies,
@@ -294,17 +294,17 @@ class _Decisions:
                 self._add(moment, found[0])
         elif probabilities is not None and isinstance(action, Take | Drop | Beaver):
             answer = answer_decision(
-                game, probabilities, stakes_of(moment, entry.player), action, where=where, plies=plies
+                game, probabilities, context_of(moment, entry.player), action, where=where, plies=plies
             )
             if answer is not None:
                 self._add(moment, answer)
         elif isinstance(action, Resign) and game.phase in (Phase.ROLL, Phase.MOVE):
-            stakes = stakes_of(moment, entry.player)
+            context = context_of(moment, entry.player)
             if probabilities is not None:
-                playing_on = game_decision(game, probabilities, stakes).equity
+                playing_on = game_decision(game, probabilities, context).equity
             else:
                 playing_on = self._judged().best_value
-            self.resigned = Resignation.of(game, stakes, action.kind, playing_on)
+            self.resigned = Resignation.of(game, context, action.kind, playing_on)
             self._add(moment, self.resigned.offered(where, game, plies))
         elif isinstance(action, AcceptResignation | DeclineResignation) and self.resigned is not None:
             accepted = isinstance(action, AcceptResignation)

@@ -1,7 +1,7 @@
 """Checker plays judged in batches: every decision's plays through one shared search.
 
 A :class:`PlaySpot` is a position and roll with its legal plays (as the
-game generated them), the stakes, and the play made, if any. :func:`judge_spots`
+game generated them), the cube context, and the play made, if any. :func:`judge_spots`
 judges the plays of all the spots it is given at once: their results go
 through :meth:`SharedSearch.plays <tavola.bot.search.SharedSearch.plays>`
 together, narrowed by the move filter group by group, the play made kept to
@@ -41,11 +41,11 @@ SHOWN = 5
 
 @dataclass(frozen=True)
 class PlaySpot:
-    """A position and roll to judge: its legal plays, the stakes, and the play made (None: only valued);
+    """A position and roll to judge: its legal plays, the cube context, and the play made (None: only valued);
     ``chosen_double`` when the roll is the double an Acey-Deucey player chose after a 1-2 (V2)."""
 
     legal: LegalPlays
-    stakes: CubeContext
+    context: CubeContext
     played: Play | None = None
     chosen_double: bool = False
 
@@ -106,9 +106,9 @@ def _judged(
     rows = np.flatnonzero(plies == deepest)
     if played_row is not None and played_row not in rows:
         rows = np.append(rows, played_row)
-    stakes = spot.stakes
-    values = stakes.after_play(probabilities[rows], spot.legal.results[rows])
-    normalised = np.array([stakes.normalised(float(value)) for value in values])
+    context = spot.context
+    values = context.after_play(probabilities[rows], spot.legal.results[rows])
+    normalised = np.array([context.normalised(float(value)) for value in values])
     order = np.argsort(-normalised, kind="stable")
     alternatives: list[Alternative] = []
     best_value, played_value = float(values[order[0]]), None
@@ -118,7 +118,7 @@ def _judged(
         alternative = Alternative(
             spot.legal[row].notation,
             float(normalised[index]),
-            stakes.mwc(float(values[index])),
+            context.mwc(float(values[index])),
             int(plies[row]),
         )
         if row == played_row:

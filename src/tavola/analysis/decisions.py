@@ -95,17 +95,17 @@ def move_decision(
 def cube_decision(
     where: Where,
     game: Game,
-    stakes: CubeContext,
+    context: CubeContext,
     choices: list[tuple[str, float]],
     played: str,
     error: CubeError,
     plies: int = 0,
     offer: CubeOffer | None = None,
 ) -> Decision:
-    """The cube decision of ``stakes.player`` among ``choices`` (best first; values in the series' terms);
+    """The cube decision of ``context.player`` among ``choices`` (best first; values in the series' terms);
     ``offer`` is the double it answers, if it is an answer."""
     alternatives = tuple(
-        Alternative(text, stakes.normalised(value), stakes.mwc(value), plies) for text, value in choices
+        Alternative(text, context.normalised(value), context.mwc(value), plies) for text, value in choices
     )
     best = alternatives[0]
     mine = next(alternative for alternative in alternatives if alternative.text == played)
@@ -113,9 +113,9 @@ def cube_decision(
     return Decision(
         game=where[0],
         move=where[1],
-        player=stakes.player,
+        player=context.player,
         kind="cube",
-        position=game.position_for(stakes.player),
+        position=game.position_for(context.player),
         dice=None,
         cube=game.cube,
         played=played,
@@ -141,17 +141,17 @@ def doubling_decision(
     """The player on roll's double (``doubled``) or no double in ``game`` (before the roll), and whether it
     was close (:data:`~tavola.analysis.model.CLOSE_CUBE`); None where the cube cannot turn. ``context`` is
     the game's cube context from either side (money when None)."""
-    stakes = (context or CubeContext.of_game(game)).seen_by(game.player_on_roll)
-    decision = game_decision(game, probabilities, stakes)
+    context = (context or CubeContext.of_game(game)).seen_by(game.player_on_roll)
+    decision = game_decision(game, probabilities, context)
     if decision.reason is not None or decision.double_take is None:
         return None
     choices = doubling_choices(decision, game.rules)
     double = next(text for text, _ in choices[:2] if text != "no double")
     played = double if doubled else "no double"
     values = dict(choices)
-    close = stakes.normalised(values[double]) >= stakes.normalised(values["no double"]) - CLOSE_CUBE
+    close = context.normalised(values[double]) >= context.normalised(values["no double"]) - CLOSE_CUBE
     error = doubling_error(played)
-    return cube_decision(where, game, stakes, choices, played, error, plies), close
+    return cube_decision(where, game, context, choices, played, error, plies), close
 
 
 def answer_decision(
@@ -185,37 +185,37 @@ def answer_decision(
         raise ValueError(f"an answer to a double is a take, a drop or a beaver, not {action!r}")
     offer = game.cube_offer
     answering = offer.answering
-    stakes = context.seen_by(answering)
+    context = context.seen_by(answering)
     error = answer_error(played, choices[0][0])
-    return cube_decision(where, game, stakes, choices, played, error, plies, offer)
+    return cube_decision(where, game, context, choices, played, error, plies, offer)
 
 
 @dataclass(frozen=True)
 class Resignation:
     """A resignation offered, valued for the resigner: resigning, and playing on."""
 
-    stakes: CubeContext
+    context: CubeContext
     resigning: float
     playing_on: float
 
     @classmethod
-    def of(cls, game: Game, stakes: CubeContext, kind: int, playing_on: float) -> Resignation:
-        """The resignation of ``kind`` (a :class:`~tavola.position.WinKind`) by ``stakes.player``."""
-        won = score_win(1 - stakes.player, WinKind(kind), game.cube, game.rules, Ending.RESIGNATION).points
-        if stakes.away is None:
-            return cls(stakes, -won / game.cube.value, playing_on)
-        return cls(stakes, stakes.table.after(*stakes.away, -won, game.crawford), playing_on)
+    def of(cls, game: Game, context: CubeContext, kind: int, playing_on: float) -> Resignation:
+        """The resignation of ``kind`` (a :class:`~tavola.position.WinKind`) by ``context.player``."""
+        won = score_win(1 - context.player, WinKind(kind), game.cube, game.rules, Ending.RESIGNATION).points
+        if context.away is None:
+            return cls(context, -won / game.cube.value, playing_on)
+        return cls(context, context.table.after(*context.away, -won, game.crawford), playing_on)
 
     def offered(self, where: Where, game: Game, plies: int = 0) -> Decision:
         """The resigner's decision."""
         choices = sorted([("resign", self.resigning), ("play on", self.playing_on)], key=lambda c: -c[1])
-        return cube_decision(where, game, self.stakes, choices, "resign", CubeError.WRONG_RESIGNATION, plies)
+        return cube_decision(where, game, self.context, choices, "resign", CubeError.WRONG_RESIGNATION, plies)
 
     def answered(self, where: Where, game: Game, accepted: bool, plies: int = 0) -> Decision:
         """The answer's decision."""
-        stakes = self.stakes
-        accept, decline = stakes.seen_by_opponent(self.resigning), stakes.seen_by_opponent(self.playing_on)
+        context = self.context
+        accept, decline = context.seen_by_opponent(self.resigning), context.seen_by_opponent(self.playing_on)
         choices = sorted([("accept", accept), ("decline", decline)], key=lambda choice: -choice[1])
         played = "accept" if accepted else "decline"
         error = CubeError.WRONG_RESIGNATION
-        return cube_decision(where, game, stakes.other_side(), choices, played, error, plies)
+        return cube_decision(where, game, context.other_side(), choices, played, error, plies)

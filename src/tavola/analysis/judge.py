@@ -73,8 +73,8 @@ def judge_move(
         )
     chosen_level = analysis_level(level)
     player = game.player_on_roll
-    stakes = (context or CubeContext.of_game(game)).seen_by(player)
-    spot = PlaySpot(turn.legal, stakes, chosen, game.playing_chosen_double)
+    context = (context or CubeContext.of_game(game)).seen_by(player)
+    spot = PlaySpot(turn.legal, context, chosen, game.playing_chosen_double)
     [judged] = judge_spots(_search(game, chosen_level, evaluator), [spot], chosen_level.plies)
     return move_decision(_where(game), player, chosen, game, judged)
 

@@ -41,11 +41,11 @@ _INDEX = {roll: index for index, roll in enumerate(ALL_ROLLS)}
 
 @dataclass(frozen=True)
 class LuckSpot:
-    """A roll to judge: the position before it (seen by the roller), the dice, the roller's stakes."""
+    """A roll to judge: the position before it (seen by the roller), the dice, the roller's cube context."""
 
     position: Position
     dice: Dice
-    stakes: CubeContext
+    context: CubeContext
 
 
 def roll_luck(evaluator: Evaluator, spots: Sequence[LuckSpot]) -> list[tuple[float, float]]:
@@ -53,7 +53,7 @@ def roll_luck(evaluator: Evaluator, spots: Sequence[LuckSpot]) -> list[tuple[flo
     match winning chances)."""
     if not spots:
         return []
-    evaluator = evaluator.for_variant(spots[0].stakes.variant)
+    evaluator = evaluator.for_variant(spots[0].context.variant)
     boards = np.stack([spot.position.to_array() for spot in spots])
     offsets, results, _ = generate_batch(
         np.repeat(boards, len(_ROLLS), axis=0), np.tile(_ROLLS, (len(spots), 1)), evaluator.variant.flags
@@ -63,11 +63,11 @@ def roll_luck(evaluator: Evaluator, spots: Sequence[LuckSpot]) -> list[tuple[flo
     by_roll = probabilities[best].reshape(len(spots), len(_ROLLS), -1)
     out = []
     for spot, rows in zip(spots, by_roll, strict=True):
-        values = spot.stakes.cubeless(rows)
+        values = spot.context.cubeless(rows)
         rolled = float(values[_INDEX[spot.dice]])
         average = float(ROLL_WEIGHTS @ values)
-        stakes = spot.stakes
+        context = spot.context
         out.append(
-            (stakes.normalised(rolled) - stakes.normalised(average), stakes.in_points(rolled - average))
+            (context.normalised(rolled) - context.normalised(average), context.in_points(rolled - average))
         )
     return out
