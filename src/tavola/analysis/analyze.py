@@ -136,7 +136,7 @@ def analyze_series(
 
 def context_of(moment: Moment, player: int) -> CubeContext:
     """The cube context of ``player``'s decision at ``moment``."""
-    return CubeContext.of_game(moment.game, player, moment.away_for(player))
+    return moment.context(player)
 
 
 def _results(series: Series) -> tuple[float, float]:

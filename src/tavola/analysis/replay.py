@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tavola.actions import Entry, OpeningRoll, Played, Roll
+from tavola.bot.context import CubeContext
 from tavola.dicesource import ManualDice
 from tavola.game import Game, Phase
 from tavola.match import Match, Series, scores_before
@@ -46,11 +47,9 @@ class Moment:
     game: Game
     away: tuple[int, int] | None
 
-    def away_for(self, player: int) -> tuple[int, int] | None:
-        """The score from ``player``'s side: the points they need, then the opponent's."""
-        if self.away is None:
-            return None
-        return (self.away[player], self.away[1 - player])
+    def context(self, player: int) -> CubeContext:
+        """The game's cube context from ``player``'s side (``away`` is player 0's)."""
+        return CubeContext.of_game(self.game, 0, self.away).seen_by(player)
 
 
 def away_before(series: Series, index: int) -> tuple[int, int] | None:
