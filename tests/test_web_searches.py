@@ -123,7 +123,7 @@ def test_tavola_serve_searches_in_worker_processes(tmp_path: Path) -> None:
         token = server.client.post(f"/api/tables/{table}/seats/0", json={"name": "Ann"}).json()["token"]
         for _ in range(30):  # play on until a hint can be asked, the bot's turns made by the workers
             seen = server.state(table, token)
-            if seen["may_hint"]:
+            if seen["may_hint"] and seen["game"]["phase"] == "move":
                 break
             legal = seen["legal_actions"]
             action = next((a for a in legal if a["action"] in ("play", "roll")), legal[0])
