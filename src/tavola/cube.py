@@ -69,6 +69,16 @@ class Cube:
         """The cube after a tie on the opening roll: twice the value, still in the middle (M2)."""
         return Cube(self.value * 2)
 
+    def owner_seen_by(self, player: int) -> int | None:
+        """The owner from ``player``'s side: None in the middle, 0 ``player``, 1 the opponent.
+
+        >>> Cube(2, owner=1).owner_seen_by(0), Cube(2, owner=1).owner_seen_by(1), Cube().owner_seen_by(0)
+        (1, 0, None)
+        """
+        if player not in (0, 1):
+            raise IllegalActionError(_("players are 0 and 1, not {player}").format(player=repr(player)))
+        return None if self.owner is None else int(self.owner != player)
+
     @property
     def is_turned(self) -> bool:
         """Whether a double was taken: the cube has left the middle (automatic doubles leave it there, M5).

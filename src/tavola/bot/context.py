@@ -92,9 +92,8 @@ class CubeContext:
     def owner_code(self) -> int:
         """The cube's owner from the player's side: :data:`~tavola.bot.cube.CENTRED`, 0 the player's, 1 the
         opponent's (the code of the batched cube functions)."""
-        if self.cube.owner is None:
-            return CENTRED
-        return int(self.cube.owner != self.player)
+        owner = self.cube.owner_seen_by(self.player)
+        return CENTRED if owner is None else owner
 
     @property
     def has_cube(self) -> bool:

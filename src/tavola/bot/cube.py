@@ -184,13 +184,6 @@ def _five(probabilities: Probabilities) -> tuple[float, float, float, float, flo
     return win, win_gammon, win_backgammon, lose_gammon, lose_backgammon
 
 
-def _relative(cube: Cube, player: int) -> int | None:
-    """The cube's owner seen from ``player``: None centred, 0 ``player``, 1 the opponent."""
-    if player not in (0, 1):
-        raise ValueError(f"players are 0 and 1, not {player!r}")
-    return None if cube.owner is None else int(cube.owner != player)
-
-
 CENTRED = -1
 """The owner code of a centred cube in the batched functions (0: the player on roll's, 1: the opponent's)."""
 
@@ -519,7 +512,7 @@ def money_decision(
     No double, beaver (no double +0.086, double/take -0.259, double/pass +1.000, double/beaver -0.518)
     """
     cube, rules = cube or Cube(), rules or Rules()
-    owner = _relative(cube, player)
+    owner = cube.owner_seen_by(player)
     code = CENTRED if owner is None else owner
     found = money_decisions(
         _five(probabilities), code, rules, turned=cube.is_turned, efficiency=efficiency, may_double=True
@@ -579,7 +572,7 @@ def match_cubeful(
     cube = cube or Cube()
     rules, table, stage = _match_setup(away, crawford, rules, table)
     game = _match_game(probabilities, away, stage, table, rules)
-    return _cubeful(game, _five(probabilities)[0], cube.value, _relative(cube, player), efficiency)
+    return _cubeful(game, _five(probabilities)[0], cube.value, cube.owner_seen_by(player), efficiency)
 
 
 def _cubeful(game: CubefulGame, p: float, value: int, owner: int | None, efficiency: float) -> float:
@@ -673,7 +666,7 @@ def match_decision(
     """
     cube = cube or Cube()
     rules, table, stage = _match_setup(away, crawford, rules, table)
-    owner = _relative(cube, player)
+    owner = cube.owner_seen_by(player)
     code = CENTRED if owner is None else owner
     found = match_decisions(
         _five(probabilities), away, cube.value, code, crawford=crawford, rules=rules, table=table,
