@@ -122,11 +122,12 @@ def ask(game: Game, seat: int, context: CubeContext | None = None) -> Question:
     return Question(Asked.ANSWER, game.position, seen, redoubles=offer.redoubles)
 
 
-def ask_chouette(game: ChouetteGame, player: str) -> Question:
+def ask_chouette(game: ChouetteGame, player: str, opponent: str | None = None) -> Question:
     """What ``player`` of a chouette game decides now, on the cube it concerns: the roll's play for the
     side on roll (a team member other than the captain only where consultation lets them suggest plays
     now, H4), the double on the player's own cube with the other side before the roll, or the answer to
-    the first double waiting for the player. :class:`NoAdviceError` when the player has nothing to decide."""
+    the double waiting for the player on their cube with ``opponent`` (the first waiting, if None).
+    :class:`NoAdviceError` when the player has nothing to decide."""
     if player not in game.players:
         raise NoAdviceError(_("{player} is not playing this game").format(player=player))
     settings, side, phase = game.settings, game.side_of(player), game.phase
@@ -135,7 +136,8 @@ def ask_chouette(game: ChouetteGame, player: str) -> Question:
     if phase is ChouettePhase.ANSWER:
         for offer in game.offers:
             box_side, team_side = offer.bet
-            if (box_side if offer.answering is Side.BOX else team_side) == player:
+            answering, other = (box_side, team_side) if offer.answering is Side.BOX else (team_side, box_side)
+            if answering == player and opponent in (None, other):
                 bet = next(bet for bet in game.bets if bet.key == offer.bet)
                 context = CubeContext(int(offer.doubler), bet.cube, settings.rules, settings.variant)
                 return Question(Asked.ANSWER, game.position, context, redoubles=offer.redoubles)

@@ -91,11 +91,11 @@ def _double(bot: Bot, game: ChouetteGame, player: str, actions: list[ChouetteAct
 
 def _answer(bot: Bot, game: ChouetteGame, player: str, actions: list[ChouetteAction]) -> ChouetteAction:
     """Take, drop, beaver or raccoon the first group of doubles waiting for ``player``, as the advice on
-    the first of them says (the one rule of every answer, :func:`tavola.bot.cube.answer`)."""
+    the cube of its first opponent says (the one rule of every answer, :func:`tavola.bot.cube.answer`)."""
     first = actions[0]
     assert isinstance(first, Take)
     names = first.against
-    response = bot.advise(ask_chouette(game, player)).answer
+    response = bot.advise(ask_chouette(game, player, names[0] if names else None)).answer
     if response is CubeResponse.DROP:
         return Drop(names)
     if response is CubeResponse.BEAVER and Beaver(names) in actions:
