@@ -1,7 +1,7 @@
 """The web server under load: many games at once over loopback WebSockets, and a kill -9 in the middle.
 
 Run: python benchmarks/server_load.py [--games 200] [--seconds 60] [--kill-at 30 | --no-kill]
-                                      [--database sqlite:///PATH] [--seed 2026]
+                                      [--think 0] [--database sqlite:///PATH] [--seed 2026]
 
 ``tavola serve`` runs in a process of its own on 127.0.0.1 (a free port, a
 SQLite file in a temporary folder unless ``--database`` names one). Each of
@@ -10,12 +10,19 @@ on its own WebSocket: it acts on every state that lists actions for it,
 picking one of the state's ``legal_actions`` with its own seeded NumPy
 generator (uniformly, except that it offers a double or resigns only one
 time in twenty when it may, so that games last), and sends it with the
-state's ``version``. A finished match is followed by a new one at the same
-place, until ``--seconds`` have passed; then the clients make no new
-decision, wait a little for the answers to those sent, and close.
+state's ``version``. With ``--think`` a client thinks before each action,
+as people do: a random time drawn from an exponential distribution of that
+mean, in seconds (0, the default, acts at once: a flood). A finished match
+is followed by a new one at the same place, until ``--seconds`` have passed;
+then the clients make no new decision, wait a little for the answers to
+those sent, and close.
 
 An action is *acknowledged* when a state comes back whose log holds it at
-the version it was chosen at; its latency is from sending it to that state.
+the version it was chosen at; its latency is from sending it to that state
+(the thinking before it not counted). The size of every state message is
+kept with the table's version it shows, so the report says whether a
+message grows with the session: the median size at versions up to 20 beside
+the median at the highest tenth of the versions reached.
 At ``--kill-at`` seconds the server is killed with SIGKILL and started again
 on the same database and port; the clients reconnect and go on. An action
 whose state never came is sent again after reconnecting, and again after
@@ -179,6 +186,8 @@ class Run:
     url: str
     seed: int
     deadline: float
+    think: float = 0.0
+    """The mean seconds a client thinks before each action (0: none)."""
     stopping: bool = False
     decisions: list[Decision] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
@@ -190,6 +199,8 @@ class Run:
     finished: int = 0
     seen: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """The longest log of each table a client was shown."""
+    sizes: list[tuple[int, int]] = field(default_factory=list)
+    """Each state message's table version and size in bytes."""
     killed: float | None = None
     restarted: float | None = None
     resumed: float | None = None
@@ -246,6 +257,8 @@ class SeatClient:
         self.opened = 0.0
         self.retries = 0
         self.finished = False
+        self.ready_at: float | None = None
+        """When the client, thinking, acts on the state it was last shown (None: not thinking)."""
 
     async def play(self) -> bool:
         """Play until the table is finished (True) or the run is over (False)."""
@@ -276,11 +289,15 @@ class SeatClient:
 
     async def _listen(self, websocket: Any) -> None:
         while not self._done():
+            wait = 0.5 if self.ready_at is None else max(0.0, min(0.5, self.ready_at - time.perf_counter()))
             try:
-                text = await asyncio.wait_for(websocket.recv(), timeout=0.5)
+                text = await asyncio.wait_for(websocket.recv(), timeout=wait)
             except TimeoutError:
+                await self._act(websocket)
                 continue
             message = json.loads(text)
+            if message["type"] == "state":
+                self.run.sizes.append((message["state"]["version"], len(text.encode())))
             if message["type"] == "state" and message["state"]["you"] == self.seat:
                 await self._on_state(websocket, message["state"])
             elif message["type"] == "error":
@@ -307,6 +324,22 @@ class SeatClient:
             self.finished = True
             return
         if self.pending is None and not self.run.stopping and self.seat in state["to_act"]:
+            if self.run.think > 0 and self.ready_at is None:
+                self.ready_at = time.perf_counter() + float(self.rng.exponential(self.run.think))
+            await self._act(websocket)
+
+    async def _act(self, websocket: Any) -> None:
+        """Choose and send an action on the state shown, once the client has thought long enough."""
+        state = self.state
+        if self.ready_at is not None and time.perf_counter() < self.ready_at:
+            return
+        self.ready_at = None
+        if (
+            state is not None
+            and self.pending is None
+            and not self.run.stopping
+            and self.seat in state["to_act"]
+        ):
             action = choose(state["legal_actions"], self.rng)
             self.pending = Decision(
                 self.table,
@@ -423,6 +456,26 @@ class LoadReport:
     start: float
     restart: float | None
     recovery: float | None
+    think: float = 0.0
+    sizes: list[tuple[int, int]] = field(default_factory=list)
+    """Each state message's table version and size in bytes."""
+
+    def message_bytes(self) -> tuple[float, float]:
+        """The median size of a state message at versions up to 20, and at the highest tenth of versions.
+
+        >>> report = LoadReport(1, 1.0, 1, 0, 0, 0, 0, [], 0, {}, 0, 0, 0, [], 0.0, None, None)
+        >>> LoadReport.message_bytes(report)
+        (nan, nan)
+        """
+        if not self.sizes:
+            return float("nan"), float("nan")
+        early = [size for version, size in self.sizes if version <= 20]
+        top = max(version for version, _ in self.sizes)
+        late = [size for version, size in self.sizes if version >= 0.9 * top]
+        return (
+            float(np.median(early)) if early else float("nan"),
+            float(np.median(late)) if late else float("nan"),
+        )
 
     @property
     def actions_per_second(self) -> float:
@@ -433,14 +486,21 @@ class LoadReport:
 
 
 async def _run(
-    games: int, seconds: float, kill_at: float | None, database: str, seed: int, port: int, log: Path
+    games: int,
+    seconds: float,
+    kill_at: float | None,
+    database: str,
+    seed: int,
+    port: int,
+    log: Path,
+    think: float = 0.0,
 ) -> LoadReport:
     server = ServerProcess(database, port, log)
     began = time.perf_counter()
     server.start()
     await server.ready()
     start = time.perf_counter() - began
-    run = Run(server.url, seed, deadline=time.perf_counter() + seconds)
+    run = Run(server.url, seed, deadline=time.perf_counter() + seconds, think=think)
     try:
         places = [asyncio.create_task(game_place(run, place)) for place in range(games)]
         playing = time.perf_counter()
@@ -477,6 +537,8 @@ async def _run(
         start=start,
         restart=None if run.killed is None or run.restarted is None else run.restarted - run.killed,
         recovery=None if run.killed is None or run.resumed is None else run.resumed - run.killed,
+        think=think,
+        sizes=run.sizes,
     )
 
 
@@ -546,18 +608,21 @@ def run_load(
     seed: int = 2026,
     port: int | None = None,
     server_log: Path | None = None,
+    think: float = 0.0,
 ) -> LoadReport:
-    """Run the load (``kill_at`` None: no kill) on ``database`` (a SQLite file in a temporary folder by
-    default) and check what was stored; the server's output goes to ``server_log`` (by default beside the
-    database, and gone with it)."""
+    """Run the load (``kill_at`` None: no kill; ``think`` the clients' mean thinking time before each
+    action) on ``database`` (a SQLite file in a temporary folder by default) and check what was stored;
+    the server's output goes to ``server_log`` (by default beside the database, and gone with it)."""
     with tempfile.TemporaryDirectory(prefix="tavola-load-") as folder:
         database = database or f"sqlite:///{Path(folder) / 'server.sqlite3'}"
         log = server_log or Path(folder) / "server.log"
-        return asyncio.run(_run(games, seconds, kill_at, database, seed, port or free_port(), log))
+        return asyncio.run(_run(games, seconds, kill_at, database, seed, port or free_port(), log, think))
 
 
 def show(report: LoadReport, console: Console) -> None:
-    figures = Table(title=f"tavola serve: {report.games} games for {report.seconds:.1f} s")
+    thinking = f", thinking {report.think:g} s" if report.think else ""
+    figures = Table(title=f"tavola serve: {report.games} games for {report.seconds:.1f} s{thinking}")
+    early, late = report.message_bytes()
     figures.add_column("")
     figures.add_column("", justify="right")
     rows = [
@@ -565,6 +630,7 @@ def show(report: LoadReport, console: Console) -> None:
         ("latency p50 (sent → its state)", f"{report.latency(50) * 1000:.0f} ms"),
         ("latency p99", f"{report.latency(99) * 1000:.0f} ms"),
         ("actions chosen / acknowledged", f"{report.decisions} / {report.acknowledged}"),
+        ("state message bytes, versions ≤ 20 / highest tenth", f"{early:,.0f} / {late:,.0f}"),
         ("acknowledged across the restart", str(report.recovered)),
         ("actions stored (forced ones and the table's too)", str(report.stored)),
         ("matches played / finished", f"{report.tables} / {report.finished}"),
@@ -593,10 +659,19 @@ def main() -> None:
     parser.add_argument("--no-kill", action="store_true", help="never kill the server")
     parser.add_argument("--database", help="the server's database (a SQLite file in a temporary folder)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a player thinks (default 0)")
     parser.add_argument("--server-log", type=Path, help="keep the server's output in this file")
     args = parser.parse_args()
     kill_at = None if args.no_kill else (args.seconds / 2 if args.kill_at is None else args.kill_at)
-    report = run_load(args.games, args.seconds, kill_at, args.database, args.seed, server_log=args.server_log)
+    report = run_load(
+        args.games,
+        args.seconds,
+        kill_at,
+        args.database,
+        args.seed,
+        server_log=args.server_log,
+        think=args.think,
+    )
     console = Console()
     show(report, console)
     for error in report.errors[:3]:
