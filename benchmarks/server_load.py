@@ -17,8 +17,10 @@ is followed by a new one at the same place, until ``--seconds`` have passed;
 then the clients make no new decision, wait a little for the answers to
 those sent, and close.
 
-An action is *acknowledged* when a state comes back whose log holds it at
-the version it was chosen at; its latency is from sending it to that state
+An action is *acknowledged* when a state comes back past the version it was
+chosen at, and the table's log (the actions each state message brings, or
+the log's route for a client that missed some) holds it at that version; its
+latency is from sending it to that state
 (the thinking before it not counted). The size of every state message is
 kept with the table's version it shows, so the report says whether a
 message grows with the session: the median size at versions up to 20 beside
@@ -240,9 +242,18 @@ class SeatClient:
     """A seat at a table, over its WebSocket: acts at random on every state that lets it act."""
 
     def __init__(
-        self, run: Run, table: str, seat: int, token: str, rng: np.random.Generator, address: str
+        self,
+        run: Run,
+        table: str,
+        seat: int,
+        token: str,
+        rng: np.random.Generator,
+        address: str,
+        http: httpx.AsyncClient,
     ) -> None:
         self.run = run
+        self.http = http
+        """For reading the table's log where the state messages skipped some of it."""
         self.address = address
         """The loopback address its WebSocket comes from: each person's own, as a browser's is."""
         self.table = table
@@ -298,23 +309,43 @@ class SeatClient:
             message = json.loads(text)
             if message["type"] == "state":
                 self.run.sizes.append((message["state"]["version"], len(text.encode())))
+                self._learn(message["log"]["start"], message["log"]["entries"])
             if message["type"] == "state" and message["state"]["you"] == self.seat:
                 await self._on_state(websocket, message["state"])
             elif message["type"] == "error":
                 self.run.refused(message)
                 await self._on_refusal(websocket)
 
+    def _learn(self, start: int, entries: list[dict[str, Any]]) -> None:
+        """Add the actions a message brings, numbered from ``start``, to what the clients were shown."""
+        known = self.run.seen.setdefault(self.table, [])
+        for number, entry in enumerate(entries, start):
+            if number == len(known):
+                known.append(entry)
+
+    async def _catch_up(self, version: int) -> None:
+        """Read the table's log up to ``version`` where the state messages did not bring all of it."""
+        known = self.run.seen.setdefault(self.table, [])
+        while len(known) < version:
+            start = len(known)  # other messages may bring more while the page is read
+            try:
+                response = await self.http.get(f"/api/tables/{self.table}/log", params={"start": start})
+            except httpx.TransportError:
+                return  # the server is away: the next state tells
+            if response.status_code != 200 or not response.json()["entries"]:
+                return
+            self._learn(start, response.json()["entries"])
+
     async def _on_state(self, websocket: Any, state: dict[str, Any]) -> None:
         if self.state is not None and state["version"] < self.state["version"]:
             return
         self.state = state
-        log = state["log"]
-        if len(log) > len(self.run.seen.get(self.table, ())):
-            self.run.seen[self.table] = log
         pending = self.pending
         if pending is not None:
             if state["version"] > pending.version:
-                if log[pending.version] == pending.entry:
+                await self._catch_up(pending.version + 1)
+                log = self.run.seen.get(self.table, [])
+                if pending.version < len(log) and log[pending.version] == pending.entry:
                     self.run.acknowledge(pending, self.connections, self.opened)
                 self.pending = None  # done, or not done and never to be: the table has moved on
             elif self.sent_on != self.connections:
@@ -423,6 +454,7 @@ async def game_place(run: Run, place: int) -> None:
                     tokens[seat],
                     np.random.default_rng((run.seed, place, played, seat)),
                     _loopback(2 * place + seat),
+                    http,
                 )
                 for seat in (0, 1)
             ]

@@ -52,7 +52,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         got["chouette dice"] = client.get(f"/api/tables/{table}/dice").json()
         table = create(client, {"kind": "game", "series": "single", "seats": [{}, {}]})
         tokens = {0: sit(client, table, 0, "Ann"), 1: sit(client, table, 1, "Bob")}
-        play_on(client, table, tokens, lambda seen: len(seen["log"]) > 4)
+        play_on(client, table, tokens, lambda seen: seen["version"] > 4)
         got["live"] = client.get(f"/api/tables/{table}/record.json").json()
     return got
 

@@ -9,7 +9,7 @@ import pytest
 
 from tavola.cli import main
 from tavola.dicesource import verify
-from web_helpers import auth, client_on, create, play_on, sit, state
+from web_helpers import auth, client_on, create, log_of, play_on, record_of, sit, state
 
 TWO_PEOPLE = {"kind": "game", "series": "single", "seats": [{}, {}]}
 
@@ -30,8 +30,12 @@ def test_two_seats_play_a_game_to_the_end(client, tmp_path: Path) -> None:
     final = state(client, table)
     outcome = final["game"]["outcome"]
     assert outcome["ending"] == "bear-off"
-    assert final["record"]["games"][0]["outcome"]["winner"] == outcome["winner"]
-    assert final["record"]["players"] == ["Ann", "Bob"]
+    record = record_of(client, table)
+    assert record["games"][0]["outcome"]["winner"] == outcome["winner"]
+    assert record["players"] == ["Ann", "Bob"]
+    assert "record" not in final  # the state is the game now: the record and the log are routes of their own
+    assert "log" not in final
+    assert len(log_of(client, table)) == final["version"]
     dice = client.get(f"/api/tables/{table}/dice").json()
     assert dice["secret"] == final["dice"]["secret"] is not None
     assert dice["verified"] is True
@@ -46,8 +50,9 @@ def test_two_seats_play_a_game_to_the_end(client, tmp_path: Path) -> None:
     assert mat.status_code == 200
     assert "Ann" in mat.text
     assert "Bob" in mat.text
-    record = client.get(f"/api/tables/{table}/record.json").json()
-    assert record == final["record"]
+    downloaded = client.get(f"/api/tables/{table}/record.json")
+    assert downloaded.headers["content-disposition"].startswith("attachment")
+    assert downloaded.json() == record
     refused = client.post(f"/api/tables/{table}/actions", json={"action": "roll"}, headers=auth(tokens[0]))
     assert refused.status_code == 409
 
@@ -190,7 +195,7 @@ def test_every_rule_and_variant_reaches_the_table(client) -> None:
     table = create(client, options)
     sit(client, table, 0, "")
     sit(client, table, 1, "Bob")
-    record = state(client, table)["record"]
+    record = record_of(client, table)
     assert record["variant"]["name"] == "nackgammon"
     assert record["stake"] == 2.5
     assert record["players"] == ["Ann", "Bob"]
@@ -209,7 +214,7 @@ def test_every_rule_and_variant_reaches_the_table(client) -> None:
     sit(client, match, 1, "Bob")
     seen = state(client, match)
     assert seen["game"]["score"] == {"length": 7, "points": [0, 0], "crawford": False}
-    assert seen["record"]["rules"]["holland"] is True
+    assert record_of(client, match)["rules"]["holland"] is True
 
 
 def test_a_money_session_plays_on_until_a_seat_ends_it(client) -> None:
@@ -235,7 +240,7 @@ def test_a_money_session_plays_on_until_a_seat_ends_it(client) -> None:
     assert ended.status_code == 200
     assert ended.json()["status"] == "finished"
     assert ended.json()["dice"]["secret"] is not None
-    assert len(ended.json()["record"]["games"]) == 2
+    assert len(record_of(client, table)["games"]) == 2
 
 
 def test_the_lobby_lists_open_and_live_tables(client) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tavola.web.limits import RateLimits
-from web_helpers import auth, client_on, create, play_on, sit, state
+from web_helpers import auth, client_on, create, log_of, play_on, record_of, sit, state
 
 TWO_PEOPLE = {"kind": "game", "series": "single", "seats": [{}, {}]}
 
@@ -19,12 +19,18 @@ def client(tmp_path: Path):  # type: ignore[no-untyped-def]
         yield client
 
 
-def _until_state(websocket: Any, version: int) -> dict[str, Any]:
-    """The first state at ``version`` or later that the WebSocket sends (chat and older states skipped)."""
+def _until_message(websocket: Any, version: int) -> dict[str, Any]:
+    """The first state message at ``version`` or later that the WebSocket sends (chat and older states
+    skipped)."""
     while True:
         message = websocket.receive_json()
         if message["type"] == "state" and message["state"]["version"] >= version:
-            return dict(message["state"])
+            return dict(message)
+
+
+def _until_state(websocket: Any, version: int) -> dict[str, Any]:
+    """The state of :func:`_until_message`."""
+    return dict(_until_message(websocket, version)["state"])
 
 
 def test_the_websocket_sends_each_state_and_chat_and_takes_actions(client) -> None:
@@ -47,8 +53,12 @@ def test_the_websocket_sends_each_state_and_chat_and_takes_actions(client) -> No
         assert mine["you"] == acting
         action = mine["legal_actions"][0]
         player.send_json({"type": "act", "action": action})
-        seen = _until_state(spectator, version + 1)
-        assert seen["log"][version] == {"seat": acting, **action}
+        message = _until_message(spectator, version + 1)
+        seen, log = message["state"], message["log"]
+        assert log["start"] == version  # what changed since the last state this connection was sent
+        assert log["entries"][0] == {"seat": acting, **action}
+        assert len(log["entries"]) == seen["version"] - version
+        assert "log" not in seen
         assert seen["legal_actions"] == []
         player.send_json({"type": "act", "action": {"action": "play", "play": "24/1"}})
         error = player.receive_json()
@@ -109,7 +119,7 @@ def test_a_bot_table_plays_the_bots_turns(client) -> None:
     assert seen["to_act"] == [1]
     play_on(client, table, tokens, lambda seen: seen["status"] == "finished")
     final = state(client, table)
-    bot_plays = [entry for entry in final["log"] if entry["seat"] == 0 and entry["action"] == "play"]
+    bot_plays = [entry for entry in log_of(client, table) if entry["seat"] == 0 and entry["action"] == "play"]
     assert len(bot_plays) > 5
     assert final["game"]["outcome"] is not None
     assert final["dice"]["secret"] is not None
@@ -128,7 +138,7 @@ def test_a_chouette_table_with_bots_plays_a_game_and_the_next(client) -> None:
     seen = state(client, table)
     assert seen["status"] == "live"
     assert set(seen["game"]["team"]) | {seen["game"]["box"]} == {"Tavola", "Ann", "Tavola 2"}
-    assert seen["record"]["settings"]["cubes"] == "single"
+    assert record_of(client, table)["settings"]["cubes"] == "single"
     play_on(client, table, tokens, lambda seen: seen["game"].get("number") == 1 and seen["game"]["is_over"])
     between = state(client, table, tokens[1])
     assert between["legal_actions"] == [{"action": "start_game"}, {"action": "end_session"}]

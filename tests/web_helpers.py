@@ -57,6 +57,26 @@ def state(client: TestClient, table: str, token: str | None = None) -> dict[str,
     return result
 
 
+def log_of(client: Any, table: str) -> list[dict[str, Any]]:
+    """The table's whole log, read a page at a time from ``GET /api/tables/{id}/log``."""
+    entries: list[dict[str, Any]] = []
+    while True:
+        response = client.get(f"/api/tables/{table}/log", params={"start": len(entries)})
+        assert response.status_code == 200, response.text
+        page = response.json()
+        entries += page["entries"]
+        if len(entries) >= page["version"] or not page["entries"]:
+            return entries
+
+
+def record_of(client: Any, table: str) -> dict[str, Any]:
+    """Tavola's record of the table's play, from ``GET /api/tables/{id}/record.json``."""
+    response = client.get(f"/api/tables/{table}/record.json")
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
 def choose(legal: list[dict[str, Any]]) -> dict[str, Any]:
     """The action a test player takes among ``legal``."""
     for name in PREFERRED:

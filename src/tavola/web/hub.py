@@ -26,9 +26,19 @@ from tavola.web.options import ChouetteOptions, GameOptions
 from tavola.web.state import table_state
 from tavola.web.storage import ChatRow, Store
 
-__all__ = ["Connection", "Hub"]
+__all__ = ["MOST_CHANGES", "Connection", "Hub", "state_message"]
 
 LOG = logging.getLogger("tavola.web")
+
+MOST_CHANGES = 100
+"""The most actions a state message brings; a connection further behind reads the log's route."""
+
+
+def state_message(connection: Connection, state: dict[str, Any]) -> dict[str, Any]:
+    """The state a connection is sent when it asks (at its start, or saying who it is): no actions come
+    with it, and the next state brings those done after it."""
+    connection.shown = state["version"]
+    return {"type": "state", "state": state, "log": {"start": state["version"], "entries": []}}
 
 
 @dataclass(eq=False)
@@ -39,6 +49,8 @@ class Connection:
     address: str = "?"
     viewer: int | None = None
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    shown: int = 0
+    """The table's version in the last state the connection was sent."""
 
     def send(self, message: dict[str, Any]) -> None:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
@@ -169,13 +181,18 @@ class Hub:
             return list(self.watchers.get(table_id, ()))
 
     def _changed(self, table: LiveTable) -> None:
-        """Send the new state to everyone watching (computed here, under the table's lock, once per
-        viewer)."""
+        """Send the new state to everyone watching, with the actions done since the state each was sent
+        last (computed here, under the table's lock, the state once per viewer): what changed, never the
+        whole session. A connection too far behind gets no actions, and reads the log's route."""
         states: dict[int | None, dict[str, Any]] = {}
+        version = len(table.actions)
         for connection in self.connections(table.id):
             if connection.viewer not in states:
-                states[connection.viewer] = {"type": "state", "state": table_state(table, connection.viewer)}
-            connection.send(states[connection.viewer])
+                states[connection.viewer] = table_state(table, connection.viewer)
+            start = connection.shown if 0 <= version - connection.shown <= MOST_CHANGES else version
+            connection.shown = version
+            log = {"start": start, "entries": table.log(start)}
+            connection.send({"type": "state", "state": states[connection.viewer], "log": log})
 
     def broadcast(self, table_id: str, message: dict[str, Any]) -> None:
         for connection in self.connections(table_id):

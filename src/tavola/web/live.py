@@ -312,6 +312,11 @@ class LiveTable:
         """The dice's secret, once the table is finished; None before."""
         return self._secret if self.status == "finished" else None
 
+    def log(self, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
+        """The actions numbered ``start`` up to ``stop`` (the end, if None) as JSON, each with its seat
+        (None: the table's own); hold the table's lock."""
+        return [{"seat": seat, **action} for seat, action in self.actions[start:stop]]
+
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat whose token this is, or None (a spectator)."""
         if not token:

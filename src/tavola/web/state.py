@@ -1,12 +1,13 @@
 """What a seat or a spectator sees of a table, as JSON data.
 
-:func:`table_state` is the whole picture, sent on request and after every
+:func:`table_state` is the picture now, sent on request and after every
 action: the table (seats, status, the dice's commitment and, once the table
-is finished, its secret), the game as it stands
-(:meth:`tavola.web.kinds.ServedTable.game_json`), what the viewer may do,
-the table's log of actions and Tavola's record of the play
-(:mod:`tavola.records.jsonfmt`, :mod:`tavola.chouette.record`).
-:func:`table_summary` is the lobby's line.
+is finished, its secret), its ``version`` (how many actions it has done),
+the game as it stands (:meth:`tavola.web.kinds.ServedTable.game_json`, with
+the last play) and what the viewer may do. Its size does not grow with the
+session: the table's log is its own route, a page at a time
+(``GET /api/tables/{id}/log``), and so is Tavola's record of the play
+(``record.json``). :func:`table_summary` is the lobby's line.
 """
 
 from __future__ import annotations
@@ -49,13 +50,10 @@ def table_state(table: LiveTable, viewer: int | None) -> dict[str, Any]:
             "used": len(table.dice.rolls_so_far),
             "secret": table.secret,
         },
-        log=[{"seat": seat, **action} for seat, action in table.actions],
         game=None,
-        record=None,
     )
     if table.served is not None:
         state["game"] = table.served.game_json()
-        state["record"] = table.served.table.record()
     return state
 
 

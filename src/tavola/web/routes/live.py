@@ -1,6 +1,11 @@
 """The WebSocket ``/api/tables/{id}/live``: the state now and after every action, and chat (a chouette
 side's own channel with ``"scope": "team"``); acting and chatting as a seat.
 
+Every state comes as ``{"type": "state", "state": {...}, "log": {"start": 12, "entries": [...]}}``:
+the state now, and the actions done since the last state this connection was sent (numbered from
+``start``; none in the first state, and none for a connection far behind, which reads
+``GET /api/tables/{id}/log``). A message's size does not grow with the session.
+
 A client sends ``{"type": "hello", "token": ...}`` to be a seat (the
 cookie of the server's own pages does it at once), ``{"type": "act",
 "action": {...}, "version": 12}``, ``{"type": "chat", "text": ...}`` and
@@ -21,7 +26,7 @@ from starlette.websockets import WebSocketState
 from tavola.errors import TavolaError
 from tavola.i18n import _
 from tavola.schema import JsonTextError, parse_json
-from tavola.web.hub import Connection, Hub
+from tavola.web.hub import Connection, Hub, state_message
 from tavola.web.limits import MAX_MESSAGE, RateLimits, TokenBucket, too_large, too_many
 from tavola.web.live import LiveTable, TokenError
 from tavola.web.routes.chat import chat_as, team_chat_as
@@ -55,7 +60,7 @@ async def watch_table(websocket: WebSocket, hub: Hub, table_id: str, rates: Rate
     def hello() -> None:
         hub.watch(table_id, connection)
         try:
-            connection.send({"type": "state", "state": hub.state(table, connection.viewer)})
+            connection.send(state_message(connection, hub.state(table, connection.viewer)))
         except TavolaError as error:
             connection.send({"type": "error", "error": str(error), "status": status(error)})
         except Exception:  # the state comes with the table's next action
@@ -109,7 +114,7 @@ async def _answer(hub: Hub, table: LiveTable, connection: Connection, text: str)
             token = message.get("token")
             seat = _seated(table.seat_of_token(token if isinstance(token, str) else None))
             connection.viewer = seat
-            return {"type": "state", "state": await run_in_threadpool(hub.state, table, seat)}
+            return state_message(connection, await run_in_threadpool(hub.state, table, seat))
         if kind == "act":
             viewer = _seated(connection.viewer)
             version = message.get("version")

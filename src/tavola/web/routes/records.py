@@ -1,11 +1,12 @@
 """What a table gives to keep and to check: ``GET /api/tables/{id}/dice`` (the verifiable dice),
-``record.json`` (Tavola's JSON record) and ``record.mat`` (a two-player table's ``.mat`` file)."""
+``log`` (the table's actions, a page at a time), ``record.json`` (Tavola's JSON record) and
+``record.mat`` (a two-player table's ``.mat`` file)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -17,9 +18,12 @@ from tavola.table import GameTable
 from tavola.web.live import StateError, not_playing
 from tavola.web.routes.common import ServerDep, attachment
 
-__all__ = ["router"]
+__all__ = ["MOST_ENTRIES", "router"]
 
 router = APIRouter()
+
+MOST_ENTRIES = 500
+"""The most actions a page of a table's log holds."""
 
 
 @router.get(
@@ -51,6 +55,26 @@ async def dice(table_id: str, server: ServerDep) -> dict[str, Any]:
         return data
 
     return await run_in_threadpool(shown)
+
+
+@router.get("/api/tables/{table_id}/log", summary="The table's actions in order, a page at a time")
+async def log(
+    table_id: str,
+    server: ServerDep,
+    start: int = Query(0, ge=0, description="the first action's number (from 0)"),
+    limit: int = Query(MOST_ENTRIES, ge=1, le=MOST_ENTRIES, description="how many actions at most"),
+) -> dict[str, Any]:
+    """``{"version": 57, "start": 0, "entries": [{"seat": 0, "action": "roll"}, ...]}``: the actions from
+    number ``start`` on, each with its seat (null for the table's own); ``version`` is how many there are."""
+    hub = server.hub
+
+    def page() -> dict[str, Any]:
+        table = hub.get(table_id)
+        with table.lock:
+            table.check()
+            return {"version": len(table.actions), "start": start, "entries": table.log(start, start + limit)}
+
+    return await run_in_threadpool(page)
 
 
 @router.get("/api/tables/{table_id}/record.json", summary="The play as Tavola's JSON record")

@@ -606,7 +606,7 @@ export class TablePage {
 
   recordsPanel() {
     const { state } = this;
-    if (!state.record) return null;
+    if (!state.game) return null; // the records exist once the table is played
     const links = [element("a", { href: `/api/tables/${this.tableId}/record.json`, download: true, id: "download-json", "data-i18n": "records.json" })];
     if (state.kind === "game") {
       links.push(" · ", element("a", { href: `/api/tables/${this.tableId}/record.mat`, download: true, id: "download-mat", "data-i18n": "records.mat" }));
@@ -652,35 +652,11 @@ export class TablePage {
   }
 }
 
-// The last play made in the game shown: {name, dice, play}, from Tavola's record of the play.
+// The last play made in the game shown, as the server gives it: {name, dice, play}.
 export function lastPlay(state) {
-  const record = state.record;
-  if (!record) return null;
-  let log;
-  let names;
-  if (state.kind === "game") {
-    const games = record.games || [];
-    log = games.length ? games[games.length - 1].log : [];
-    names = record.players;
-  } else {
-    log = record.log || [];
-    names = null;
-  }
-  for (let index = log.length - 1; index >= 0; index -= 1) {
-    const entry = log[index];
-    if (entry.action === "start_game") return null;
-    if (entry.action !== "play") continue;
-    let dice = "";
-    for (let before = index - 1; before >= 0; before -= 1) {
-      if (log[before].dice) {
-        dice = log[before].dice.join("-");
-        break;
-      }
-    }
-    const name = names ? names[entry.player] : entry.player;
-    return { name, dice, play: entry.play || t("action.no_move") };
-  }
-  return null;
+  const last = state.game?.last_play;
+  if (!last) return null;
+  return { name: last.name, dice: last.dice.join("-"), play: last.play || t("action.no_move") };
 }
 
 export function actionLabel(action) {
