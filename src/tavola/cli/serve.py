@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         searches=SearchPool(workers) if workers else None,
         trusted_origins=args.allow_origin,
         limits=Limits(connections_per_address=args.connections_per_address),
+        settle_memory=True,
     )
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_MESSAGE)
     return 0
