@@ -21,7 +21,7 @@ before the double, or match winning chances).
 from __future__ import annotations
 
 from tavola.analysis.model import CubeError
-from tavola.bot.cube import CubeDecision, CubeResponse, answer, answers
+from tavola.bot.cube import CubeDecision, CubeResponse, answer, answering_values, answers
 from tavola.rules import Rules
 
 Choices = list[tuple[str, float]]
@@ -56,10 +56,8 @@ def doubling_choices(decision: CubeDecision, rules: Rules) -> Choices:
 def answer_choices(decision: CubeDecision, rules: Rules, redoubles: int) -> Choices:
     """The answers open to the player answering an offer after ``redoubles`` immediate redoubles (0: the
     doubled player), valued for that player."""
-    named = _named(decision, rules, redoubles)
-    if redoubles % 2 == 1:
-        return named
-    return [(text, (1.0 - value) if decision.match else -value) for text, value in named]
+    found = answering_values(decision, rules, redoubles)
+    return [(answer_name(response, redoubles), value) for response, value in found.items()]
 
 
 def doubling_error(played: str) -> CubeError:

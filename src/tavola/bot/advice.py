@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tavola.bot.context import CubeContext
-from tavola.bot.cube import CubeDecision, CubeResponse, answers
+from tavola.bot.cube import CubeDecision, CubeResponse, answering_values
 from tavola.chouette import ChouetteGame, Side
 from tavola.chouette import Phase as ChouettePhase
 from tavola.cube import Cube
@@ -258,10 +258,5 @@ def answers_json(decision: CubeDecision, question: Question) -> dict[str, float]
     """The answers open to the side answering ``question``'s offer (``take``, ``drop``, and ``beaver`` for
     the next immediate redouble where the rules allow one), each valued for that side: points per unit of
     the cube before the double, or match winning chances."""
-    found = answers(decision, question.context.rules, question.redoubles)
-    doubler = question.redoubles % 2 == 1  # the first doubler answers a beaver, the doubled side the rest
-
-    def seen(value: float) -> float:
-        return value if doubler else (1.0 - value if decision.match else -value)
-
-    return {response.value: round(seen(value), 4) for response, value in found.items()}
+    found = answering_values(decision, question.context.rules, question.redoubles)
+    return {response.value: round(value, 4) for response, value in found.items()}

@@ -449,6 +449,21 @@ def answers(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> dict[Cu
     return {RESPONSES[code]: float(value) for code, value in enumerate(values) if not np.isnan(value)}
 
 
+def answering_values(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> dict[CubeResponse, float]:
+    """:func:`answers` valued for the side answering rather than the first doubler: the negative for money,
+    the complement in match winning chances, where the doubled side answers.
+
+    >>> decision = money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=Rules(beavers=1))
+    >>> found = answering_values(decision, Rules(beavers=1))
+    >>> {answer.value: round(value, 3) for answer, value in found.items()}
+    {'take': 0.259, 'drop': -1.0, 'beaver': 0.518}
+    """
+    found = answers(decision, rules, redoubles)
+    if redoubles % 2:  # the first doubler answers a beaver, and every odd redouble after it
+        return found
+    return {response: (1.0 - value) if decision.match else -value for response, value in found.items()}
+
+
 def answer(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> CubeResponse:
     """The answer the side answering an offer after ``redoubles`` immediate redoubles gives: the one rule
     of every take, drop, beaver and raccoon (:func:`answers`; on a tie a take, then a drop). A double
@@ -458,11 +473,10 @@ def answer(decision: CubeDecision, rules: Rules, redoubles: int = 0) -> CubeResp
     >>> answer(decision, Rules(beavers=2)), answer(decision, Rules(beavers=2), 1)
     (<CubeResponse.BEAVER: 'beaver'>, <CubeResponse.TAKE: 'take'>)
     """
-    found = answers(decision, rules, redoubles)
+    found = answering_values(decision, rules, redoubles)
     if not found:  # a double of a dead cube gains the doubler nothing: it is taken
         return CubeResponse.TAKE
-    doubler = redoubles % 2 == 1
-    return max(found, key=lambda response: found[response] if doubler else -found[response])
+    return max(found, key=found.__getitem__)
 
 
 def money_decisions(

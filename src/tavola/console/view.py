@@ -21,7 +21,7 @@ from rich.text import Text
 from tavola.analysis.model import Decision
 from tavola.analysis.words import choice_name, skill_name
 from tavola.bot.advice import Advice, Asked
-from tavola.bot.cube import CubeDecision, CubeResponse, answer, answers
+from tavola.bot.cube import CubeDecision, CubeResponse, answer, answering_values
 from tavola.bot.player import Choice
 from tavola.console.commands import help_examples
 from tavola.console.session import PlaySession
@@ -236,8 +236,7 @@ def redouble_hint(decision: CubeDecision, rules: Rules, redoubles: int, value: i
     >>> print(redouble_hint(money_decision([0.52, 0.15, 0.01, 0.13, 0.01], rules=rules), rules, 1, 4))
     Take the beaver (play on at 4 -0.518, drop -2.000)
     """
-    sign = 1.0 if redoubles % 2 else -1.0  # the first doubler answers after an odd number of redoubles
-    found = {response: sign * figure for response, figure in answers(decision, rules, redoubles).items()}
+    found = answering_values(decision, rules, redoubles)
     chosen = answer(decision, rules, redoubles)
     beaver = redoubles == 1
     title = {
