@@ -108,9 +108,7 @@ class Request:
     @property
     def context(self) -> CubeContext:
         """The cube context of the request, from the player on roll's side."""
-        match = self.match
-        away, crawford = (None, False) if match is None else (match.away, match.crawford)
-        return CubeContext(0, self.cube, self.rules, self.variant, away, crawford)
+        return CubeContext.at_score(self.match, self.cube, self.rules, self.variant)
 
 
 def read_request(data: object) -> Request:

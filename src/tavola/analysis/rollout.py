@@ -163,9 +163,7 @@ class RolloutSettings:
         """How the cube is judged, where the rollout is cubeful or in a match."""
         if not self.cubeful and self.match is None:
             return None
-        match = self.match
-        away, crawford = (None, False) if match is None else (match.away, match.crawford)
-        return CubeTerms(CubeContext(0, self.cube, self.rules, self.variant, away, crawford))
+        return CubeTerms(CubeContext.at_score(self.match, self.cube, self.rules, self.variant))
 
 
 @dataclass(frozen=True)

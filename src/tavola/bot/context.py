@@ -79,6 +79,19 @@ class CubeContext:
         player = game.player_on_roll if player is None else player
         return cls(player, game.cube, game.rules, game.variant, away, game.crawford)
 
+    @classmethod
+    def at_score(
+        cls, score: MatchScore | None, cube: Cube, rules: Rules, variant: Variant = STANDARD
+    ) -> CubeContext:
+        """The context of player 0, whose points come first in ``score`` (None for money).
+
+        >>> CubeContext.at_score(MatchScore(7, (2, 4)), Cube(), Rules()).away
+        (5, 3)
+        """
+        if score is None:
+            return cls(0, cube, rules, variant)
+        return cls(0, cube, rules, variant, score.away, score.crawford)
+
     @property
     def is_match(self) -> bool:
         return self.away is not None

@@ -76,9 +76,7 @@ def run(args: argparse.Namespace) -> int:
         dice = Dice.parse(args.dice) if args.dice else setup.dice
         bot = Bot(level=args.level)
         console.print(rich_board(setup.position, dice=dice))
-        match = setup.match
-        away, crawford = (None, False) if match is None else (match.away, match.crawford)
-        context = CubeContext(0, setup.cube, setup.rules, variant, away, crawford)
+        context = CubeContext.at_score(setup.match, setup.cube, setup.rules, variant)
         if dice is not None:
             console.print(hint_table(bot.hint(setup.position, dice, context), args.limit))
         else:
