@@ -19,7 +19,7 @@ from seat 0's side at a two-player table and from the box's at a chouette
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from tavola.actions import Action, Played
@@ -204,7 +204,7 @@ def _game_json(table: GameTable) -> dict[str, Any]:
         "score": score,
         "series_over": series.is_over,
         "match_id": match_id_text(series),
-        "last_play": _last_play((table.seats[entry.player].name, entry.action) for entry in game.log),
+        "last_play": _last_play(game.log, lambda seat: table.seats[seat].name),
     }
 
 
@@ -242,26 +242,27 @@ def _chouette_json(table: ChouetteTable) -> dict[str, Any]:
             for bet in game.bets
         ],
         is_over=game.is_over,
-        last_play=_last_play((entry.player, entry.action) for entry in game.log),
+        last_play=_last_play(game.log, lambda player: player),
     )
     return data
 
 
-def _last_play(log: Iterable[tuple[str | None, object]]) -> dict[str, Any] | None:
-    """The last play of a game's log, ``(who, action)`` entries: who played it, the dice, the play.
+def _last_play(log: Sequence[Any], name: Callable[[Any], str | None]) -> dict[str, Any] | None:
+    """The last play of a game's log (entries with ``player`` and ``action``), read from its end: who
+    played it (``name`` of the entry's player), the dice, the play.
 
-    >>> from tavola.actions import Played
+    >>> from tavola.actions import Entry, Played
     >>> from tavola.position import Position
     >>> play = Position.start().parse_play(Dice(3, 1), "8/5 6/5")
-    >>> _last_play([("Ann", Played(play))])
+    >>> _last_play([Entry(0, Played(play))], {0: "Ann"}.get)
     {'name': 'Ann', 'dice': [3, 1], 'play': '8/5 6/5'}
     """
-    last = None
-    for who, action in log:
-        if isinstance(action, Played):
-            last = {
-                "name": who,
-                "dice": [action.play.dice.high, action.play.dice.low],
-                "play": action.play.notation,
+    for entry in reversed(log):
+        if isinstance(entry.action, Played):
+            play = entry.action.play
+            return {
+                "name": name(entry.player),
+                "dice": [play.dice.high, play.dice.low],
+                "play": play.notation,
             }
-    return last
+    return None
