@@ -12,6 +12,10 @@ needs, and its event loop awaits it (:meth:`SearchPool.run`).
 the pool: the table layer and the bot's own decisions
 (:func:`tavola.bot.actor.choose_action`) use it as they use any bot, so no
 rule of the game is written here.
+
+An analysis of a finished table (:func:`analysis_html`) is a long run of
+searches: it goes to a worker too (:meth:`SearchPool.compute`), so that no
+table waits for it.
 """
 
 from __future__ import annotations
@@ -19,25 +23,32 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import pickle
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from tavola.analysis.analyze import analyze_series
+from tavola.analysis.html import report_html
 from tavola.bot.context import MONEY, CubeContext
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.levels import HINT_LEVEL, Level
 from tavola.bot.player import Bot, Choice
 from tavola.dice import Dice
+from tavola.i18n import use_language
 from tavola.play import LegalPlays
 from tavola.position import Position
 from tavola.variants import STANDARD, Variant
 
-__all__ = ["PooledBot", "SearchPool", "default_workers"]
+__all__ = ["PooledBot", "SearchPool", "analysis_html", "default_workers"]
+
+_Answer = TypeVar("_Answer")
 
 
 def default_workers() -> int:
@@ -57,6 +68,9 @@ class SearchPool:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self.long_at_once = max(1, workers - 1)
+        """How many long computations (:meth:`compute`) run at once; the others wait their turn."""
+        self._long_works = asyncio.Semaphore(self.long_at_once)
         self._lock = threading.Lock()
         self._executor = self._started()
 
@@ -80,34 +94,48 @@ class SearchPool:
                 self._executor = self._started()
             return self._executor
 
-    def _submit(
-        self, level: str | Level, method: str, args: Any, kwargs: Any
-    ) -> tuple[ProcessPoolExecutor, Future[Any]]:
+    def _submit(self, work: Callable[..., Any], *args: Any) -> tuple[ProcessPoolExecutor, Future[Any]]:
         executor = self._executor
         try:
-            return executor, executor.submit(_search, level, method, args, kwargs)
+            return executor, executor.submit(work, *args)
         except BrokenProcessPool:
             executor = self._replaced(executor)
-            return executor, executor.submit(_search, level, method, args, kwargs)
+            return executor, executor.submit(work, *args)
 
     def call(self, level: str | Level, method: str, *args: Any, **kwargs: Any) -> Any:
         """The search's answer, the calling thread waiting for it (holding nothing but its own table);
         a search whose worker died is asked once more of a new pool."""
-        executor, future = self._submit(level, method, args, kwargs)
+        executor, future = self._submit(_search, level, method, args, kwargs)
         try:
             return future.result()
         except BrokenProcessPool:
             self._replaced(executor)
-            return self._submit(level, method, args, kwargs)[1].result()
+            return self._submit(_search, level, method, args, kwargs)[1].result()
 
     async def run(self, level: str | Level, method: str, *args: Any, **kwargs: Any) -> Any:
         """The search's answer, awaited: no thread waits for it."""
-        executor, future = self._submit(level, method, args, kwargs)
+        return await self._awaited(_search, level, method, args, kwargs)
+
+    async def compute(self, work: Callable[..., _Answer], *args: Any) -> _Answer:
+        """``work(*args)`` run in a worker, awaited: a long computation made of many searches, such as
+        :func:`analysis_html`. ``work`` is a module's function, and its arguments and answer can be
+        pickled.
+
+        At most :attr:`long_at_once` of them run at once (all the workers but one, where there are
+        several), so that the bots' turns and the hints always find a worker that is not tied up.
+        """
+        async with self._long_works:
+            answer: _Answer = await self._awaited(work, *args)
+            return answer
+
+    async def _awaited(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)``'s answer, awaited; asked once more of a new pool if its worker died."""
+        executor, future = self._submit(work, *args)
         try:
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             self._replaced(executor)
-            return await asyncio.wrap_future(self._submit(level, method, args, kwargs)[1])
+            return await asyncio.wrap_future(self._submit(work, *args)[1])
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -179,6 +207,27 @@ class PooledBot(Bot):
             self.level, "probabilities", position, level, variant
         )
         return answer
+
+
+def analysis_html(series: bytes, level: Level, source: str, language: str) -> str:
+    """The HTML report (:func:`~tavola.analysis.html.report_html`) of the match or session pickled in
+    ``series``, analysed at ``level``, in ``language``: made in a worker (:meth:`SearchPool.compute`),
+    or in a thread of a server without a pool, the same either way.
+
+    >>> from tavola.bot.levels import analysis_level
+    >>> from tavola.dicesource import RandomDice
+    >>> from tavola.match import Match
+    >>> match = Match(1, dice=RandomDice(seed=3), players=("Ann", "Ben"))
+    >>> game = match.new_game()
+    >>> game.roll() and game.play("13/11 13/8")
+    >>> game.double()
+    >>> game.drop()
+    >>> report = analysis_html(pickle.dumps(match), analysis_level("0-ply"), "/t/t1", "it")
+    >>> report.startswith('<!DOCTYPE html>\\n<html lang="it">'), "Ann" in report
+    (True, True)
+    """
+    with use_language(language):
+        return report_html(analyze_series(pickle.loads(series), level=level, source=source))
 
 
 # --- in a worker process ------------------------------------------------------------------------

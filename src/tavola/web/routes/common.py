@@ -10,6 +10,7 @@ does.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -77,8 +78,8 @@ class Server:
     """Hints of each client address."""
     message_rates: RateLimits = field(init=False)
     """WebSocket messages of each client address."""
-    reports: dict[tuple[str, str, str], str] = field(default_factory=dict)
-    """Analysis reports made, by table, level and language."""
+    reports: dict[tuple[str, str, str], asyncio.Future[str]] = field(default_factory=dict)
+    """Analysis reports made or being made, by table, level and language."""
 
     def __post_init__(self) -> None:
         limits = self.limits

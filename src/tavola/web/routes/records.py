@@ -1,6 +1,13 @@
 """What a table gives to keep and to check: ``GET /api/tables/{id}/dice`` (the verifiable dice),
-``log`` (the table's actions, a page at a time), ``record.json`` (Tavola's JSON record) and
-``record.mat`` (a two-player table's ``.mat`` file)."""
+``log`` (the table's actions, a page at a time), ``record`` (Tavola's JSON record, a page of games at
+a time), ``record.json`` (the whole record, a download) and ``record.mat`` (a two-player table's
+``.mat`` file).
+
+Every record is made by the table's own writer (:func:`tavola.records.to_json`,
+:func:`tavola.chouette.record.to_json`) in a thread, holding the table's lock
+only while it is written: its lists and dicts are the copy, read and sent
+once the lock is let go.
+"""
 
 from __future__ import annotations
 
@@ -14,16 +21,20 @@ from tavola.dicesource import verify
 from tavola.errors import DiceVerificationError
 from tavola.i18n import _
 from tavola.records import mat_text
+from tavola.records.formats import CHOUETTE_FORMAT
 from tavola.table import GameTable
+from tavola.web.hub import Hub
 from tavola.web.live import StateError, not_playing
 from tavola.web.routes.common import ServerDep, attachment
 
-__all__ = ["MOST_ENTRIES", "router"]
+__all__ = ["MOST_ENTRIES", "MOST_GAMES", "record_page", "router"]
 
 router = APIRouter()
 
 MOST_ENTRIES = 500
 """The most actions a page of a table's log holds."""
+MOST_GAMES = 20
+"""The most games a page of a table's record holds."""
 
 
 @router.get(
@@ -77,20 +88,81 @@ async def log(
     return await run_in_threadpool(page)
 
 
-@router.get("/api/tables/{table_id}/record.json", summary="The play as Tavola's JSON record")
+@router.get(
+    "/api/tables/{table_id}/record", summary="The play as Tavola's JSON record, a page of games at a time"
+)
+async def record(
+    table_id: str,
+    server: ServerDep,
+    start: int = Query(0, ge=0, description="the first game's number (from 0)"),
+    limit: int = Query(MOST_GAMES, ge=1, le=MOST_GAMES, description="how many games at most"),
+) -> Response:
+    """``{"version": 212, "start": 0, "total": 3, "header": {...}, "games": [...]}``: the games from
+    number ``start`` on, as ``record.json`` writes them, after the rest of the record (``header``);
+    ``total`` is how many games there are, ``version`` how many actions (the log's)."""
+    hub = server.hub
+
+    def page() -> Response:
+        data, version = _written(hub, table_id)
+        return JSONResponse({"version": version, "start": start, **record_page(data, start, start + limit)})
+
+    return await run_in_threadpool(page)
+
+
+@router.get("/api/tables/{table_id}/record.json", summary="The play as Tavola's JSON record, whole")
 async def record_json(table_id: str, server: ServerDep) -> Response:
     hub = server.hub
 
-    def written() -> dict[str, Any]:
-        table = hub.get(table_id)
-        with table.lock:
-            table.check()
-            if table.served is not None:
-                return table.served.table.record()
-        raise StateError(not_playing(table.status))
+    def whole() -> Response:
+        return JSONResponse(_written(hub, table_id)[0], headers=attachment(f"tavola-{table_id}.json"))
 
-    data = await run_in_threadpool(written)
-    return JSONResponse(data, headers=attachment(f"tavola-{table_id}.json"))
+    return await run_in_threadpool(whole)
+
+
+def _written(hub: Hub, table_id: str) -> tuple[dict[str, Any], int]:
+    """The table's record and how many actions it holds, written holding the table's lock."""
+    table = hub.get(table_id)
+    with table.lock:
+        table.check()
+        if table.served is None:
+            raise StateError(not_playing(table.status))
+        return table.served.table.record(), len(table.actions)
+
+
+def record_page(record: dict[str, Any], start: int, stop: int) -> dict[str, Any]:
+    """The games numbered ``start`` up to ``stop`` of ``record`` (what ``record.json`` holds), ``total``
+    the number of games, and the rest of the record as its ``header``.
+
+    A match's or a session's games are its record's ``games``. A chouette's
+    record has one log: a game is its entries from the game's ``start_game``
+    up to the next one's, with the ``points`` its ledger gives it (null
+    while it is played); the entries before the first game (the players
+    joining, the order drawn) are the header's ``before_games``.
+
+    >>> log = [{"player": "Ann", "action": "join"}, {"player": None, "action": "start_game"},
+    ...        {"player": "Ann", "action": "roll"}, {"player": None, "action": "start_game"}]
+    >>> chouette = {"format": "tavola-chouette", "version": 1, "log": log,
+    ...             "ledger": [{"game": 0, "points": {"Ann": 2, "Ben": -2}}], "totals": {"Ann": 2}}
+    >>> page = record_page(chouette, 0, MOST_GAMES)
+    >>> page["total"], [(len(game["log"]), game["points"]) for game in page["games"]]
+    (2, [(2, {'Ann': 2, 'Ben': -2}), (1, None)])
+    >>> sorted(page["header"]), page["header"]["before_games"]
+    (['before_games', 'format', 'totals', 'version'], [{'player': 'Ann', 'action': 'join'}])
+    """
+    header = dict(record)
+    if record["format"] != CHOUETTE_FORMAT:
+        games = header.pop("games")
+        return {"total": len(games), "header": header, "games": games[start:stop]}
+    log, ledger = header.pop("log"), header.pop("ledger")
+    starts = [index for index, entry in enumerate(log) if entry["action"] == "start_game"]
+    ends = [*starts[1:], len(log)]
+    points = {settled["game"]: settled["points"] for settled in ledger}
+    header["before_games"] = log[: starts[0] if starts else len(log)]
+    games = [
+        {"log": log[starts[number] : ends[number]], "points": points.get(number)}
+        for number in range(start, min(stop, len(starts)))
+    ]
+    return {"total": len(starts), "header": header, "games": games}
 
 
 @router.get("/api/tables/{table_id}/record.mat", summary="The match or session as a .mat file")
