@@ -246,13 +246,15 @@ class FlakyStore(Store):
             self.failures += 1
             raise sqlite3.OperationalError("database is locked")
 
-    def append_action(self, table_id: str, number: int, seat: int | None, action: dict[str, Any]) -> None:
+    def append_action(
+        self, table_id: str, number: int, seat: int | None, action: dict[str, Any], *, revision: int
+    ) -> int:
         self._maybe_fail()
-        super().append_action(table_id, number, seat, action)
+        return super().append_action(table_id, number, seat, action, revision=revision)
 
-    def set_status(self, table_id: str, status: str) -> None:
+    def set_status(self, table_id: str, status: str, *, revision: int) -> int:
         self._maybe_fail()
-        super().set_status(table_id, status)
+        return super().set_status(table_id, status, revision=revision)
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,9 @@ def _fill(store: Store, first: int, count: int) -> None:
         table = f"t{number:04d}"
         store.create_table(table, "game", {"kind": "game"}, "00" * 32, [("Ann", None), (None, "expert")])
         for index in range(ACTIONS):
-            store.append_action(table, index, index % 2, {"action": "play", "play": "13/11 13/8"})
+            store.append_action(
+                table, index, index % 2, {"action": "play", "play": "13/11 13/8"}, revision=index
+            )
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,20 @@ database is brought to the latest schema at start, and every unfinished
 table is rebuilt from its stored actions. A SQLite file that is damaged (cut
 short, a page of zeros, not a database: :mod:`tavola.web.integrity`) is
 refused with a message naming it, and ``tavola serve`` exits with status 2.
+
+``--workers N`` serves with N processes sharing the port and the database
+(uvicorn's own supervisor starts them, and starts again one that dies);
+they hear each other through the database (:mod:`tavola.web.events`), so
+any of them may answer any request for any table. Several ``tavola serve``
+on other machines may share one PostgreSQL database the same way, behind a
+proxy that passes WebSockets.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 
 from tavola.i18n import _
@@ -45,10 +54,20 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         ),
     )
     parser.add_argument(
+        "--workers",
+        metavar="N",
+        type=int,
+        default=1,
+        help=_("server processes sharing the port and the database (default: %(default)s)"),
+    )
+    parser.add_argument(
         "--search-workers",
         metavar="N",
         type=int,
-        help=_("worker processes for the bot's searches (default: one a core; 0: in the server's process)"),
+        help=_(
+            "worker processes for the bot's searches, in each server process (default: one a core, "
+            "shared among the server processes; 0: in the server's process)"
+        ),
     )
     parser.add_argument(
         "--connections-per-address",
@@ -64,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from tavola.web.app import create_app
+        from tavola.web.app import SERVE_ENVIRONMENT, create_app
         from tavola.web.integrity import DatabaseDamagedError
         from tavola.web.limits import MAX_MESSAGE, Limits
         from tavola.web.searches import SearchPool, default_workers
@@ -78,19 +97,45 @@ def run(args: argparse.Namespace) -> int:
     from tavola.bot.hypergammon import solve_on_first_use
 
     solve_on_first_use(False)  # players wait for moves, not for a solve
-    workers = default_workers() if args.search_workers is None else args.search_workers
-    if workers < 0 or args.connections_per_address < 1:
-        message = _("tavola serve: --search-workers is 0 or more, --connections-per-address 1 or more")
+    if args.search_workers is None:
+        workers = max(1, default_workers() // max(1, args.workers))
+    else:
+        workers = args.search_workers
+    if workers < 0 or args.connections_per_address < 1 or args.workers < 1:
+        message = _(
+            "tavola serve: --workers is 1 or more, --search-workers 0 or more, "
+            "--connections-per-address 1 or more"
+        )
         print(message, file=sys.stderr)
         return 2
+    database = args.database or default_database_url()
     try:
-        engine = open_database(args.database or default_database_url())
+        engine = open_database(database)
     except DatabaseDamagedError as error:
         print(f"tavola serve: {error}", file=sys.stderr)
         return 2
     except OSError as error:  # a folder where the file should be, a file it may not read
         print(f"tavola serve: {error.filename or args.database}: {error.strerror}", file=sys.stderr)
         return 2
+    if args.workers > 1:  # each process makes its application from the options handed on
+        os.environ[SERVE_ENVIRONMENT] = json.dumps(
+            {
+                "database": database,
+                "search_workers": workers,
+                "allow_origin": args.allow_origin,
+                "connections_per_address": args.connections_per_address,
+            }
+        )
+        engine.dispose()
+        uvicorn.run(
+            "tavola.web.app:served_app",
+            factory=True,
+            workers=args.workers,
+            host=args.host,
+            port=args.port,
+            ws_max_size=MAX_MESSAGE,
+        )
+        return 0
     app = create_app(
         engine,
         searches=SearchPool(workers) if workers else None,

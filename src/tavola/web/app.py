@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
+import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from importlib.metadata import version as _installed_version
 from typing import Any
@@ -64,7 +66,11 @@ from tavola.web.routes.pages import STATIC
 from tavola.web.searches import PooledBot, SearchPool
 from tavola.web.storage import Store
 
-__all__ = ["create_app"]
+__all__ = ["SERVE_ENVIRONMENT", "create_app", "served_app"]
+
+SERVE_ENVIRONMENT = "TAVOLA_SERVE"
+"""The environment variable through which ``tavola serve --workers N`` hands its options to each of the
+processes it starts (:func:`served_app`)."""
 
 
 def create_app(
@@ -76,6 +82,7 @@ def create_app(
     trusted_origins: Sequence[str] = (),
     limits: Limits | None = None,
     settle_memory: bool = False,
+    shared: bool | None = None,
 ) -> FastAPI:
     """The ASGI application serving the tables stored in ``engine``'s database (already migrated).
 
@@ -88,11 +95,13 @@ def create_app(
     the server's own, whose pages may act (``https://club.example``).
     ``settle_memory`` tunes the garbage collector of the whole process once
     the tables are loaded (:func:`_settle_memory`), for a process that only
-    serves (``tavola serve``).
+    serves (``tavola serve``). ``shared`` says whether other processes serve
+    the same database (by default: on PostgreSQL, not on SQLite;
+    :class:`~tavola.web.storage.Store`).
     """
     if searches is not None and make_bot is not None:
         raise ValueError("with a search pool the bots are the pool's: give no make_bot")
-    hub = Hub(Store(engine), make_bot or _default_bot_maker(searches))
+    hub = Hub(Store(engine, shared=shared), make_bot or _default_bot_maker(searches))
     limits = limits or Limits()
 
     @contextlib.asynccontextmanager
@@ -100,9 +109,11 @@ def create_app(
         await run_in_threadpool(hub.resume_all)
         if settle_memory:
             _settle_memory()
+        hub.start()
         try:
             yield
         finally:
+            hub.stop()
             if searches is not None:
                 searches.close()
 
@@ -144,6 +155,25 @@ def create_app(
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def served_app() -> FastAPI:
+    """The application of one of the processes ``tavola serve --workers N`` starts, made from the
+    options it hands on in :data:`SERVE_ENVIRONMENT` (a JSON object: ``database``, the URL of a
+    database already migrated; ``search_workers``; ``allow_origin``; ``connections_per_address``).
+    The processes share the database, and hear each other through it."""
+    from tavola.web.storage import open_database
+
+    options = json.loads(os.environ[SERVE_ENVIRONMENT])
+    workers = int(options["search_workers"])
+    return create_app(
+        open_database(options["database"], migrated=False),
+        searches=SearchPool(workers) if workers else None,
+        trusted_origins=list(options["allow_origin"]),
+        limits=Limits(connections_per_address=int(options["connections_per_address"])),
+        settle_memory=True,
+        shared=True,
+    )
 
 
 GC_THRESHOLDS = (20_000, 20, 50)

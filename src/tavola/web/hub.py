@@ -1,5 +1,14 @@
 """The tables the server holds: :class:`Hub` loads each once and keeps it, with the connections watching it.
 
+Where other processes serve the same database (:attr:`Store.shared
+<tavola.web.storage.Store.shared>`), the hub hears what they did
+(:class:`~tavola.web.events.Listener`): a table one of them changed is read
+again and its new state sent to this process's connections, and their chat
+too. Now and then it looks for tables whose own actions wait on a process
+whose lease ran out (:meth:`LiveTable.take_over
+<tavola.web.live.LiveTable.take_over>`), and lets go of the tables nobody
+has used for a while (read again at their next use).
+
 >>> from tavola.web.options import read_options
 >>> from tavola.web.storage import Store, open_database
 >>> hub = Hub(Store(open_database("sqlite://")), make_bot=lambda level: None)
@@ -13,25 +22,34 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from tavola.bot.levels import HINT_LEVEL
 from tavola.bot.player import Bot
 from tavola.i18n import _
+from tavola.web.events import Listener
 from tavola.web.live import DamagedTableError, LiveTable, NotFoundError, StorageError
 from tavola.web.options import ChouetteOptions, GameOptions
-from tavola.web.state import table_state
-from tavola.web.storage import ChatRow, Store
+from tavola.web.state import table_state, table_states
+from tavola.web.storage import LEASE_SECONDS, ChatRow, Store
 
-__all__ = ["MOST_CHANGES", "Connection", "Hub", "state_message"]
+__all__ = ["IDLE_SECONDS", "MOST_CHANGES", "Connection", "Hub", "state_message"]
 
 LOG = logging.getLogger("tavola.web")
 
 MOST_CHANGES = 100
 """The most actions a state message brings; a connection further behind reads the log's route."""
+
+IDLE_SECONDS = 600.0
+"""How long a table nobody watches or uses stays loaded (a finished one: a tenth of it)."""
+
+SWEEP_SECONDS = LEASE_SECONDS / 4
+"""How often the hub looks for tables waiting on a lost lease, and for tables to let go."""
 
 
 def state_message(connection: Connection, state: dict[str, Any]) -> dict[str, Any]:
@@ -76,6 +94,96 @@ class Hub:
         self.watchers: dict[str, set[Connection]] = {}
         self._loading: dict[str, threading.Lock] = {}
         self._hint_bot: Bot | None = None
+        self._used: dict[str, float] = {}
+        """When each table was last asked for."""
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._listener: Listener | None = None
+        self._refreshing: set[str] = set()
+        self._refreshers: ThreadPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Start the hub's own work: hearing the other processes (where the store is shared), and the
+        sweep (:meth:`sweep`)."""
+        if self.store.shared:
+            self._refreshers = ThreadPoolExecutor(4, thread_name_prefix="tavola-refresh")
+            self._listener = Listener(self.store, self._heard, self._lost)
+            self._listener.start()
+        sweeper = threading.Thread(target=self._sweep_often, name="tavola-sweep", daemon=True)
+        sweeper.start()
+        self._threads.append(sweeper)
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._listener is not None:
+            self._listener.stop()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        if self._refreshers is not None:
+            self._refreshers.shutdown(wait=False, cancel_futures=True)
+
+    def _sweep_often(self) -> None:
+        while not self._stopping.wait(SWEEP_SECONDS):
+            try:
+                self.sweep()
+            except Exception:
+                LOG.exception("the sweep of the tables failed")
+
+    def sweep(self) -> None:
+        """Make the own actions of the tables left waiting by a process whose lease ran out (where the
+        store is shared), and let go of the tables nobody watched or asked for lately."""
+        now = time.monotonic()
+        with self.lock:
+            held = list(self.tables.values())
+        for table in held:
+            if self.store.shared and now - table.changed_at > LEASE_SECONDS:
+                table.take_over()
+        with self.lock:
+            for table in held:
+                idle = IDLE_SECONDS if table.status != "finished" else IDLE_SECONDS / 10
+                unused = now - max(self._used.get(table.id, 0.0), table.changed_at)
+                if unused > idle and not self.watchers.get(table.id) and table.id not in self._loading:
+                    self.tables.pop(table.id, None)
+                    self._used.pop(table.id, None)
+
+    def _heard(self, event: dict[str, Any]) -> None:
+        """Another process changed a table, or said something at it."""
+        table_id = event.get("table")
+        if not isinstance(table_id, str):
+            return
+        message = event.get("message")
+        if isinstance(message, dict):
+            seats = event.get("seats")
+            self._send(table_id, message, seats if isinstance(seats, list) else None)
+        elif table_id in self.watchers:
+            self._refresh(table_id)
+
+    def _lost(self) -> None:
+        """Events may have been missed: read every watched table again."""
+        with self.lock:
+            watched = list(self.watchers)
+        for table_id in watched:
+            self._refresh(table_id)
+
+    def _refresh(self, table_id: str) -> None:
+        """Read the table again in a thread of the hub's, unless that is asked already (many events of
+        one table make one reading)."""
+        with self.lock:
+            table = self.tables.get(table_id)
+            if table is None or table_id in self._refreshing or self._refreshers is None:
+                return
+            self._refreshing.add(table_id)
+
+        def refresh() -> None:
+            with self.lock:
+                self._refreshing.discard(table_id)
+            try:
+                with table.lock:
+                    table.check()  # reads what the other process stored, and tells the connections
+            except Exception as error:
+                LOG.warning("table %s could not be read again: %s", table_id, error)
+
+        self._refreshers.submit(refresh)
 
     def resume_all(self) -> int:
         """Load every unfinished table, replaying its actions; how many were loaded. A table that does
@@ -101,6 +209,7 @@ class Hub:
         no other table.
         """
         with self.lock:
+            self._used[table_id] = time.monotonic()
             table = self.tables.get(table_id)
             if table is not None:
                 return table
@@ -182,21 +291,29 @@ class Hub:
 
     def _changed(self, table: LiveTable) -> None:
         """Send the new state to everyone watching, with the actions done since the state each was sent
-        last (computed here, under the table's lock, the state once per viewer): what changed, never the
-        whole session. A connection too far behind gets no actions, and reads the log's route."""
-        states: dict[int | None, dict[str, Any]] = {}
+        last (computed here, under the table's lock, the states of all viewers at once): what changed,
+        never the whole session. A connection too far behind gets no actions, and reads the log's route."""
+        connections = self.connections(table.id)
+        if not connections:
+            return
+        states = table_states(table, {connection.viewer for connection in connections})
         version = len(table.actions)
-        for connection in self.connections(table.id):
-            if connection.viewer not in states:
-                states[connection.viewer] = table_state(table, connection.viewer)
+        for connection in connections:
             start = connection.shown if 0 <= version - connection.shown <= MOST_CHANGES else version
             connection.shown = version
             log = {"start": start, "entries": table.log(start)}
             connection.send({"type": "state", "state": states[connection.viewer], "log": log})
 
-    def broadcast(self, table_id: str, message: dict[str, Any]) -> None:
+    def broadcast(self, table_id: str, message: dict[str, Any], seats: list[int] | None = None) -> None:
+        """Send ``message`` to the connections watching the table (only those of ``seats`` where given),
+        in every process serving the database."""
+        self._send(table_id, message, seats)
+        self.store.publish({"table": table_id, "message": message, "seats": seats})
+
+    def _send(self, table_id: str, message: dict[str, Any], seats: list[int] | None) -> None:
         for connection in self.connections(table_id):
-            connection.send(message)
+            if seats is None or connection.viewer in seats:
+                connection.send(message)
 
 
 def _not_stored_chat(error: Exception) -> str:

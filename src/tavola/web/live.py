@@ -20,16 +20,28 @@ the table then rebuilds itself from what was stored, in place and before
 its lock is let go, so that every connection holding it sees the stored
 table and nothing else (:class:`StorageError`). Where even reading fails,
 the table stays marked and every later use tries again first.
+
+Several processes may serve the same database (:attr:`Store.shared
+<tavola.web.storage.Store.shared>`). Each keeps its own copy of a table and
+brings it up to the stored revision before every use (:meth:`LiveTable.sync`,
+replaying the actions another process stored); a write at a revision the
+store has left behind changes nothing (:class:`~tavola.web.storage.MovedOnError`),
+and the table is read again. The table's own actions (a bot's turn, a forced
+play, the next game) are made by the process holding the table's lease:
+the one that stored the action before them, or, once that lease has run
+out (its process killed), whichever process looks at the table next.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import logging
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -45,7 +57,7 @@ from tavola.table import Seat
 from tavola.web.actions import TABLE_ACTIONS, TableAction, is_table_action
 from tavola.web.kinds import ServedTable, serve
 from tavola.web.options import ChouetteOptions, GameOptions, read_options, seat_name
-from tavola.web.storage import Store
+from tavola.web.storage import ActionRow, MovedOnError, Store
 
 __all__ = [
     "BotMaker",
@@ -56,6 +68,7 @@ __all__ = [
     "SeatState",
     "Status",
     "StorageError",
+    "TableMovedError",
     "TokenError",
     "new_token",
     "not_playing",
@@ -87,6 +100,10 @@ class StateError(TavolaError):
 
 class StorageError(TavolaError):
     """The database could not store what a table did: the table is as stored, and may be asked again."""
+
+
+class TableMovedError(StateError):
+    """An action refused because another server process changed the table first: look at it again."""
 
 
 class DamagedTableError(TavolaError):
@@ -159,6 +176,12 @@ class LiveTable:
         self._needs: Literal["reload", "settle"] | None = None
         """What the table must do before it is used again, after a write failed."""
         self._secret = secret
+        self.revision = 0
+        """The table's revision as stored (:class:`~tavola.web.storage.TableRow`): its changes so far."""
+        self.changed_at = time.monotonic()
+        """When this process last saw the table change."""
+        self._looked_at = -1
+        """The revision at which :meth:`take_over` last found nothing to do."""
 
     # --- making and loading ------------------------------------------------------------------
 
@@ -203,7 +226,7 @@ class LiveTable:
         with table.lock:
             table._reload()
             table._needs = "settle"
-            table._catch_up()
+            table._catch_up(sync=False)
         return table
 
     def _reload(self) -> None:
@@ -214,19 +237,32 @@ class LiveTable:
         row = self.store.table(self.id)
         if row is None:
             raise NotFoundError(_("there is no table {table}").format(table=self.id))
+        # The row first: a revision read before the actions is never ahead of them, so a write made at
+        # it never passes over an action this copy has not replayed.
         seats = [SeatState(seat.name, seat.bot, seat.token_hash) for seat in self.store.seats(self.id)]
         stored = self.store.actions(self.id)
         self.seats = seats
         self.status = row.status  # type: ignore[assignment]
+        self.revision = row.revision
+        self.changed_at = time.monotonic()
         self.dice = VerifiableDice(bytes.fromhex(self._secret))
         self.actions = []
         self.served = None
         if self.status == "open":
             return
+        self._start_engine()
+        self._replay(stored)
+        if self.status == "finished":
+            if row.status != "finished":  # its end was stored, its status not yet
+                with contextlib.suppress(MovedOnError):  # else stored by another process meanwhile
+                    self.revision = self.store.set_status(self.id, "finished", revision=self.revision)
+            self.dice.reveal()
+
+    def _replay(self, stored: list[ActionRow]) -> None:
+        """Do the stored actions again through the engine, which must take each as it did."""
         self._replaying = True
         try:
-            self._start_engine()
-            for number, action in enumerate(stored):
+            for action in stored:
                 try:
                     self._redo(action.seat, action.action)
                 except Exception as error:
@@ -234,27 +270,67 @@ class LiveTable:
                         raise
                     refusal = self._refusal(error) if isinstance(error, TavolaError) else repr(error)
                     where = _("its stored action {number} ({action}) no longer replays: {error}").format(
-                        number=number, action=json_text(action.action), error=refusal
+                        number=action.number, action=json_text(action.action), error=refusal
                     )
                     raise DamagedTableError(_damaged(self.id, where)) from None
         finally:
             self._replaying = False
-        if self.status == "finished":
-            if row.status != "finished":  # its end was stored, its status not yet
-                self.store.set_status(self.id, "finished")
-            self.dice.reveal()
 
-    def _keeping_storage(self, work: Callable[[], _Result]) -> _Result:
+    def sync(self) -> bool:
+        """Bring this copy of the table up to the store's, where another process changed it (one read of
+        the table's revision when nothing changed); whether it changed. Hold the lock."""
+        stored = self.store.revision(self.id)
+        if stored is None:
+            raise NotFoundError(_("there is no table {table}").format(table=self.id))
+        if stored == self.revision:
+            return False
+        row = self.store.table(self.id)
+        if row is None:
+            raise NotFoundError(_("there is no table {table}").format(table=self.id))
+        if self.status == "open" or self.served is None:
+            self._reload()  # seats taken elsewhere, or the play started there
+        else:
+            self._replay(self.store.actions(self.id, len(self.actions)))
+            self.revision = row.revision
+            self.changed_at = time.monotonic()
+            if row.status == "finished" and self.status != "finished":
+                self.status = "finished"
+                self.dice.reveal()
+        self._changed()
+        return True
+
+    def take_over(self) -> bool:
+        """Make the table's own actions if they wait for a process whose lease has run out (killed in
+        the middle of a bot's turn); whether the table was looked at. Each revision is looked at once."""
+        with self.lock:
+            if self.status != "live" or self._looked_at == self.revision:
+                return False
+            try:
+                self._catch_up()
+                if self._own_turn():
+                    self._keeping_storage(self._settle_here, catch_up=False)
+            except TavolaError as error:
+                LOG.warning("table %s: its own actions were not made: %s", self.id, error)
+            self._looked_at = self.revision
+            return True
+
+    def _keeping_storage(self, work: Callable[[], _Result], *, catch_up: bool = True) -> _Result:
         """Do ``work``, which may change the table; should a write fail, the table goes back to what
-        is stored before anyone else may look, and :class:`StorageError` says so.
+        is stored before anyone else may look, and :class:`StorageError` says so (or
+        :class:`TableMovedError`, where another process changed the table first).
 
         An error of the engine (an action refused) leaves the table untouched and passes as it is.
         """
-        self._catch_up()
+        if catch_up:
+            self._catch_up()
         try:
             return work()
         except TavolaError:
             raise
+        except MovedOnError:
+            self._needs = "reload"
+            self._catch_up(sync=False)
+            raise TableMovedError(_moved_on()) from None
         except Exception as error:
             self._needs = "reload"
             if _is_storage(error):
@@ -272,8 +348,18 @@ class LiveTable:
                 raise StorageError(_not_stored(error)) from error
             raise
 
-    def _catch_up(self) -> None:
-        """After a failed write: rebuild the table from the store, then carry on with what needs nobody."""
+    def _catch_up(self, *, sync: bool = True) -> None:
+        """Make the table the stored one: after a failed write, rebuild it from the store and carry on
+        with what needs nobody; where other processes share the store, ``sync`` with it."""
+        if sync and self.store.shared and self._needs is None:
+            try:
+                self.sync()
+            except TavolaError:
+                raise
+            except Exception as error:
+                if not _is_storage(error):
+                    raise
+                raise StorageError(_not_stored(error)) from error
         if self._needs == "reload":
             try:
                 self._reload()
@@ -286,7 +372,7 @@ class LiveTable:
         if self._needs == "settle":
             self._needs = None
             try:
-                self._keeping_storage(self._settle)
+                self._keeping_storage(self._settle_here, catch_up=False)
             except TavolaError:
                 self._needs = self._needs or "settle"  # tried again at the next use
                 raise
@@ -360,9 +446,10 @@ class LiveTable:
 
     # --- acting ------------------------------------------------------------------------------
 
-    def take_seat(self, index: int, name: str | None) -> str:
+    def take_seat(self, index: int, name: str | None, *, again: bool = True) -> str:
         """Seat a person at ``index``: the seat's token (stored only as its hash). The last seat taken
-        starts the play."""
+        starts the play. Where another process changed the table first, it is read again and the seat
+        asked for once more (``again``)."""
         with self.lock:
             self._catch_up()
             seat = self._seat(index)
@@ -378,7 +465,15 @@ class LiveTable:
             hashed = token_hash(token)
             last = all(other.taken for number, other in enumerate(self.seats) if number != index)
             try:
-                self.store.take_seat(self.id, index, name, hashed, status="live" if last else None)
+                self.revision = self.store.take_seat(
+                    self.id, index, name, hashed, revision=self.revision, status="live" if last else None
+                )
+            except MovedOnError:
+                self._needs = "reload"
+                self._catch_up(sync=False)
+                if again:
+                    return self.take_seat(index, name, again=False)
+                raise TableMovedError(_moved_on()) from None
             except Exception as error:
                 self._needs = "reload"  # the write may have happened after all
                 raise StorageError(_not_stored(error)) from error
@@ -390,7 +485,7 @@ class LiveTable:
             # The seat is stored, so its token is theirs even if what follows is not: the play then
             # starts at the table's next request.
             try:
-                self._keeping_storage(self._start)
+                self._keeping_storage(self._start, catch_up=False)
             except Exception:  # logged by _keeping_storage where it is not the database's
                 self._needs = self._needs or "settle"
             return token
@@ -410,22 +505,34 @@ class LiveTable:
         :class:`StorageError`, the table as stored.
         """
         with self.lock:
-            self._catch_up()
-            if self.status != "live":
-                raise StateError(not_playing(self.status))
-            if self.seats[index].bot is not None:
-                raise TokenError(_("seat {seat} is the bot's").format(seat=index))
-            if version is not None and version != len(self.actions):
-                moved_on = _("the table has moved on: the action was for version {version}, it is at {now}")
-                raise StateError(moved_on.format(version=version, now=len(self.actions)))
-            self._keeping_storage(lambda: self._act(index, data))
+            for attempt in range(2):
+                self._catch_up()
+                if self.status != "live":
+                    raise StateError(not_playing(self.status))
+                if self.seats[index].bot is not None:
+                    raise TokenError(_("seat {seat} is the bot's").format(seat=index))
+                if version is not None and version != len(self.actions):
+                    moved_on = _(
+                        "the table has moved on: the action was for version {version}, it is at {now}"
+                    )
+                    raise StateError(moved_on.format(version=version, now=len(self.actions)))
+                try:
+                    self._keeping_storage(lambda: self._act(index, data), catch_up=False)
+                    return
+                except TableMovedError:  # another process acted first: judged again at the new state
+                    if version is not None or attempt == 1:
+                        raise
 
     def _act(self, index: int, data: object) -> None:
         try:
             self._do(index, data)
         except TavolaError as error:
             raise RefusedError(self._refusal(error)) from None
-        self._settle()
+        try:
+            self._settle()
+        except MovedOnError:  # the action is stored; another process went on with the table's own
+            self._needs = "reload"
+            self._catch_up(sync=False)
 
     def _refusal(self, error: TavolaError) -> str:
         """What the engine says of a refused action, naming the seats by who sits there."""
@@ -464,6 +571,21 @@ class LiveTable:
         """Replay a stored action: the engine must take it as it did (anything else is a broken store)."""
         self._do(index, data)
 
+    def _own_turn(self) -> bool:
+        """Whether the table waits on nobody but itself: a bot's turn, a forced play, the next game."""
+        return self.status == "live" and not self.to_act()
+
+    def _settle_here(self) -> None:
+        """:meth:`_settle`, where no other process holds the lease on the table's own actions (taken
+        here first, where several share the store)."""
+        if self.store.shared and self._own_turn() and not self.store.take_lease(self.id, self.revision):
+            return  # another process is making them; it is looked at again once its lease runs out
+        try:
+            self._settle()
+        except MovedOnError:  # another process made them after all: read what it stored
+            self._needs = "reload"
+            self._catch_up(sync=False)
+
     def _settle(self) -> None:
         """Make what needs nobody: the bots' actions and forced plays, the next game of a match, the end."""
         if self.status != "live":
@@ -483,7 +605,7 @@ class LiveTable:
 
     def _finish(self) -> None:
         if not self._replaying:
-            self.store.set_status(self.id, "finished")
+            self.revision = self.store.set_status(self.id, "finished", revision=self.revision)
         self.status = "finished"
         self.dice.reveal()
         self._changed()
@@ -499,7 +621,10 @@ class LiveTable:
     def _stored(self, index: int | None, data: dict[str, Any]) -> None:
         """Keep an action done: stored in its own transaction, then the listeners told."""
         if not self._replaying:
-            self.store.append_action(self.id, len(self.actions), index, data)
+            self.revision = self.store.append_action(
+                self.id, len(self.actions), index, data, revision=self.revision
+            )
+            self.changed_at = time.monotonic()
         self.actions.append((index, data))
         self._changed()
 
@@ -520,6 +645,10 @@ def _not_stored(error: Exception) -> str:
         "the database could not store the table's action ({error}): the table is as stored; "
         "look at it again and retry"
     ).format(error=type(error).__name__)
+
+
+def _moved_on() -> str:
+    return _("another of the server's processes changed the table first: look at it again")
 
 
 def _damaged(table_id: str, why: str) -> str:

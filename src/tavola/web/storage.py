@@ -1,37 +1,75 @@
 """Where the server keeps its tables: SQLite or PostgreSQL through SQLAlchemy, migrated by Alembic.
 
-Four tables: ``tavola_tables`` (a table's options, status and the secret
-of its verifiable dice), ``tavola_seats`` (who sits where, with a hash of
-the seat's token, never the token), ``tavola_actions`` (every action done at
-a table, numbered from 0, as :mod:`tavola.web.actions` writes it) and
-``tavola_chat``. Each write is one transaction, committed before the server
-tells anyone of it; :func:`open_database` brings any database to the latest
+Five tables: ``tavola_tables`` (a table's options, status, the secret
+of its verifiable dice, its revision and the lease on its own actions),
+``tavola_seats`` (who sits where, with a hash of the seat's token, never the
+token), ``tavola_actions`` (every action done at a table, numbered from 0,
+as :mod:`tavola.web.actions` writes it), ``tavola_chat`` and
+``tavola_events`` (what changed, for the other processes of a SQLite
+database). Each write is one transaction, committed before the server tells
+anyone of it; :func:`open_database` brings any database to the latest
 schema first (:mod:`tavola.web.migrations`).
+
+Several processes may serve one database. Every change of a table is
+written at the table's revision the writer knows, and bumps it: a writer
+that is behind is refused with :class:`MovedOnError` and changes nothing,
+so a table is changed by one process at a time. The process that writes a
+table's action holds the table's lease for :data:`LEASE_SECONDS`: the
+table's own actions (the bots' turns, forced plays) are made by the lease's
+holder, or by another once the lease has run out.
 
 >>> store = Store(open_database("sqlite://"))
 >>> store.create_table("t1", "game", {"kind": "game"}, "00" * 32, [("Ann", None), (None, "expert")])
->>> store.append_action("t1", 0, 0, {"action": "roll"})
+>>> store.append_action("t1", 0, 0, {"action": "roll"}, revision=0)
+1
 >>> [row.action for row in store.actions("t1")]
 [{'action': 'roll'}]
+>>> store.append_action("t1", 1, 1, {"action": "roll"}, revision=0)
+Traceback (most recent call last):
+...
+tavola.web.storage.MovedOnError: table t1 is no longer at revision 0
 """
 
 from __future__ import annotations
 
 import datetime
+import time
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from tavola.schema import json_text
 from tavola.web.integrity import check_sqlite_file
 
 __all__ = [
+    "CHANNEL",
+    "LEASE_SECONDS",
     "ActionRow",
     "Base",
     "ChatRow",
+    "EventRow",
+    "MovedOnError",
     "SeatRow",
     "Store",
     "TableRow",
@@ -41,6 +79,22 @@ __all__ = [
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+LEASE_SECONDS = 10.0
+"""How long the process that last wrote a table's action holds the lease on the table's own actions."""
+
+CHANNEL = "tavola_events"
+"""PostgreSQL's ``NOTIFY`` channel of the events (:meth:`Store.publish`)."""
+
+EVENTS_KEPT_SECONDS = 120.0
+"""How long a SQLite database keeps an event for the processes that poll it."""
+
+_MIGRATION_LOCK = 7_024_417_305
+"""The PostgreSQL advisory lock that lets one server at a time migrate a database."""
+
+
+class MovedOnError(Exception):
+    """A table changed by another process since this one read it: nothing was written."""
 
 
 def _now() -> datetime.datetime:
@@ -59,6 +113,11 @@ class TableRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)
     secret: Mapped[str] = mapped_column(String(128))
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+    """How many changes the table has had: seats taken, actions, its status."""
+    holder: Mapped[str | None] = mapped_column(String(64))
+    """The process holding the lease on the table's own actions, until ``held_until`` (Unix time)."""
+    held_until: Mapped[float | None] = mapped_column(Float)
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now, onupdate=_now)
 
@@ -93,6 +152,17 @@ class ChatRow(Base):
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class EventRow(Base):
+    """What changed, for the processes polling a SQLite database (PostgreSQL notifies them instead)."""
+
+    __tablename__ = "tavola_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    origin: Mapped[str] = mapped_column(String(64))
+    event: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[float] = mapped_column(Float)
+
+
 def default_database_url() -> str:
     """A SQLite file where Tavola keeps its data: ``$XDG_DATA_HOME/tavola/server.sqlite3``.
 
@@ -104,8 +174,9 @@ def default_database_url() -> str:
     return f"sqlite:///{data_file('server.sqlite3')}"
 
 
-def open_database(url: str) -> Engine:
-    """An engine on the database at ``url``, migrated to the latest schema (a SQLite file's folder made)."""
+def open_database(url: str, *, migrated: bool = True) -> Engine:
+    """An engine on the database at ``url``, migrated to the latest schema (a SQLite file's folder made);
+    ``migrated=False`` leaves the schema as it is (a process started by one that migrated it)."""
     if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
         check_sqlite_file(path)  # a damaged file is refused, never served
@@ -115,7 +186,8 @@ def open_database(url: str) -> Engine:
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    migrate(engine)
+    if migrated:
+        migrate(engine)
     return engine
 
 
@@ -124,6 +196,7 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")  # a commit is on the disk when it returns
+    cursor.execute("PRAGMA busy_timeout=5000")  # another process's write is waited for, as long as Python's
     cursor.close()
 
 
@@ -136,16 +209,32 @@ def migrate(engine: Engine, revision: str = "head", *, down: bool = False) -> No
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":  # servers started at once migrate one after the other
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         (command.downgrade if down else command.upgrade)(config, revision)
 
 
 class Store:
-    """Reading and writing the server's tables, one transaction a call."""
+    """Reading and writing the server's tables, one transaction a call.
 
-    def __init__(self, engine: Engine) -> None:
+    ``origin`` names this process in the leases and events (a fresh name by
+    default); ``shared`` says whether other processes may serve the same
+    database, and so whether each change is published to them
+    (:meth:`publish`): by default on PostgreSQL, not on SQLite, where
+    ``tavola serve --workers`` asks for it.
+    """
+
+    def __init__(self, engine: Engine, *, origin: str | None = None, shared: bool | None = None) -> None:
         self.engine = engine
+        self.origin = origin or uuid.uuid4().hex[:12]
+        self.shared = engine.dialect.name == "postgresql" if shared is None else shared
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @property
+    def notifies(self) -> bool:
+        """Whether the database tells the other processes itself (PostgreSQL's ``NOTIFY``)."""
+        return self.engine.dialect.name == "postgresql"
 
     def _session(self) -> Session:
         return self._sessions()
@@ -158,37 +247,99 @@ class Store:
         secret: str,
         seats: Sequence[tuple[str | None, str | None]],
     ) -> None:
-        """A new open table with its seats: (name, bot level) each."""
+        """A new open table with its seats: (name, bot level) each; its revision is 0."""
         with self._session() as session, session.begin():
-            session.add(TableRow(id=table_id, kind=kind, options=options, status="open", secret=secret))
+            session.add(
+                TableRow(id=table_id, kind=kind, options=options, status="open", secret=secret, revision=0)
+            )
             session.flush()
             for index, (name, bot) in enumerate(seats):
                 session.add(SeatRow(table_id=table_id, index=index, name=name, bot=bot))
 
     def take_seat(
-        self, table_id: str, index: int, name: str, token_hash: str, *, status: str | None = None
-    ) -> None:
+        self,
+        table_id: str,
+        index: int,
+        name: str,
+        token_hash: str,
+        *,
+        revision: int,
+        status: str | None = None,
+    ) -> int:
         """Seat ``name`` at ``index`` with the hash of their token, and, in the same transaction, set the
-        table's ``status`` when given (the last seat taken makes it live)."""
+        table's ``status`` when given (the last seat taken makes it live); the table's new revision."""
         with self._session() as session, session.begin():
+            self._bump(session, table_id, revision, status=status)
             seat = session.get(SeatRow, (table_id, index))
             assert seat is not None
             seat.name, seat.token_hash = name, token_hash
-            if status is not None:
-                table = session.get(TableRow, table_id)
-                assert table is not None
-                table.status = status
+            self.publish_in(session, {"table": table_id})
+        return revision + 1
 
-    def set_status(self, table_id: str, status: str) -> None:
+    def set_status(self, table_id: str, status: str, *, revision: int) -> int:
+        """Set the table's status; its new revision."""
         with self._session() as session, session.begin():
-            table = session.get(TableRow, table_id)
-            assert table is not None
-            table.status = status
+            self._bump(session, table_id, revision, status=status)
+            self.publish_in(session, {"table": table_id})
+        return revision + 1
 
-    def append_action(self, table_id: str, number: int, seat: int | None, action: dict[str, Any]) -> None:
-        """Store action ``number`` (from 0) of the table: it fails if that number is stored already."""
+    def append_action(
+        self, table_id: str, number: int, seat: int | None, action: dict[str, Any], *, revision: int
+    ) -> int:
+        """Store action ``number`` (from 0) of the table, at its ``revision``, and take the lease on the
+        table's own actions; the table's new revision. :class:`MovedOnError` where the table is no
+        longer at that revision (nothing is written); it fails too if that number is stored already."""
         with self._session() as session, session.begin():
+            self._bump(session, table_id, revision, lease=True)
             session.add(ActionRow(table_id=table_id, number=number, seat=seat, action=action))
+            self.publish_in(session, {"table": table_id})
+        return revision + 1
+
+    def _bump(
+        self,
+        session: Session,
+        table_id: str,
+        revision: int,
+        *,
+        status: str | None = None,
+        lease: bool = False,
+    ) -> None:
+        """Move the table from ``revision`` to the next (taking the lease, setting the status where
+        asked), or raise :class:`MovedOnError`. The row stays locked until the transaction ends."""
+        values: dict[str, Any] = {"revision": revision + 1, "updated": _now()}
+        if status is not None:
+            values["status"] = status
+        if lease:
+            values.update(holder=self.origin, held_until=time.time() + LEASE_SECONDS)
+        changed = session.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.revision == revision)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if changed.rowcount != 1:  # type: ignore[attr-defined]
+            raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
+
+    def take_lease(self, table_id: str, revision: int) -> bool:
+        """Take the lease on the table's own actions if the table is at ``revision`` and nobody else
+        holds a lease that has not run out; whether it was taken."""
+        now = time.time()
+        with self._session() as session, session.begin():
+            taken = session.execute(
+                update(TableRow)
+                .where(
+                    TableRow.id == table_id,
+                    TableRow.revision == revision,
+                    or_(
+                        TableRow.holder.is_(None),
+                        TableRow.holder == self.origin,
+                        TableRow.held_until < now,
+                    ),
+                )
+                .values(holder=self.origin, held_until=now + LEASE_SECONDS)
+                .execution_options(synchronize_session=False)
+            )
+            return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
 
     def append_chat(self, table_id: str, seat: int, text: str) -> ChatRow:
         with self._session() as session, session.begin():
@@ -196,9 +347,47 @@ class Store:
             session.add(row)
         return row
 
+    def publish(self, event: dict[str, Any]) -> None:
+        """Tell the other processes serving this database of ``event`` (a JSON object), in a transaction
+        of its own; nothing where the database is not shared."""
+        if self.shared:
+            with self._session() as session, session.begin():
+                self.publish_in(session, event)
+
+    def publish_in(self, session: Session, event: dict[str, Any]) -> None:
+        """Publish ``event`` with the transaction of ``session``: the others hear of it once it commits."""
+        if not self.shared:
+            return
+        if self.notifies:
+            payload = json_text({"origin": self.origin, **event})
+            session.execute(select(func.pg_notify(CHANNEL, payload)))
+        else:
+            session.add(EventRow(origin=self.origin, event=event, created=time.time()))
+
+    def events_after(self, last: int) -> list[EventRow]:
+        """The events stored after event ``last`` (SQLite), oldest first."""
+        with self._session() as session:
+            return list(session.scalars(select(EventRow).where(EventRow.id > last).order_by(EventRow.id)))
+
+    def last_event(self) -> int:
+        """The number of the last event stored (0: none)."""
+        with self._session() as session:
+            return int(session.scalar(select(func.max(EventRow.id))) or 0)
+
+    def forget_events(self, older_than: float = EVENTS_KEPT_SECONDS) -> None:
+        """Delete the events stored more than ``older_than`` seconds ago."""
+        with self._session() as session, session.begin():
+            session.execute(delete(EventRow).where(EventRow.created < time.time() - older_than))
+
     def table(self, table_id: str) -> TableRow | None:
         with self._session() as session:
             return session.get(TableRow, table_id)
+
+    def revision(self, table_id: str) -> int | None:
+        """The table's revision as stored (None: no such table)."""
+        with self._session() as session:
+            found = session.scalar(select(TableRow.revision).where(TableRow.id == table_id))
+            return None if found is None else int(found)
 
     def tables(self, statuses: Sequence[str] | None = None, limit: int = 200) -> list[TableRow]:
         """The tables in these statuses, newest first."""
@@ -214,9 +403,14 @@ class Store:
                 session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.index))
             )
 
-    def actions(self, table_id: str) -> list[ActionRow]:
+    def actions(self, table_id: str, start: int = 0) -> list[ActionRow]:
+        """The table's actions numbered ``start`` and after, in order."""
         with self._session() as session:
-            query = select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.number)
+            query = (
+                select(ActionRow)
+                .where(ActionRow.table_id == table_id, ActionRow.number >= start)
+                .order_by(ActionRow.number)
+            )
             return list(session.scalars(query))
 
     def chat(self, table_id: str, limit: int = 100) -> list[ChatRow]:

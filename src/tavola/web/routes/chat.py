@@ -84,9 +84,7 @@ def team_chat_as(hub: Hub, table: LiveTable, seat: int, text: str) -> None:
                 "scope": "team",
             },
         }
-    for connection in hub.connections(table.id):
-        if connection.viewer in members:
-            connection.send(message)
+    hub.broadcast(table.id, message, seats=members)
 
 
 def _chat_json(table: LiveTable, row: ChatRow) -> dict[str, Any]:
