@@ -1,10 +1,16 @@
 """The web server under load: many games at once over loopback WebSockets, and a kill -9 in the middle.
 
-Run: python benchmarks/server_load.py [--games 200] [--seconds 60] [--kill-at 30 | --no-kill]
-                                      [--think 0] [--database sqlite:///PATH] [--seed 2026]
+Run: python benchmarks/server_load.py [--games 200] [--seconds 60] [--kill-at 30 | --no-kill] [--think 0]
+         [--workers 1] [--database URL | --postgresql] [--seed 2026] [--server-log PATH]
+     python benchmarks/server_load.py --capacity [--think 1.5] [--seconds 30] [--games 200]
+         [--most-games 1600] [--steps 8] [--p99-under 100] [--workers 1] [--database URL | --postgresql]
+     python benchmarks/server_load.py --money-actions 1000 [--workers 1] [--database URL | --postgresql]
 
-``tavola serve`` runs in a process of its own on 127.0.0.1 (a free port, a
-SQLite file in a temporary folder unless ``--database`` names one). Each of
+``tavola serve`` runs in a session of its own on 127.0.0.1 (a free port, a
+SQLite file in a temporary folder unless ``--database`` names one, or
+``--postgresql`` asks for a throwaway PostgreSQL cluster, removed after:
+benchmarks/throwaway_postgresql.py), with ``--workers`` server processes
+sharing the database and the port (one by default). Each of
 ``--games`` tables is a 3-point match between two clients, one a seat, each
 on its own WebSocket: it acts on every state that lists actions for it,
 picking one of the state's ``legal_actions`` with its own seeded NumPy
@@ -25,8 +31,9 @@ latency is from sending it to that state
 kept with the table's version it shows, so the report says whether a
 message grows with the session: the median size at versions up to 20 beside
 the median at the highest tenth of the versions reached.
-At ``--kill-at`` seconds the server is killed with SIGKILL and started again
-on the same database and port; the clients reconnect and go on. An action
+At ``--kill-at`` seconds the server, each of its processes, is killed with
+SIGKILL and started again on the same database and port; the clients
+reconnect and go on. An action
 whose state never came is sent again after reconnecting, and again after
 any refusal while the table stays at its version: the server does an action
 only at the version it names, so sending it again never does it twice.
@@ -45,6 +52,30 @@ Each person posts and holds their WebSocket from an address of their own on
 the loopback (127.1.x.y: Linux answers the whole of 127.0.0.0/8), as
 people's browsers do: the server limits requests and WebSocket messages per
 address.
+
+*Games held* (``--capacity``): the load of people thinking (``--think``,
+1.5 s by default here) at ``--games`` games, then at twice as many while the
+99th percentile of the latency stays under ``--p99-under`` milliseconds and
+nothing is lost, duplicated or diverged (at half as many while it does not),
+then half way between the most held and the fewest not held, until they are
+within a tenth of each other, ``--most-games`` are held or ``--steps`` runs
+are done. Each step is a run of ``--seconds`` (30 by default here) with no
+kill, on a database of its own (a new SQLite file, or a new database in the
+PostgreSQL cluster); a table gives each step's actions a second, p50 and
+p99, and the most games held.
+
+*A long money session* (``--money-actions N``): one money-session table
+(a game after another, both players sending ``start_game`` between games),
+its two players acting as fast as the server takes a connection's messages
+(five a second) and a spectator watching on a WebSocket of its own, until
+the table has done N actions. At the 10th, 100th, 1,000th ... and Nth
+action it gives the size of the spectator's state message (the first from
+that action on that stands before a roll, a play made and no cube offered,
+so that the states compare like with like), the median size of the players'
+state messages and the median time from an action sent to its state, these
+two over the tenth of the session before the action (ten actions at least):
+the 1,000th action's message should be no larger than the 10th's. Lost,
+duplicated and diverged are counted as above.
 """
 
 from __future__ import annotations
@@ -54,8 +85,8 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -72,39 +103,49 @@ from rich.console import Console
 from rich.table import Table
 
 from tavola.web.storage import Store, open_database
+from throwaway_postgresql import another_database, free_port, throwaway_postgresql
 
 ROOT = Path(__file__).resolve().parent.parent
 
 MATCH = {"kind": "game", "series": "match", "length": 3, "seats": [{}, {}]}
 """What each game's table is: a 3-point match between two people."""
+MONEY = {"kind": "game", "series": "money", "seats": [{}, {}]}
+"""The table of ``--money-actions``: a money session between two people, a game after another."""
 
 RARE = ("double", "resign")
 """Actions a client takes only one time in :data:`RARE_CHANCE`'s inverse when it may."""
 RARE_CHANCE = 0.05
+NEVER = ("end_session",)
+"""What a client never does: it plays on until the run is over."""
 FORCED = ("roll", "play")
 """What the table does by itself for a seat: its forced rolls and forced plays (passes included)."""
 GRACE = 15.0
 """Seconds the clients wait, after the time is up, for the answers to actions sent."""
 RETRIES = 20
 """How many times an action refused at its version is sent again before its client chooses anew."""
+PACE = 0.21
+"""The fewest seconds between a client's messages in a money session: a little over the fifth of a second
+at which the server takes a connection's messages."""
+THINK_FOR_CAPACITY = 1.5
+"""The players' mean thinking time in seconds where ``--capacity`` is not given one."""
+PRECISION = 0.1
+"""The capacity search ends when the fewest games not held are within this share of the most held."""
 
 
 # --- the server ---------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A TCP port free on the loopback now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class ServerProcess:
-    """``tavola serve`` on 127.0.0.1:``port`` and ``database``, in a process of its own (this checkout's
-    sources first); its output goes to ``log``."""
+    """``tavola serve`` on 127.0.0.1:``port`` and ``database``, in a session of its own (this checkout's
+    sources first) with ``workers`` server processes; its output goes to ``log``."""
 
     def __init__(
-        self, database: str, port: int, log: Path, options: Sequence[str] = ("--search-workers", "0")
+        self,
+        database: str,
+        port: int,
+        log: Path,
+        options: Sequence[str] = ("--search-workers", "0"),
+        workers: int = 1,
     ) -> None:
         self.database = database
         self.port = port
@@ -112,20 +153,32 @@ class ServerProcess:
         self.options = tuple(options)
         """More of ``tavola serve``'s options: by default no search workers, since no game here has a bot
         and their start would only take CPU from the clients."""
+        self.workers = workers
         self.url = f"http://127.0.0.1:{port}"
         self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def command(self) -> list[str]:
+        """The command that starts it (``--workers`` only for more than one process).
+
+        >>> ServerProcess("sqlite:///s", 8080, Path("log"), (), workers=4).command[3:]
+        ['serve', '--port', '8080', '--workers', '4', '--database', 'sqlite:///s']
+        """
+        workers = ["--workers", str(self.workers)] if self.workers > 1 else []
+        serve = [sys.executable, "-m", "tavola", "serve", "--port", str(self.port), *workers, *self.options]
+        return [*serve, "--database", self.database]
 
     def start(self) -> None:
         paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
-        command = [sys.executable, "-m", "tavola", "serve", "--port", str(self.port), *self.options]
         with self.log.open("ab") as output:
             self.process = subprocess.Popen(
-                [*command, "--database", self.database],
+                self.command,
                 env=environment,
                 stdin=subprocess.DEVNULL,
                 stdout=output,
                 stderr=subprocess.STDOUT,
+                start_new_session=True,  # its workers in its process group, to kill them with it
             )
 
     async def ready(self, most: float = 180.0) -> None:
@@ -144,18 +197,24 @@ class ServerProcess:
                 await asyncio.sleep(0.05)
 
     def kill(self) -> None:
-        """kill -9: no clean-up of any kind."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+        """kill -9 of the server's every process: no clean-up of any kind."""
+        self._signal(signal.SIGKILL)
+        if self.process is not None:
             self.process.wait()
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
+        self._signal(signal.SIGTERM)
+        if self.process is not None:
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+    def _signal(self, number: signal.Signals) -> None:
+        """Send ``number`` to the server's process group while its first process is not yet reaped."""
+        if self.process is not None and self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, number)
 
 
 # --- what the clients did -------------------------------------------------------------------------
@@ -190,6 +249,10 @@ class Run:
     deadline: float
     think: float = 0.0
     """The mean seconds a client thinks before each action (0: none)."""
+    pace: float = 0.0
+    """The fewest seconds between a client's messages (0: it sends at once, whatever the server takes)."""
+    table_options: dict[str, Any] = field(default_factory=lambda: MATCH)
+    """The table each game's place makes."""
     stopping: bool = False
     decisions: list[Decision] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
@@ -225,11 +288,15 @@ class Run:
 
 
 def choose(legal: Sequence[dict[str, Any]], rng: np.random.Generator) -> dict[str, Any]:
-    """One of ``legal`` at random: a double or a resignation only one time in twenty when there is more.
+    """One of ``legal`` at random: a double or a resignation only one time in twenty when there is more,
+    never the end of a session.
 
     >>> choose([{"action": "roll"}, {"action": "double"}], np.random.default_rng(1))
     {'action': 'roll'}
+    >>> choose([{"action": "end_session"}, {"action": "start_game"}], np.random.default_rng(1))
+    {'action': 'start_game'}
     """
+    legal = [action for action in legal if action["action"] not in NEVER]
     common = [action for action in legal if action["action"] not in RARE]
     pool = common if common and rng.random() >= RARE_CHANCE else list(legal)
     return pool[int(rng.integers(len(pool)))]
@@ -269,7 +336,8 @@ class SeatClient:
         self.retries = 0
         self.finished = False
         self.ready_at: float | None = None
-        """When the client, thinking, acts on the state it was last shown (None: not thinking)."""
+        """When the client, thinking or pacing itself, acts on the state it was last shown (None: at once)."""
+        self.last_sent = float("-inf")
 
     async def play(self) -> bool:
         """Play until the table is finished (True) or the run is over (False)."""
@@ -355,8 +423,9 @@ class SeatClient:
             self.finished = True
             return
         if self.pending is None and not self.run.stopping and self.seat in state["to_act"]:
-            if self.run.think > 0 and self.ready_at is None:
-                self.ready_at = time.perf_counter() + float(self.rng.exponential(self.run.think))
+            if self.ready_at is None and (self.run.think > 0 or self.run.pace > 0):
+                thought = float(self.rng.exponential(self.run.think)) if self.run.think > 0 else 0.0
+                self.ready_at = max(time.perf_counter() + thought, self.last_sent + self.run.pace)
             await self._act(websocket)
 
     async def _act(self, websocket: Any) -> None:
@@ -404,6 +473,7 @@ class SeatClient:
         assert pending is not None
         pending.sends += 1
         self.sent_on = self.connections
+        self.last_sent = time.perf_counter()
         act = {"type": "act", "action": pending.action, "version": pending.version}
         await websocket.send(json.dumps(act))
 
@@ -411,10 +481,11 @@ class SeatClient:
 # --- a game's place ---------------------------------------------------------------------------------
 
 
-async def seat_people(http: httpx.AsyncClient) -> tuple[str, dict[int, str]] | None:
-    """A new match with both seats taken: its id and the seats' tokens (None: refused or away)."""
+async def seat_people(http: httpx.AsyncClient, options: dict[str, Any]) -> tuple[str, dict[int, str]] | None:
+    """A new table of ``options`` with both seats taken: its id and the seats' tokens (None: refused or
+    away)."""
     try:
-        created = await http.post("/api/tables", json=MATCH)
+        created = await http.post("/api/tables", json=options)
         if created.status_code != 201:
             return None
         table = str(created.json()["id"])
@@ -435,12 +506,12 @@ def _loopback(number: int) -> str:
 
 
 async def game_place(run: Run, place: int) -> None:
-    """One of the run's games: a match, then another when it is finished, until the time is up."""
+    """One of the run's games: a table (a match), then another when it is finished, until the time is up."""
     transport = httpx.AsyncHTTPTransport(local_address=_loopback(2 * place))
     async with httpx.AsyncClient(base_url=run.url, transport=transport, timeout=60) as http:
         played = 0
         while not run.stopping:
-            seated = await seat_people(http)
+            seated = await seat_people(http, run.table_options)
             if seated is None:
                 await asyncio.sleep(0.5)
                 continue
@@ -491,6 +562,10 @@ class LoadReport:
     think: float = 0.0
     sizes: list[tuple[int, int]] = field(default_factory=list)
     """Each state message's table version and size in bytes."""
+    workers: int = 1
+    """The server's processes."""
+    database: str = "SQLite"
+    """The kind of the server's database: SQLite or PostgreSQL."""
 
     def message_bytes(self) -> tuple[float, float]:
         """The median size of a state message at versions up to 20, and at the highest tenth of versions.
@@ -516,22 +591,34 @@ class LoadReport:
     def latency(self, percent: float) -> float:
         return float(np.percentile(self.latencies, percent)) if self.latencies else float("nan")
 
+    @property
+    def sound(self) -> bool:
+        """Nothing lost, duplicated or diverged, and no error logged."""
+        return not (self.lost or self.duplicated or self.diverged or self.errors)
 
-async def _run(
-    games: int,
-    seconds: float,
-    kill_at: float | None,
-    database: str,
-    seed: int,
-    port: int,
-    log: Path,
-    think: float = 0.0,
-) -> LoadReport:
-    server = ServerProcess(database, port, log)
+
+def database_name(url: str) -> str:
+    """The kind of database ``url`` names, as people write it.
+
+    >>> database_name("sqlite:////tmp/server.sqlite3"), database_name("postgresql+psycopg://h/tavola")
+    ('SQLite', 'PostgreSQL')
+    """
+    scheme = url.split(":", 1)[0].split("+", 1)[0]
+    return {"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(scheme, scheme)
+
+
+async def _started(server: ServerProcess) -> float:
+    """Start ``server``: the seconds until it answers."""
     began = time.perf_counter()
     server.start()
     await server.ready()
-    start = time.perf_counter() - began
+    return time.perf_counter() - began
+
+
+async def _run(
+    server: ServerProcess, games: int, seconds: float, kill_at: float | None, seed: int, think: float
+) -> LoadReport:
+    start = await _started(server)
     run = Run(server.url, seed, deadline=time.perf_counter() + seconds, think=think)
     try:
         places = [asyncio.create_task(game_place(run, place)) for place in range(games)]
@@ -549,7 +636,12 @@ async def _run(
         elapsed = time.perf_counter() - playing
     finally:
         server.stop()
-    lost, duplicated, diverged, stored = check(run, database)
+    return _report(run, server, games, elapsed, start)
+
+
+def _report(run: Run, server: ServerProcess, games: int, elapsed: float, start: float) -> LoadReport:
+    """What ``run`` measured, with what the server stored and logged."""
+    lost, duplicated, diverged, stored = check(run, server.database)
     acknowledged = [decision.acknowledged for decision in run.decisions if decision.acknowledged is not None]
     return LoadReport(
         games=games,
@@ -565,12 +657,14 @@ async def _run(
         lost=lost,
         duplicated=duplicated,
         diverged=diverged,
-        errors=logged_errors(log.read_text(errors="replace")),
+        errors=logged_errors(server.log.read_text(errors="replace")),
         start=start,
         restart=None if run.killed is None or run.restarted is None else run.restarted - run.killed,
         recovery=None if run.killed is None or run.resumed is None else run.resumed - run.killed,
-        think=think,
+        think=run.think,
         sizes=run.sizes,
+        workers=server.workers,
+        database=database_name(server.database),
     )
 
 
@@ -632,6 +726,19 @@ def _repeats(
     return False
 
 
+def _server(
+    folder: str, database: str | None, port: int | None, server_log: Path | None, workers: int
+) -> ServerProcess:
+    """A run's server: on ``database`` (a SQLite file in ``folder`` by default) and a free port by default,
+    its output in ``server_log`` (in ``folder`` by default)."""
+    return ServerProcess(
+        database or f"sqlite:///{Path(folder) / 'server.sqlite3'}",
+        port or free_port(),
+        server_log or Path(folder) / "server.log",
+        workers=workers,
+    )
+
+
 def run_load(
     games: int = 200,
     seconds: float = 60.0,
@@ -641,14 +748,241 @@ def run_load(
     port: int | None = None,
     server_log: Path | None = None,
     think: float = 0.0,
+    workers: int = 1,
 ) -> LoadReport:
     """Run the load (``kill_at`` None: no kill; ``think`` the clients' mean thinking time before each
-    action) on ``database`` (a SQLite file in a temporary folder by default) and check what was stored;
-    the server's output goes to ``server_log`` (by default beside the database, and gone with it)."""
+    action) on ``workers`` server processes and ``database`` (a SQLite file in a temporary folder by
+    default) and check what was stored; the server's output goes to ``server_log`` (by default beside the
+    database, and gone with it)."""
     with tempfile.TemporaryDirectory(prefix="tavola-load-") as folder:
-        database = database or f"sqlite:///{Path(folder) / 'server.sqlite3'}"
-        log = server_log or Path(folder) / "server.log"
-        return asyncio.run(_run(games, seconds, kill_at, database, seed, port or free_port(), log, think))
+        server = _server(folder, database, port, server_log, workers)
+        return asyncio.run(_run(server, games, seconds, kill_at, seed, think))
+
+
+# --- games held -------------------------------------------------------------------------------------
+
+
+@dataclass
+class CapacityReport:
+    """A search for the most games held: each step's run, in the order tried."""
+
+    p99_under: float
+    """The seconds the 99th percentile of the latency must stay under."""
+    think: float
+    seconds: float
+    steps: list[LoadReport] = field(default_factory=list)
+
+    def held(self, report: LoadReport) -> bool:
+        """Whether a step held its games: answers in time, nothing lost, duplicated or diverged."""
+        return report.sound and bool(report.latencies) and report.latency(99) < self.p99_under
+
+    @property
+    def most_held(self) -> int:
+        """The most games of a step held (0: none)."""
+        return max((report.games for report in self.steps if self.held(report)), default=0)
+
+
+def next_games(held: int, failed: int | None, most: int) -> int | None:
+    """The games of the search's next step, from the most held and the fewest not held so far (None: none
+    failed yet): twice the most held up to ``most``, half the fewest not held while none is held, then
+    half way between them, until they are within :data:`PRECISION` of each other (None: done).
+
+    >>> next_games(200, None, 1600), next_games(1600, None, 1600), next_games(0, 200, 1600)
+    (400, None, 100)
+    >>> next_games(400, 800, 1600), next_games(400, 420, 1600), next_games(0, 1, 1600)
+    (600, None, None)
+    """
+    if failed is None:
+        return None if held >= most else min(2 * held, most)
+    if held == 0:
+        return failed // 2 or None
+    if failed - held <= max(1, int(held * PRECISION)):
+        return None
+    return (held + failed) // 2
+
+
+def run_capacity(
+    start: int = 200,
+    most: int = 1600,
+    steps: int = 8,
+    p99_under: float = 0.1,
+    seconds: float = 30.0,
+    think: float = THINK_FOR_CAPACITY,
+    database: str | None = None,
+    seed: int = 2026,
+    workers: int = 1,
+) -> CapacityReport:
+    """Search for the most games held (:func:`next_games`) from ``start`` games, each step a run of
+    ``seconds`` with no kill, at most ``steps`` of them and ``most`` games. Each step has a database of its
+    own: a new SQLite file, or a new database in the cluster of a PostgreSQL ``database`` (a SQLite
+    ``database`` named is shared by the steps)."""
+    report = CapacityReport(p99_under, think, seconds)
+    held, failed = 0, None
+    games: int | None = min(start, most)
+    while games is not None and len(report.steps) < steps:
+        step_database = database
+        if database is not None and database_name(database) == "PostgreSQL":
+            step_database = another_database(database, f"tavola_{secrets.token_hex(4)}")
+        measured = run_load(games, seconds, None, step_database, seed, think=think, workers=workers)
+        report.steps.append(measured)
+        if report.held(measured):
+            held = max(held, games)
+        else:
+            failed = games if failed is None else min(failed, games)
+        games = next_games(held, failed, most)
+    return report
+
+
+# --- a long money session ---------------------------------------------------------------------------
+
+
+class Spectator:
+    """A spectator of the run's first table, over its WebSocket: keeps each state message's version and
+    size, and whether its state stands before a roll (a play made, no cube offered, nothing over), where
+    states compare like with like."""
+
+    def __init__(self, run: Run, address: str) -> None:
+        self.run = run
+        self.address = address
+        self.shown: list[tuple[int, int, bool]] = []
+        """Each state message's version, size in bytes, and whether it stands before a roll."""
+        self.games = 0
+        """The number of the game last shown."""
+
+    def before_a_roll(self, version: int) -> tuple[int, int] | None:
+        """The first state shown before a roll at ``version`` or past it: its version and size."""
+        return next(
+            ((shown, size) for shown, size, before in self.shown if before and shown >= version), None
+        )
+
+    async def watch(self, until: int) -> None:
+        """Watch until a state before a roll at version ``until`` or past it, or the run's deadline."""
+        while not self.run.tables:
+            if time.perf_counter() > self.run.deadline:
+                return
+            await asyncio.sleep(0.05)
+        address = self.run.url.replace("http://", "ws://") + f"/api/tables/{self.run.tables[0]}/live"
+        while self.before_a_roll(until) is None and time.perf_counter() < self.run.deadline:
+            try:
+                async with websockets.connect(
+                    address, max_size=None, ping_interval=None, close_timeout=1, local_addr=(self.address, 0)
+                ) as websocket:
+                    while self.before_a_roll(until) is None:
+                        wait = max(0.0, self.run.deadline - time.perf_counter())
+                        self._note(await asyncio.wait_for(websocket.recv(), timeout=wait))
+            except (OSError, TimeoutError, websockets.WebSocketException):
+                await asyncio.sleep(0.1)
+
+    def _note(self, text: str | bytes) -> None:
+        message = json.loads(text)
+        if message["type"] != "state":
+            return
+        state, game = message["state"], message["state"]["game"]
+        before = game is not None and game["phase"] == "roll" and game["last_play"] is not None
+        before = before and game["offer"] is None
+        self.shown.append((state["version"], len(text.encode() if isinstance(text, str) else text), before))
+        if game is not None:
+            self.games = game["number"]
+
+
+@dataclass
+class MoneyMark:
+    """What a money session's messages were at one of its actions, and what an action took there."""
+
+    action: int
+    shown: tuple[int, int] | None
+    """The first spectator's state before a roll from the action on: its version and size in bytes."""
+    player_bytes: float
+    """The median size of the players' state messages over the tenth of the session before the action
+    (ten actions at least)."""
+    latency: float
+    """The median seconds from sending an action to its state, over the same actions."""
+
+
+@dataclass
+class MoneyReport:
+    """One long money session: the run's figures and the messages at some of its actions."""
+
+    load: LoadReport
+    marks: list[MoneyMark]
+    games: int
+    """The games the session played."""
+
+
+def money_marks(actions: int) -> list[int]:
+    """The actions a money session is measured at: 10, 100, 1,000 ... under ``actions``, and ``actions``.
+
+    >>> money_marks(1000), money_marks(60), money_marks(5)
+    ([10, 100, 1000], [10, 60], [5])
+    """
+    return [*(10**power for power in range(1, len(str(actions))) if 10**power < actions), actions]
+
+
+def _mark(action: int, run: Run, spectator: Spectator) -> MoneyMark:
+    first = action - max(10, action // 10)
+    sizes = [size for version, size in run.sizes if first < version <= action]
+    latencies = [
+        decision.acknowledged - decision.sent
+        for decision in run.decisions
+        if decision.acknowledged is not None and first <= decision.version < action
+    ]
+    return MoneyMark(
+        action,
+        spectator.before_a_roll(action),
+        float(np.median(sizes)) if sizes else float("nan"),
+        float(np.median(latencies)) if latencies else float("nan"),
+    )
+
+
+async def _money(server: ServerProcess, actions: int, seconds: float, seed: int) -> MoneyReport:
+    start = await _started(server)
+    run = Run(server.url, seed, deadline=time.perf_counter() + seconds, pace=PACE, table_options=MONEY)
+    spectator = Spectator(run, _loopback(2))
+    try:
+        place = asyncio.create_task(game_place(run, 0))
+        playing = time.perf_counter()
+        await spectator.watch(until=actions)
+        run.stopping = True
+        await place
+        elapsed = time.perf_counter() - playing
+    finally:
+        server.stop()
+    marks = [_mark(action, run, spectator) for action in money_marks(actions)]
+    return MoneyReport(_report(run, server, 1, elapsed, start), marks, spectator.games)
+
+
+def run_money(
+    actions: int = 1000,
+    seconds: float | None = None,
+    database: str | None = None,
+    seed: int = 2026,
+    workers: int = 1,
+    server_log: Path | None = None,
+) -> MoneyReport:
+    """Play one money session until a state before a roll at ``actions`` actions or past it (for at most
+    ``seconds``: by default half a second an action), its players acting as fast as the server takes a
+    connection's messages, a spectator watching, and check what was stored."""
+    with tempfile.TemporaryDirectory(prefix="tavola-money-") as folder:
+        server = _server(folder, database, None, server_log, workers)
+        limit = actions * 0.5 if seconds is None else seconds
+        return asyncio.run(_money(server, actions, limit, seed))
+
+
+# --- the report -------------------------------------------------------------------------------------
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def _server_line(report: LoadReport) -> str:
+    processes = "process" if report.workers == 1 else "processes"
+    return f"{report.workers} server {processes}, {report.database}"
+
+
+def _faults(report: LoadReport) -> str:
+    """Lost / duplicated / diverged / errors logged."""
+    return f"{report.lost} / {report.duplicated} / {report.diverged} / {len(report.errors)}"
 
 
 def show(report: LoadReport, console: Console) -> None:
@@ -658,9 +992,10 @@ def show(report: LoadReport, console: Console) -> None:
     figures.add_column("")
     figures.add_column("", justify="right")
     rows = [
+        ("server", _server_line(report)),
         ("actions acknowledged a second", f"{report.actions_per_second:.1f}"),
-        ("latency p50 (sent → its state)", f"{report.latency(50) * 1000:.0f} ms"),
-        ("latency p99", f"{report.latency(99) * 1000:.0f} ms"),
+        ("latency p50 (sent → its state)", _ms(report.latency(50))),
+        ("latency p99", _ms(report.latency(99))),
         ("actions chosen / acknowledged", f"{report.decisions} / {report.acknowledged}"),
         ("state message bytes, versions ≤ 20 / highest tenth", f"{early:,.0f} / {late:,.0f}"),
         ("acknowledged across the restart", str(report.recovered)),
@@ -683,32 +1018,140 @@ def show(report: LoadReport, console: Console) -> None:
     console.print(figures)
 
 
+def show_capacity(report: CapacityReport, console: Console) -> None:
+    limit = _ms(report.p99_under)
+    figures = Table(
+        title=f"tavola serve: games held with p99 under {limit}, players thinking {report.think:g} s, "
+        f"{report.seconds:g} s a step",
+        caption=f"most games held: {report.most_held}"
+        + (f" ({_server_line(report.steps[0])})" if report.steps else ""),
+    )
+    for name in ("games", "actions a second", "p50", "p99", "lost / duplicated / diverged / errors", "held"):
+        figures.add_column(name, justify="right")
+    for step in report.steps:
+        held = "yes" if report.held(step) else "no"
+        figures.add_row(
+            str(step.games),
+            f"{step.actions_per_second:.1f}",
+            _ms(step.latency(50)),
+            _ms(step.latency(99)),
+            _faults(step),
+            held,
+        )
+    console.print(figures)
+
+
+def show_money(report: MoneyReport, console: Console) -> None:
+    load = report.load
+    figures = Table(
+        title=f"tavola serve: one money session, {load.stored} actions in {report.games} games, "
+        f"{load.seconds:.0f} s",
+        caption="the players' bytes and times: over the tenth of the session before the action (ten at least)"
+        f"\nlost / duplicated / diverged / errors: {_faults(load)} ({_server_line(load)})",
+    )
+    for name in (
+        "action",
+        "spectator's state at",
+        "its bytes",
+        "players' bytes, median",
+        "sent → state, median",
+    ):
+        figures.add_column(name, justify="right")
+    for mark in report.marks:
+        version, size = ("-", "-") if mark.shown is None else (f"{mark.shown[0]:,}", f"{mark.shown[1]:,}")
+        figures.add_row(f"{mark.action:,}", version, size, f"{mark.player_bytes:,.0f}", _ms(mark.latency))
+    console.print(figures)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="games played at once")
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long the clients play")
+    parser.add_argument("--games", type=int, default=200, help="games played at once (--capacity: at first)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        help="how long the clients play (60; --capacity: 30 a step; --money-actions: at most half a second "
+        "an action)",
+    )
     parser.add_argument("--kill-at", type=float, help="seconds into play to kill -9 the server (half way)")
     parser.add_argument("--no-kill", action="store_true", help="never kill the server")
-    parser.add_argument("--database", help="the server's database (a SQLite file in a temporary folder)")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a player thinks (default 0)")
-    parser.add_argument("--server-log", type=Path, help="keep the server's output in this file")
-    args = parser.parse_args()
-    kill_at = None if args.no_kill else (args.seconds / 2 if args.kill_at is None else args.kill_at)
-    report = run_load(
-        args.games,
-        args.seconds,
-        kill_at,
-        args.database,
-        args.seed,
-        server_log=args.server_log,
-        think=args.think,
+    databases = parser.add_mutually_exclusive_group()
+    databases.add_argument("--database", help="the server's database (a SQLite file in a temporary folder)")
+    databases.add_argument(
+        "--postgresql", action="store_true", help="serve from a throwaway PostgreSQL cluster, removed after"
     )
+    parser.add_argument("--workers", type=int, default=1, help="tavola serve's server processes (default 1)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--think",
+        type=float,
+        help=f"mean seconds a player thinks (default 0; {THINK_FOR_CAPACITY:g} with --capacity)",
+    )
+    parser.add_argument("--server-log", type=Path, help="keep the server's output in this file")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument(
+        "--capacity",
+        action="store_true",
+        help="find the most games held with p99 under --p99-under (no kill)",
+    )
+    modes.add_argument(
+        "--money-actions",
+        type=int,
+        metavar="N",
+        help="play one money session to N actions and measure its messages at 10, 100, 1,000 ... and N",
+    )
+    parser.add_argument(
+        "--p99-under",
+        type=float,
+        default=100.0,
+        metavar="MS",
+        help="--capacity: the latency's p99 limit (100 ms)",
+    )
+    parser.add_argument("--most-games", type=int, default=1600, help="--capacity: the most games tried")
+    parser.add_argument("--steps", type=int, default=8, help="--capacity: the most steps")
+    args = parser.parse_args()
+    if args.capacity and args.server_log:
+        parser.error("--server-log keeps one run's output, and --capacity makes several")
     console = Console()
-    show(report, console)
-    for error in report.errors[:3]:
+    with contextlib.ExitStack() as cluster:
+        database = cluster.enter_context(throwaway_postgresql()) if args.postgresql else args.database
+        if args.money_actions is not None:
+            money = run_money(
+                args.money_actions, args.seconds, database, args.seed, args.workers, args.server_log
+            )
+            show_money(money, console)
+            reports = [money.load]
+        elif args.capacity:
+            capacity = run_capacity(
+                args.games,
+                args.most_games,
+                args.steps,
+                args.p99_under / 1000,
+                30.0 if args.seconds is None else args.seconds,
+                THINK_FOR_CAPACITY if args.think is None else args.think,
+                database,
+                args.seed,
+                args.workers,
+            )
+            show_capacity(capacity, console)
+            reports = capacity.steps
+        else:
+            seconds = 60.0 if args.seconds is None else args.seconds
+            kill_at = None if args.no_kill else (seconds / 2 if args.kill_at is None else args.kill_at)
+            report = run_load(
+                args.games,
+                seconds,
+                kill_at,
+                database,
+                args.seed,
+                server_log=args.server_log,
+                think=args.think or 0.0,
+                workers=args.workers,
+            )
+            show(report, console)
+            reports = [report]
+    for error in [error for report in reports for error in report.errors][:3]:
         console.print(error, markup=False, highlight=False)
-    sys.exit(1 if report.lost or report.duplicated or report.diverged or report.errors else 0)
+    sys.exit(0 if all(report.sound for report in reports) else 1)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,16 @@ Every test keeps Tavola's data in a folder of the test session (never the
 user's), and solving the exact hypergammon table of 3 checkers a side (some
 minutes) fails the test unless it is marked ``solves_hypergammon``: without
 that table built, hypergammon is judged by the networks.
+
+A test that takes the ``postgresql`` fixture gets a throwaway PostgreSQL
+cluster (benchmarks/throwaway_postgresql.py), skipped where PostgreSQL's
+tools are missing.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +27,10 @@ from gnubg_oracle import GNUBG, gnubg_available
 from tavola.bot import hypergammon
 from tavola.bot.hypergammon import solver
 from tavola.i18n import set_language
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+if str(BENCHMARKS) not in sys.path:
+    sys.path.append(str(BENCHMARKS))  # for the throwaway PostgreSQL cluster, shared with the benchmarks
 
 
 @pytest.fixture(autouse=True)
@@ -83,3 +92,16 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def postgresql() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on a free loopback port: its URL,
+    ``postgresql://tavola@127.0.0.1:PORT/tavola``; stopped and removed after."""
+    from throwaway_postgresql import throwaway_postgresql, unavailable
+
+    reason = unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    with throwaway_postgresql() as url:
+        yield url

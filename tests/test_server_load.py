@@ -1,4 +1,5 @@
-"""The server load benchmark (``benchmarks/server_load.py``) in a tiny run, and how it counts what went wrong."""
+"""The server load benchmark (``benchmarks/server_load.py``) in tiny runs of each of its modes, and how it
+counts what went wrong."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ pytest.importorskip("fastapi", reason="the web server needs the web extra (pip i
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from server_load import MATCH, Decision, Run, check, run_load  # noqa: E402
+import server_load  # noqa: E402
+from server_load import MATCH, Decision, LoadReport, Run, check, run_capacity, run_load, run_money  # noqa: E402
 from tavola.web.storage import Store, open_database  # noqa: E402
 
 
@@ -27,6 +29,63 @@ def test_games_played_through_a_kill_9_lose_and_duplicate_no_action(tmp_path: Pa
     assert len(report.latencies) + report.recovered == report.acknowledged
     assert (report.lost, report.duplicated, report.diverged) == (0, 0, 0)
     assert report.errors == []
+    assert (report.workers, report.database) == (1, "SQLite")
+
+
+def test_games_on_postgresql_through_a_kill_9_lose_and_duplicate_no_action(postgresql: str) -> None:
+    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
+    report = run_load(games=3, seconds=4.0, kill_at=2.0, database=postgresql, seed=7, workers=1)
+    assert (report.workers, report.database) == (1, "PostgreSQL")
+    assert report.acknowledged > 20
+    assert report.recovery is not None
+    assert report.sound, (report.lost, report.duplicated, report.diverged, report.errors)
+
+
+def test_the_games_held_are_searched_by_doubling_then_halving_the_gap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def held_up_to_300(games: int, *args: object, **kwargs: object) -> LoadReport:
+        latency = 0.05 if games <= 300 else 0.5
+        return LoadReport(games, 1.0, games, 0, 1, 1, 1, [latency], 0, {}, 0, 0, 0, [], 0.0, None, None)
+
+    monkeypatch.setattr(server_load, "run_load", held_up_to_300)
+    report = run_capacity(start=200, most=1600, steps=8)
+    assert [step.games for step in report.steps] == [200, 400, 300, 350, 325]
+    assert report.most_held == 300
+    assert [step.games for step in run_capacity(start=200, most=1600, steps=3).steps] == [200, 400, 300]
+    assert [step.games for step in run_capacity(start=1000, most=1600, steps=3).steps] == [1000, 500, 250]
+
+
+def test_a_tiny_capacity_search_measures_each_step() -> None:
+    report = run_capacity(start=2, most=4, steps=3, p99_under=10.0, seconds=2.0, think=0.2, seed=7)
+    assert [step.games for step in report.steps] == [2, 4]  # every step held: doubled up to the most
+    assert report.most_held == 4
+    for step in report.steps:
+        assert step.acknowledged > 5
+        assert step.restart is None  # no kill
+        assert 0 < step.latency(50) <= step.latency(99) < 10.0
+        assert step.sound
+
+
+def test_a_money_session_measures_its_messages_at_the_10th_action_and_at_the_last() -> None:
+    report = run_money(actions=60, seed=7)
+    assert [mark.action for mark in report.marks] == [10, 60]
+    for mark in report.marks:
+        assert mark.shown is not None
+        version, size = mark.shown
+        assert version >= mark.action
+        assert size > 0
+        assert mark.player_bytes > 0
+        assert 0 < mark.latency < 5.0
+    assert report.load.stored >= 60
+    assert report.games >= 1
+    assert report.load.sound, (report.load.lost, report.load.duplicated, report.load.diverged)
+
+
+def test_the_examples_in_the_benchmark_hold() -> None:
+    import doctest
+
+    assert doctest.testmod(server_load).failed == 0
 
 
 def _decision(version: int, seat: int, action: dict[str, Any], *, sends: int = 1) -> Decision:
@@ -47,7 +106,7 @@ def test_the_check_counts_lost_duplicated_and_diverged(tmp_path: Path) -> None:
         (None, {"action": "start_game"}),  # the table's own
     ]
     for number, (seat, action) in enumerate(stored):
-        store.append_action("t", number, seat, action)
+        store.append_action("t", number, seat, action, revision=number)
     run = Run("http://127.0.0.1:1", seed=0, deadline=0.0, tables=["t"])
     run.decisions = [_decision(0, 0, move), _decision(3, 1, roll, sends=2), _decision(6, 0, commit)]
     run.seen["t"] = [{"seat": 0, **move}, {"seat": 0, **roll}]

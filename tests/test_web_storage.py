@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -69,74 +64,6 @@ def test_the_default_database_is_in_tavolas_data_folder(
 
 
 # --- PostgreSQL -------------------------------------------------------------------------------
-
-POSTGRES_BIN = Path("/usr/lib/postgresql")
-
-
-def _postgres_tools() -> Path | None:
-    found = shutil.which("initdb")
-    if found:
-        return Path(found).resolve().parent
-    versions = sorted(POSTGRES_BIN.glob("*/bin/initdb"))
-    return versions[-1].parent if versions else None
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture
-def postgresql(tmp_path: Path) -> Iterator[str]:
-    """A throwaway PostgreSQL cluster on a free loopback port: its URL; stopped and removed after."""
-    tools = _postgres_tools()
-    if tools is None:
-        pytest.skip("PostgreSQL's initdb and pg_ctl are not installed (Debian: apt-get install postgresql)")
-    as_user: list[str] = []
-    folder = tmp_path / "cluster"
-    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as postgres
-        if shutil.which("runuser") is None:
-            pytest.skip("running as root without runuser to start PostgreSQL as another user")
-        as_user = ["runuser", "-u", "postgres", "--"]
-        folder = Path(f"/tmp/tavola-test-pg-{os.getpid()}-{_free_port()}")
-    folder.mkdir(mode=0o700)
-    if as_user:
-        shutil.chown(folder, "postgres")
-    port = _free_port()
-    run = {"check": True, "capture_output": True, "timeout": 60}
-    subprocess.run(
-        [*as_user, str(tools / "initdb"), "-D", str(folder / "data"), "-U", "tavola", "--auth=trust"], **run
-    )
-    subprocess.run(
-        [
-            *as_user,
-            str(tools / "pg_ctl"),
-            "-D",
-            str(folder / "data"),
-            "-l",
-            str(folder / "log"),
-            "-o",
-            f"-h 127.0.0.1 -p {port} -k {folder}",
-            "-w",
-            "start",
-        ],
-        **run,
-    )
-    try:
-        subprocess.run(
-            [*as_user, str(tools / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "tavola", "tavola"],
-            **run,
-        )
-        yield f"postgresql://tavola@127.0.0.1:{port}/tavola"
-    finally:
-        subprocess.run(
-            [*as_user, str(tools / "pg_ctl"), "-D", str(folder / "data"), "-m", "immediate", "stop"],
-            check=False,
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_postgresql_round_trip(postgresql: str) -> None:
