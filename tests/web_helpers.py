@@ -112,11 +112,14 @@ def free_port() -> int:
 
 
 class Server:
-    """``tavola serve`` on a loopback port (a free one unless given) and a SQLite file, in a process of
-    its own."""
+    """``tavola serve`` on a loopback port (a free one unless given) and a database (a SQLite file, or a
+    URL), in a process of its own."""
 
     def __init__(
-        self, database: Path, port: int | None = None, options: tuple[str, ...] = ("--search-workers", "1")
+        self,
+        database: Path | str,
+        port: int | None = None,
+        options: tuple[str, ...] = ("--search-workers", "1"),
     ) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -130,11 +133,15 @@ class Server:
             "--port",
             str(self.port),
             "--database",
-            f"sqlite:///{database}",
+            f"sqlite:///{database}" if isinstance(database, Path) else database,
             *options,
         ]
-        self.process = subprocess.Popen(
-            command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        self.process = subprocess.Popen(  # a session of its own: the kill reaches its every process
+            command,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
         )
         self.client = httpx.Client(base_url=self.url, timeout=30)
         deadline = time.monotonic() + 90
@@ -150,9 +157,9 @@ class Server:
             time.sleep(0.1)
 
     def kill(self) -> None:
-        """kill -9: no clean-up of any kind; what the server wrote to its standard error is kept in
-        :attr:`said`."""
-        self.process.send_signal(signal.SIGKILL)
+        """kill -9 of the server and every process it started: no clean-up of any kind; what the server
+        wrote to its standard error is kept in :attr:`said`."""
+        os.killpg(self.process.pid, signal.SIGKILL)  # with the processes it started (--workers)
         self.process.wait(timeout=30)
         self.client.close()
         if self.process.stderr is not None:

@@ -1,0 +1,281 @@
+"""Several server processes on one database: any process serves any table, each process's connections see
+every action, and kill -9 of one loses nothing acknowledged and leaves its tables to the others.
+
+Each test runs real ``tavola serve`` processes: two of them on one throwaway PostgreSQL cluster (as two
+machines behind a proxy would be), or ``tavola serve --workers 2`` on a SQLite file.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
+
+import httpx
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from web_helpers import Server, auth, choose, log_of
+
+MATCH = {"kind": "game", "series": "match", "length": 7, "seats": [{}, {}]}
+
+
+class Player(threading.Thread):
+    """A person on a WebSocket to one server process, acting on every state that is theirs with the
+    state's version; when the process goes, they reconnect to the next one of ``urls``.
+
+    ``seen`` is the table's log as the states told it; ``sent`` every action sent, by the version it
+    was chosen at.
+    """
+
+    def __init__(self, table: str, seat: int, token: str, urls: list[str], most: int) -> None:
+        super().__init__(daemon=True)
+        self.table, self.seat, self.token, self.urls, self.most = table, seat, token, urls, most
+        self.seen: list[dict[str, Any]] = []
+        self.sent: dict[int, list[dict[str, Any]]] = {}
+        self.version = 0
+        self.reconnections = 0
+        self.refusals: list[str] = []
+        self.finished = threading.Event()
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._play()
+        except BaseException as error:  # the test reads it
+            self.failure = error
+        finally:
+            self.finished.set()
+
+    def _play(self) -> None:
+        deadline = time.monotonic() + 120
+        place = 0
+        while time.monotonic() < deadline:
+            url = self.urls[place].replace("http://", "ws://")
+            try:
+                with connect(f"{url}/api/tables/{self.table}/live", open_timeout=10) as websocket:
+                    websocket.send(json.dumps({"type": "hello", "token": self.token}))
+                    acted_at: int | None = None
+                    while True:
+                        message = json.loads(websocket.recv(timeout=30))
+                        if message["type"] == "error":  # refused: look again, and act again at the state
+                            self.refusals.append(message["error"])
+                            acted_at = None
+                            time.sleep(0.5)  # too many messages (the server's limits), a table moved on
+                            websocket.send(json.dumps({"type": "hello", "token": self.token}))
+                            continue
+                        if message["type"] != "state":
+                            continue
+                        state = message["state"]
+                        self._learn(self.urls[place], message["log"]["start"], message["log"]["entries"])
+                        self.version = state["version"]
+                        if state["status"] != "live" or state["version"] >= self.most:
+                            return
+                        if (
+                            self.seat in state["to_act"]
+                            and acted_at != state["version"]
+                            and state["you"] == self.seat
+                        ):
+                            action = choose(state["legal_actions"])
+                            acted_at = state["version"]
+                            self.sent.setdefault(acted_at, []).append(action)
+                            websocket.send(json.dumps({"type": "act", "action": action, "version": acted_at}))
+            except (ConnectionClosed, OSError, TimeoutError):
+                self.reconnections += 1
+                place = (place + 1) % len(self.urls)  # the next process
+                time.sleep(0.2)
+        raise AssertionError(f"seat {self.seat} still playing after 120 s at version {self.version}")
+
+    def _learn(self, url: str, start: int, entries: list[dict[str, Any]]) -> None:
+        if start > len(self.seen):  # fell behind: the log's route fills the gap
+            with httpx.Client(base_url=url, timeout=30) as client:
+                entries = log_of(client, self.table)[len(self.seen) : start + len(entries)]
+            start = len(self.seen)
+        for number, entry in enumerate(entries, start):
+            if number < len(self.seen):
+                assert self.seen[number] == entry, f"action {number} was told two ways"
+            else:
+                self.seen.append(entry)
+
+    def acknowledged(self) -> dict[int, dict[str, Any]]:
+        """The actions of this seat that a state showed done, by their version."""
+        return {
+            number: entry
+            for number, entry in enumerate(self.seen)
+            if entry["seat"] == self.seat
+            and any({"seat": self.seat, **sent} == entry for sent in self.sent.get(number, []))
+        }
+
+
+def _seat_two(server: Server, other: Server) -> tuple[str, dict[int, str]]:
+    created = server.client.post("/api/tables", json=MATCH)
+    assert created.status_code == 201, created.text
+    table = created.json()["id"]
+    tokens = {}
+    for seat, (name, where) in enumerate((("Ann", server), ("Bob", other))):
+        taken = where.client.post(f"/api/tables/{table}/seats/{seat}", json={"name": name})
+        assert taken.status_code == 200, taken.text
+        tokens[seat] = taken.json()["token"]
+    return table, tokens
+
+
+def _wait_for(players: list[Player], version: int) -> None:
+    deadline = time.monotonic() + 90
+    while min(player.version for player in players) < version:
+        for player in players:
+            assert player.failure is None, player.failure
+            if player.finished.is_set() and player.version < version:
+                return  # the match ended first
+        assert time.monotonic() < deadline, f"the table did not reach version {version}"
+        time.sleep(0.05)
+
+
+def _check(players: list[Player], stored: list[dict[str, Any]]) -> None:
+    """Nothing lost, nothing done twice: the stored log begins with what every player was told, holds
+    every acknowledged action at its version, and a seat's action only at a version it chose it at (or
+    one the table made for it: a forced roll or play)."""
+    for player in players:
+        assert player.failure is None, player.failure
+        assert stored[: len(player.seen)] == player.seen
+        for number, entry in player.acknowledged().items():
+            assert stored[number] == entry
+        for number, entry in enumerate(stored):
+            if entry["seat"] == player.seat and number in player.sent:
+                assert any({"seat": player.seat, **sent} == entry for sent in player.sent[number]) or entry[
+                    "action"
+                ] in ("roll", "play")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("killed", [0, 1], ids=["Ann's-process-killed", "Bob's-process-killed"])
+def test_two_processes_on_postgresql_serve_one_table_and_kill_9_of_either_loses_nothing(
+    postgresql: str, killed: int
+) -> None:
+    servers = [Server(postgresql), Server(postgresql)]
+    try:
+        table, tokens = _seat_two(servers[0], servers[1])
+        urls = [server.url for server in servers]
+        # Ann on the first process, Bob on the second: each sees the other's actions through PostgreSQL.
+        players = [Player(table, 0, tokens[0], urls, 100), Player(table, 1, tokens[1], urls[::-1], 100)]
+        for player in players:
+            player.start()
+        _wait_for(players, 40)
+        servers[killed].kill()  # in the middle of play
+        for player in players:
+            player.finished.wait(150)
+            assert player.failure is None, player.failure
+        survivor = servers[1 - killed]
+        stored = log_of(survivor.client, table)
+        _check(players, stored)
+        assert players[killed].reconnections >= 1  # moved to the other process, and played on there
+        assert len(players[killed].seen) > 40
+
+        # A process started afresh on the database shows the same table as the survivor.
+        fresh = Server(postgresql)
+        servers.append(fresh)
+        assert fresh.state(table, tokens[0]) == survivor.state(table, tokens[0])
+        assert log_of(fresh.client, table) == stored
+    finally:
+        for server in servers:
+            if server.process.poll() is None:
+                server.kill()
+
+
+@pytest.mark.timeout(300)
+def test_a_bots_turn_cut_by_kill_9_is_made_by_the_other_process(postgresql: str) -> None:
+    first, second = Server(postgresql), Server(postgresql)
+    try:
+        created = first.client.post(
+            "/api/tables",
+            json={"kind": "game", "series": "match", "length": 5, "seats": [{}, {"bot": "world-class"}]},
+        )
+        table = created.json()["id"]
+        token = first.client.post(f"/api/tables/{table}/seats/0", json={"name": "Ann"}).json()["token"]
+        # Ann plays on the first process; once her play is stored, the bot searches there, and the
+        # process is killed in the middle of that search.
+        seen = first.state(table, token)
+        while seen["game"]["phase"] != "move":
+            first.client.post(
+                f"/api/tables/{table}/actions", json=choose(seen["legal_actions"]), headers=auth(token)
+            )
+            seen = first.state(table, token)
+        version = seen["version"]
+        acting = threading.Thread(
+            target=lambda: first.client.post(
+                f"/api/tables/{table}/actions?version={version}",
+                json=choose(seen["legal_actions"]),
+                headers=auth(token),
+            ),
+            daemon=True,
+        )
+        acting.start()
+        while len(log_of(second.client, table)) <= version:  # Ann's play not yet stored
+            time.sleep(0.005)
+        first.kill()
+        cut = log_of(second.client, table)
+        assert not any(entry["seat"] == 1 and entry["action"] == "play" for entry in cut[version:])  # cut
+        # The second process makes the bot's turn once the first one's lease has run out.
+        deadline = time.monotonic() + 60
+        while (now := second.state(table, token))["to_act"] != [0] and now["status"] == "live":
+            assert time.monotonic() < deadline, "the bot's turn was never made"
+            time.sleep(0.2)
+        stored = log_of(second.client, table)
+        assert stored[: len(cut)] == cut
+        assert any(entry["seat"] == 1 for entry in stored[version + 1 :])  # the bot's own actions
+        second.act_once(table, {0: token, 1: token})  # and play goes on
+    finally:
+        for server in (first, second):
+            if server.process.poll() is None:
+                server.kill()
+
+
+def _workers_of(server: Server) -> list[int]:
+    """The pids of the processes uvicorn started for ``tavola serve --workers``."""
+    children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
+    return [
+        int(pid)
+        for pid in children
+        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        and b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()
+    ]
+
+
+@pytest.mark.timeout(300)
+def test_workers_on_sqlite_share_the_tables_and_kill_9_of_one_loses_nothing(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    server = Server(tmp_path / "server.sqlite3", options=("--workers", "2", "--search-workers", "0"))
+    try:
+        deadline = time.monotonic() + 60
+        while len(_workers_of(server)) < 2:
+            assert time.monotonic() < deadline, "tavola serve --workers 2 did not start two processes"
+            time.sleep(0.2)
+        table, tokens = _seat_two(server, server)
+        players = [Player(table, seat, tokens[seat], [server.url], 120) for seat in (0, 1)]
+        for player in players:
+            player.start()
+        # Each of the two processes is killed in the middle of play, one after the other, so that both
+        # players lose their connection at least once; uvicorn starts a new process each time.
+        for killed, version in zip(_workers_of(server), (40, 80), strict=True):
+            _wait_for(players, version)
+            os.kill(killed, signal.SIGKILL)
+        for player in players:
+            player.finished.wait(150)
+        stored = log_of(server.client, table)
+        _check(players, stored)
+        assert all(player.reconnections >= 1 for player in players)
+        assert max(len(player.seen) for player in players) > 80
+    finally:
+        server.kill()
+    again = Server(tmp_path / "server.sqlite3")
+    try:
+        assert log_of(again.client, table) == stored
+    finally:
+        again.kill()
