@@ -63,7 +63,7 @@ from tavola.web.limits import Limits, RateLimits
 from tavola.web.routes import ROUTERS
 from tavola.web.routes.common import SCHEMAS, Server, error, status
 from tavola.web.routes.pages import STATIC
-from tavola.web.searches import PooledBot, SearchPool
+from tavola.web.searches import PooledBot, SearchPool, end_with_parent
 from tavola.web.storage import Store
 
 __all__ = ["SERVE_ENVIRONMENT", "create_app", "served_app"]
@@ -164,6 +164,7 @@ def served_app() -> FastAPI:
     The processes share the database, and hear each other through it."""
     from tavola.web.storage import open_database
 
+    end_with_parent(os.getppid())  # a process left serving after its supervisor's kill -9 would hold the port
     options = json.loads(os.environ[SERVE_ENVIRONMENT])
     workers = int(options["search_workers"])
     return create_app(

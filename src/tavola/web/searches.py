@@ -46,7 +46,7 @@ from tavola.play import LegalPlays
 from tavola.position import Position
 from tavola.variants import STANDARD, Variant
 
-__all__ = ["PooledBot", "SearchPool", "analysis_html", "default_workers"]
+__all__ = ["PooledBot", "SearchPool", "analysis_html", "default_workers", "end_with_parent"]
 
 _Answer = TypeVar("_Answer")
 
@@ -239,15 +239,19 @@ def _start_worker(server: int) -> None:
     from tavola.bot.hypergammon import solve_on_first_use
 
     solve_on_first_use(False)  # players wait for moves, not for a solve
-    threading.Thread(target=_end_with_server, args=(server,), daemon=True).start()
+    end_with_parent(server)
 
 
-def _end_with_server(server: int) -> None:
-    """End this worker once the server that started it (process ``server``) is gone, however it went
-    (``kill -9`` too), even before this worker was ready."""
-    while os.getppid() == server:
-        time.sleep(0.5)
-    os._exit(0)
+def end_with_parent(parent: int) -> None:
+    """End this process once the process that started it (``parent``) is gone, however it went
+    (``kill -9`` too): watched from a thread of its own."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="tavola-parent", daemon=True).start()
 
 
 def _bot(level: str | Level) -> Bot:
