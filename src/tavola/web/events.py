@@ -1,8 +1,7 @@
 """What the other processes serving the same database did, heard as it happens.
 
 Every change a process makes to a shared database is published with the
-transaction that stores it (:meth:`Store.publish_in
-<tavola.web.storage.Store.publish_in>`): on PostgreSQL as a ``NOTIFY`` on
+transaction that stores it (:class:`~tavola.web.storage.Store`): on PostgreSQL as a ``NOTIFY`` on
 :data:`~tavola.web.storage.CHANNEL`, delivered to every listening process
 when the transaction commits; on SQLite as a row of ``tavola_events``, which
 every process polls (SQLite commits one transaction at a time, so the rows'

@@ -121,6 +121,7 @@ class Hub:
             thread.join(timeout=5)
         if self._refreshers is not None:
             self._refreshers.shutdown(wait=False, cancel_futures=True)
+        self.store.close()
 
     def _sweep_often(self) -> None:
         while not self._stopping.wait(SWEEP_SECONDS):

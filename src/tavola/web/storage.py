@@ -46,20 +46,23 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     create_engine,
     delete,
     event,
     func,
+    insert,
     or_,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from tavola.schema import json_text
+from tavola.web.commits import GroupCommit, RefusedWriteError
 from tavola.web.integrity import check_sqlite_file
 
 __all__ = [
@@ -93,7 +96,7 @@ _MIGRATION_LOCK = 7_024_417_305
 """The PostgreSQL advisory lock that lets one server at a time migrate a database."""
 
 
-class MovedOnError(Exception):
+class MovedOnError(RefusedWriteError):
     """A table changed by another process since this one read it: nothing was written."""
 
 
@@ -163,6 +166,12 @@ class EventRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
+TABLES: Table = TableRow.__table__  # type: ignore[assignment]
+SEATS: Table = SeatRow.__table__  # type: ignore[assignment]
+ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
+EVENTS: Table = EventRow.__table__  # type: ignore[assignment]
+
+
 def default_database_url() -> str:
     """A SQLite file where Tavola keeps its data: ``$XDG_DATA_HOME/tavola/server.sqlite3``.
 
@@ -230,6 +239,11 @@ class Store:
         self.origin = origin or uuid.uuid4().hex[:12]
         self.shared = engine.dialect.name == "postgresql" if shared is None else shared
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._commits = GroupCommit(engine)
+
+    def close(self) -> None:
+        """Stop the thread committing the writes (:class:`~tavola.web.commits.GroupCommit`)."""
+        self._commits.close()
 
     @property
     def notifies(self) -> bool:
@@ -268,36 +282,54 @@ class Store:
     ) -> int:
         """Seat ``name`` at ``index`` with the hash of their token, and, in the same transaction, set the
         table's ``status`` when given (the last seat taken makes it live); the table's new revision."""
-        with self._session() as session, session.begin():
-            self._bump(session, table_id, revision, status=status)
-            seat = session.get(SeatRow, (table_id, index))
-            assert seat is not None
-            seat.name, seat.token_hash = name, token_hash
-            self.publish_in(session, {"table": table_id})
-        return revision + 1
+
+        def write(connection: Connection) -> int:
+            self._bump(connection, table_id, revision, status=status)
+            connection.execute(
+                update(SEATS)
+                .where(SEATS.c.table_id == table_id, SEATS.c.index == index)
+                .values(name=name, token_hash=token_hash)
+            )
+            self._publish_in(connection, {"table": table_id})
+            return revision + 1
+
+        return self._commits.write(write)
 
     def set_status(self, table_id: str, status: str, *, revision: int) -> int:
         """Set the table's status; its new revision."""
-        with self._session() as session, session.begin():
-            self._bump(session, table_id, revision, status=status)
-            self.publish_in(session, {"table": table_id})
-        return revision + 1
+
+        def write(connection: Connection) -> int:
+            self._bump(connection, table_id, revision, status=status)
+            self._publish_in(connection, {"table": table_id})
+            return revision + 1
+
+        return self._commits.write(write)
 
     def append_action(
         self, table_id: str, number: int, seat: int | None, action: dict[str, Any], *, revision: int
     ) -> int:
         """Store action ``number`` (from 0) of the table, at its ``revision``, and take the lease on the
         table's own actions; the table's new revision. :class:`MovedOnError` where the table is no
-        longer at that revision (nothing is written); it fails too if that number is stored already."""
-        with self._session() as session, session.begin():
-            self._bump(session, table_id, revision, lease=True)
-            session.add(ActionRow(table_id=table_id, number=number, seat=seat, action=action))
-            self.publish_in(session, {"table": table_id})
-        return revision + 1
+        longer at that revision (nothing is written); it fails too if that number is stored already.
+
+        The write is committed with those of other tables waiting at the same time
+        (:class:`~tavola.web.commits.GroupCommit`), and this returns once it is."""
+
+        def write(connection: Connection) -> int:
+            self._bump(connection, table_id, revision, lease=True)
+            connection.execute(
+                insert(ACTIONS).values(
+                    table_id=table_id, number=number, seat=seat, action=action, created=_now()
+                )
+            )
+            self._publish_in(connection, {"table": table_id})
+            return revision + 1
+
+        return self._commits.write(write)
 
     def _bump(
         self,
-        session: Session,
+        connection: Connection,
         table_id: str,
         revision: int,
         *,
@@ -311,13 +343,10 @@ class Store:
             values["status"] = status
         if lease:
             values.update(holder=self.origin, held_until=time.time() + LEASE_SECONDS)
-        changed = session.execute(
-            update(TableRow)
-            .where(TableRow.id == table_id, TableRow.revision == revision)
-            .values(**values)
-            .execution_options(synchronize_session=False)
+        changed = connection.execute(
+            update(TABLES).where(TABLES.c.id == table_id, TABLES.c.revision == revision).values(**values)
         )
-        if changed.rowcount != 1:  # type: ignore[attr-defined]
+        if changed.rowcount != 1:
             raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
 
     def take_lease(self, table_id: str, revision: int) -> bool:
@@ -351,18 +380,19 @@ class Store:
         """Tell the other processes serving this database of ``event`` (a JSON object), in a transaction
         of its own; nothing where the database is not shared."""
         if self.shared:
-            with self._session() as session, session.begin():
-                self.publish_in(session, event)
+            with self.engine.begin() as connection:
+                self._publish_in(connection, event)
 
-    def publish_in(self, session: Session, event: dict[str, Any]) -> None:
-        """Publish ``event`` with the transaction of ``session``: the others hear of it once it commits."""
+    def _publish_in(self, connection: Connection, event: dict[str, Any]) -> None:
+        """Publish ``event`` with the transaction of ``connection``: the others hear of it once it
+        commits."""
         if not self.shared:
             return
         if self.notifies:
             payload = json_text({"origin": self.origin, **event})
-            session.execute(select(func.pg_notify(CHANNEL, payload)))
+            connection.execute(select(func.pg_notify(CHANNEL, payload)))
         else:
-            session.add(EventRow(origin=self.origin, event=event, created=time.time()))
+            connection.execute(insert(EVENTS).values(origin=self.origin, event=event, created=time.time()))
 
     def events_after(self, last: int) -> list[EventRow]:
         """The events stored after event ``last`` (SQLite), oldest first."""

@@ -1,0 +1,124 @@
+"""Group commit: the writes of several tables that arrive together, committed in one transaction.
+
+Every action is stored before it is acknowledged, and on SQLite with
+``synchronous=FULL`` each commit waits for the disk. Where several tables
+write at once, :class:`GroupCommit` gathers the writes waiting and commits
+them together, so that the disk is waited for once: each caller waits until
+the transaction holding its write is committed, then gets its own result,
+so an acknowledged action is as durable as before. A write that refuses
+itself before writing anything (:class:`RefusedWriteError`, raised by its first
+statement) is left out without harming the others; where any other error
+fails the transaction, its writes are tried again one by one, so that each
+error is only its own write's. A SQLite database in memory, which each
+thread sees apart, is written from the caller's thread, one write a
+transaction.
+
+>>> from sqlalchemy import create_engine, text
+>>> engine = create_engine("sqlite://")
+>>> commits = GroupCommit(engine)
+>>> commits.write(lambda connection: connection.execute(text("SELECT 1 + 1")).scalar())
+2
+>>> commits.close()
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = ["MOST_WRITES", "GroupCommit", "RefusedWriteError"]
+
+MOST_WRITES = 64
+"""The most writes one transaction holds."""
+
+_Result = TypeVar("_Result")
+
+
+class RefusedWriteError(Exception):
+    """A write that refused itself before writing anything: the transaction goes on without it."""
+
+
+class GroupCommit:
+    """Commits the writes handed to :meth:`write`, those waiting together in one transaction, in a thread of
+    its own (started at the first write)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._alone = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+        self._waiting: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future[Any]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.transactions = 0
+        """How many transactions were committed (or tried)."""
+        self.writes = 0
+        """How many writes they held."""
+
+    def write(self, work: Callable[[Connection], _Result]) -> _Result:
+        """Do ``work`` in a transaction, with the writes of other threads waiting at the same time; its
+        result once the transaction is committed, or its error (or the transaction's)."""
+        if self._alone:
+            with self.engine.begin() as connection:
+                return work(connection)
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="tavola-commits", daemon=True)
+                self._thread.start()
+        done: Future[_Result] = Future()
+        self._waiting.put((work, done))
+        return done.result()
+
+    def close(self) -> None:
+        """Stop the thread, once the writes handed on before are done."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._waiting.put(None)
+            thread.join(timeout=30)
+
+    def _run(self) -> None:
+        while True:
+            first = self._waiting.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MOST_WRITES:
+                try:
+                    more = self._waiting.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._commit(batch)
+                    return
+                batch.append(more)
+            self._commit(batch)
+
+    def _commit(self, batch: list[tuple[Callable[[Connection], Any], Future[Any]]]) -> None:
+        outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+        self.transactions += 1
+        self.writes += len(batch)
+        try:
+            with self.engine.begin() as connection:
+                for work, done in batch:
+                    try:
+                        outcomes.append((done, work(connection), None))
+                    except RefusedWriteError as refused:
+                        outcomes.append((done, None, refused))
+        except Exception as error:  # the transaction failed: each of its writes is tried again alone
+            if len(batch) == 1:
+                batch[0][1].set_exception(error)
+            else:
+                for write in batch:
+                    self._commit([write])
+            return
+        for done, result, refusal in outcomes:
+            if refusal is not None:
+                done.set_exception(refusal)
+            else:
+                done.set_result(result)
