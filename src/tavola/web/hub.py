@@ -99,7 +99,8 @@ class Hub:
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
         self._listener: Listener | None = None
-        self._refreshing: set[str] = set()
+        self._refreshing: dict[str, list[dict[str, Any] | None]] = {}
+        """The events of each table waiting for the thread bringing it up to date."""
         self._refreshers: ThreadPoolExecutor | None = None
 
     def start(self) -> None:
@@ -157,7 +158,7 @@ class Hub:
             seats = event.get("seats")
             self._send(table_id, message, seats if isinstance(seats, list) else None)
         elif table_id in self.watchers:
-            self._refresh(table_id)
+            self._refresh(table_id, event)
 
     def _lost(self) -> None:
         """Events may have been missed: read every watched table again."""
@@ -166,23 +167,35 @@ class Hub:
         for table_id in watched:
             self._refresh(table_id)
 
-    def _refresh(self, table_id: str) -> None:
-        """Read the table again in a thread of the hub's, unless that is asked already (many events of
-        one table make one reading)."""
+    def _refresh(self, table_id: str, event: dict[str, Any] | None = None) -> None:
+        """Bring the table up to date in a thread of the hub's, with what ``event`` brings where it can
+        (:meth:`LiveTable.heard <tavola.web.live.LiveTable.heard>`), else reading it again; events of one
+        table are taken in order, and the thread does not wait on another's lock."""
         with self.lock:
             table = self.tables.get(table_id)
-            if table is None or table_id in self._refreshing or self._refreshers is None:
+            if table is None or self._refreshers is None:
                 return
-            self._refreshing.add(table_id)
+            waiting = self._refreshing.get(table_id)
+            if waiting is not None:  # a thread is on this table already: it takes this event next
+                waiting.append(event)
+                return
+            self._refreshing[table_id] = [event]
 
         def refresh() -> None:
-            with self.lock:
-                self._refreshing.discard(table_id)
-            try:
-                with table.lock:
-                    table.check()  # reads what the other process stored, and tells the connections
-            except Exception as error:
-                LOG.warning("table %s could not be read again: %s", table_id, error)
+            while True:
+                with self.lock:
+                    events = self._refreshing.pop(table_id, [])
+                    if not events:
+                        return
+                    self._refreshing[table_id] = []
+                for heard in events:
+                    try:
+                        if heard is None:
+                            table.check()  # reads what the other processes stored, and tells the connections
+                        else:
+                            table.heard(heard)
+                    except Exception as error:
+                        LOG.warning("table %s could not be brought up to date: %s", table_id, error)
 
         self._refreshers.submit(refresh)
 

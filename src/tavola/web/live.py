@@ -57,7 +57,7 @@ from tavola.table import Seat
 from tavola.web.actions import TABLE_ACTIONS, TableAction, is_table_action
 from tavola.web.kinds import ServedTable, serve
 from tavola.web.options import ChouetteOptions, GameOptions, read_options, seat_name
-from tavola.web.storage import ActionRow, MovedOnError, Store
+from tavola.web.storage import MovedOnError, Store
 
 __all__ = [
     "BotMaker",
@@ -251,26 +251,27 @@ class LiveTable:
         if self.status == "open":
             return
         self._start_engine()
-        self._replay(stored)
+        self._replay([(action.number, action.seat, action.action) for action in stored])
         if self.status == "finished":
             if row.status != "finished":  # its end was stored, its status not yet
                 with contextlib.suppress(MovedOnError):  # else stored by another process meanwhile
                     self.revision = self.store.set_status(self.id, "finished", revision=self.revision)
             self.dice.reveal()
 
-    def _replay(self, stored: list[ActionRow]) -> None:
-        """Do the stored actions again through the engine, which must take each as it did."""
+    def _replay(self, stored: list[tuple[int, int | None, dict[str, Any]]]) -> None:
+        """Do the stored actions again through the engine (number, seat, action each), which must take
+        each as it did."""
         self._replaying = True
         try:
-            for action in stored:
+            for number, seat, action in stored:
                 try:
-                    self._redo(action.seat, action.action)
+                    self._redo(seat, action)
                 except Exception as error:
                     if _is_storage(error):
                         raise
                     refusal = self._refusal(error) if isinstance(error, TavolaError) else repr(error)
                     where = _("its stored action {number} ({action}) no longer replays: {error}").format(
-                        number=action.number, action=json_text(action.action), error=refusal
+                        number=number, action=json_text(action), error=refusal
                     )
                     raise DamagedTableError(_damaged(self.id, where)) from None
         finally:
@@ -290,7 +291,8 @@ class LiveTable:
         if self.status == "open" or self.served is None:
             self._reload()  # seats taken elsewhere, or the play started there
         else:
-            self._replay(self.store.actions(self.id, len(self.actions)))
+            newer = self.store.actions(self.id, len(self.actions))
+            self._replay([(action.number, action.seat, action.action) for action in newer])
             self.revision = row.revision
             self.changed_at = time.monotonic()
             if row.status == "finished" and self.status != "finished":
@@ -298,6 +300,32 @@ class LiveTable:
                 self.dice.reveal()
         self._changed()
         return True
+
+    def heard(self, event: dict[str, Any]) -> None:
+        """Another process changed the table: where ``event`` brings the one action it stored
+        (``revision``, ``number``, ``seat``, ``action``) and this copy is just one behind, that action is
+        done here as it was there; otherwise the table is read from the store (:meth:`sync`)."""
+        with self.lock:
+            if self._needs is not None:
+                return  # read at its next use
+            action = event.get("action")
+            if (
+                isinstance(action, dict)
+                and self.served is not None
+                and self.status == "live"
+                and event.get("revision") == self.revision + 1
+                and event.get("number") == len(self.actions)
+            ):
+                try:
+                    self._replay([(len(self.actions), event.get("seat"), action)])
+                except DamagedTableError:
+                    self._needs = "reload"
+                    return
+                self.revision += 1
+                self.changed_at = time.monotonic()
+                self._changed()
+            else:
+                self._catch_up()
 
     def take_over(self) -> bool:
         """Make the table's own actions if they wait for a process whose lease has run out (killed in

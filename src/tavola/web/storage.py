@@ -322,7 +322,8 @@ class Store:
                     table_id=table_id, number=number, seat=seat, action=action, created=_now()
                 )
             )
-            self._publish_in(connection, {"table": table_id})
+            stored = {"revision": revision + 1, "number": number, "seat": seat, "action": action}
+            self._publish_in(connection, {"table": table_id, **stored})
             return revision + 1
 
         return self._commits.write(write)
