@@ -102,3 +102,23 @@ def test_each_websocket_message_brings_the_actions_since_the_last_one_it_sent(cl
                 sizes.append(_size(message))
         assert shown == log_of(client, table)
         assert max(sizes) < 4096
+
+
+def test_a_page_that_reconnects_mid_game_is_shown_exactly_the_state_the_server_has(client) -> None:
+    table, tokens = _money_session(client)
+    play_on(client, table, tokens, lambda seen: seen["version"] >= 6)
+    with client.websocket_connect(f"/api/tables/{table}/live") as websocket:
+        websocket.send_json({"type": "hello", "token": tokens[0]})
+        while (message := websocket.receive_json())["state"]["you"] != 0:
+            pass
+        left_at = message["state"]["version"]
+    # While Ann's page is away, the game goes on.
+    play_on(client, table, tokens, lambda seen: seen["version"] >= left_at + 5)
+    with client.websocket_connect(f"/api/tables/{table}/live") as websocket:
+        websocket.send_json({"type": "hello", "token": tokens[0]})
+        while (message := websocket.receive_json())["state"]["you"] != 0:
+            pass
+        assert message["state"] == state(client, table, tokens[0])
+        # No actions come with it: the state is whole, and the log's route has what was missed.
+        assert message["log"] == {"start": message["state"]["version"], "entries": []}
+        assert len(log_of(client, table)) == message["state"]["version"] > left_at
