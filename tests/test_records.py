@@ -643,10 +643,10 @@ def test_a_json_record_of_the_wrong_types_is_refused_naming_the_field(
 
 
 def test_load_and_save_choose_the_format_by_suffix(tmp_path: Path) -> None:
-    with pytest.raises(RecordError, match=r"use \.mat or \.json"):
+    with pytest.raises(RecordError, match=r"use \.mat, \.sgf or \.json"):
         save(crawford_match(), tmp_path / "match.txt")
-    with pytest.raises(RecordError, match=r"use \.mat or \.json"):
-        load(tmp_path / "match.sgf")
+    with pytest.raises(RecordError, match=r"use \.mat, \.sgf or \.json"):
+        load(tmp_path / "match.pos")
 
 
 # --- atomic writing ------------------------------------------------------------------------

@@ -1,7 +1,7 @@
-"""Saved matches and money sessions: the ``.mat`` format other programs read, and Tavola's JSON.
+"""Saved matches and money sessions: the ``.mat`` format other programs read, gnubg's SGF, Tavola's JSON.
 
 :func:`save` and :func:`load` choose the format by the file's suffix
-(``.mat`` or ``.json``); :func:`read_series` reads ``tavola play``'s
+(``.mat``, ``.sgf`` or ``.json``); :func:`read_series` reads ``tavola play``'s
 autosave as well, and :func:`record_kind` says what a saved file is (a
 chouette's record too: :mod:`tavola.chouette.record`). Every format replays
 every game through the game API when read, so a file that breaks the rules
@@ -45,12 +45,14 @@ from tavola.records.formats import (
 from tavola.records.jsonfmt import from_json, read_json, to_json, write_json
 from tavola.records.mat import mat_text, parse_mat, read_mat, write_mat
 from tavola.records.replay import ReplayDice, play_text
+from tavola.records.sgf import SgfRecord, parse_sgf, read_sgf, read_sgf_record, sgf_text, write_sgf
 
 __all__ = [
     "RECORD",
     "RecordError",
     "RecordKind",
     "ReplayDice",
+    "SgfRecord",
     "TwoDice",
     "autosave_series",
     "check_format",
@@ -59,37 +61,48 @@ __all__ = [
     "load",
     "mat_text",
     "parse_mat",
+    "parse_sgf",
     "play_text",
     "read_json",
     "read_json_file",
     "read_mat",
     "read_series",
+    "read_sgf",
+    "read_sgf_record",
     "record_kind",
     "save",
+    "sgf_text",
     "suffix_format",
     "to_json",
     "write_json",
     "write_mat",
+    "write_sgf",
 ]
 
 
 def load(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -> Series:
-    """Read a match or session from a ``.mat`` or ``.json`` file; later rolls come from ``dice``."""
-    if suffix_format(path) == "mat":
+    """Read a match or session from a ``.mat``, ``.sgf`` or ``.json`` file; later rolls come from ``dice``."""
+    suffix = suffix_format(path)
+    if suffix == "mat":
         return read_mat(path, dice=dice)
+    if suffix == "sgf":
+        return read_sgf(path, dice=dice)
     return read_json(path, dice=dice)
 
 
 def save(series: Series, path: str | os.PathLike[str]) -> None:
-    """Write a match or session to a ``.mat`` or ``.json`` file, atomically."""
-    if suffix_format(path) == "mat":
+    """Write a match or session to a ``.mat``, ``.sgf`` or ``.json`` file, atomically."""
+    suffix = suffix_format(path)
+    if suffix == "mat":
         write_mat(series, path)
+    elif suffix == "sgf":
+        write_sgf(series, path)
     else:
         write_json(series, path)
 
 
 def read_series(path: str | os.PathLike[str], *, dice: DiceSource | None = None) -> Series:
-    """The match or session in a record (a ``.mat`` file, Tavola's JSON) or in ``tavola play``'s autosave.
+    """The match or session in a record (a ``.mat`` or SGF file, Tavola's JSON) or ``tavola play``'s autosave.
 
     >>> import json, tempfile
     >>> from pathlib import Path

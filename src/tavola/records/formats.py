@@ -1,6 +1,7 @@
 """What a saved file is: the kinds of file Tavola reads, told apart in one place, and what their JSON shares.
 
-A ``.mat`` file is a match or session in the format other programs read; a
+A ``.mat`` file is a match or session in the format other programs read, an
+``.sgf`` file one as GNU Backgammon saves it; a
 ``.json`` file says what it is in its ``format`` field: a match or session
 (``tavola-record``), ``tavola play``'s autosave (``tavola-play``) or a
 chouette (``tavola-chouette``). :func:`record_kind` tells them apart,
@@ -49,8 +50,8 @@ AUTOSAVE_FORMAT = "tavola-play"
 CHOUETTE_FORMAT = "tavola-chouette"
 """The ``format`` of a chouette's record (:mod:`tavola.chouette.record`)."""
 
-RecordKind = Literal["mat", "record", "autosave", "chouette"]
-"""What a saved file holds: a ``.mat`` file, a JSON record, an autosave or a chouette's record."""
+RecordKind = Literal["mat", "sgf", "record", "autosave", "chouette"]
+"""What a saved file holds: a ``.mat`` or SGF file, a JSON record, an autosave or a chouette's record."""
 
 _KINDS: dict[object, RecordKind] = {
     RECORD_FORMAT: "record",
@@ -59,22 +60,21 @@ _KINDS: dict[object, RecordKind] = {
 }
 
 
-def suffix_format(path: str | os.PathLike[str]) -> Literal["mat", "json"]:
-    """The format a file's suffix names, ``.mat`` or ``.json`` in any case; another is refused.
+def suffix_format(path: str | os.PathLike[str]) -> Literal["mat", "sgf", "json"]:
+    """The format a file's suffix names, ``.mat``, ``.sgf`` or ``.json`` in any case; another is refused.
 
-    >>> suffix_format("match.mat"), suffix_format("play.JSON")
-    ('mat', 'json')
-    >>> suffix_format("match.txt")
+    >>> suffix_format("match.mat"), suffix_format("match.SGF"), suffix_format("play.JSON")
+    ('mat', 'sgf', 'json')
+    >>> suffix_format("match.txt")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
-    tavola.errors.RecordError: match.txt: cannot tell the format from the suffix '.txt': use .mat or .json
+    tavola.errors.RecordError: match.txt: cannot tell the format from the suffix '.txt':
+    use .mat, .sgf or .json
     """
     suffix = Path(path).suffix.lower()
-    if suffix == ".mat":
-        return "mat"
-    if suffix == ".json":
-        return "json"
+    if suffix in (".mat", ".sgf", ".json"):
+        return "mat" if suffix == ".mat" else "sgf" if suffix == ".sgf" else "json"
     raise RecordError(
-        _("{path}: cannot tell the format from the suffix {suffix}: use .mat or .json").format(
+        _("{path}: cannot tell the format from the suffix {suffix}: use .mat, .sgf or .json").format(
             path=path, suffix=repr(suffix)
         )
     )
@@ -94,10 +94,11 @@ def record_kind(path: str | os.PathLike[str]) -> RecordKind:
 
     A JSON file that cannot be read, or says no known format, is taken for a
     JSON record, whose reader then says what is wrong with it; a suffix other
-    than ``.mat`` and ``.json`` is refused (:func:`suffix_format`).
+    than ``.mat``, ``.sgf`` and ``.json`` is refused (:func:`suffix_format`).
     """
-    if suffix_format(path) == "mat":
-        return "mat"
+    suffix = suffix_format(path)
+    if suffix != "json":
+        return suffix
     try:
         data = read_json_file(path)
     except (OSError, RecordError):

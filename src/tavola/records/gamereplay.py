@@ -39,7 +39,16 @@ from tavola.position import WinKind
 from tavola.records.replay import play_text
 from tavola.rules import Rules
 
-__all__ = ["Cell", "GameText", "Note", "longest_beaver_chain", "parse_flag", "parse_rules", "replay_games"]
+__all__ = [
+    "Cell",
+    "GameText",
+    "Note",
+    "longest_beaver_chain",
+    "parse_flag",
+    "parse_rules",
+    "replay_games",
+    "rules_text",
+]
 
 
 @dataclass(frozen=True)
@@ -73,7 +82,7 @@ class GameText:
     line: int
     score_line: int
     names: tuple[str, str]
-    score: tuple[int, int]
+    score: tuple[int, int] | None  # None: not written, not checked
     crawford: bool
     cells: list[Cell] = field(default_factory=list)
     result_required: bool = True
@@ -126,7 +135,7 @@ def _check_heading(series: Series, index: int, text: GameText) -> None:
             text.score_line,
         )
     expected = scores_before(series, index)
-    if text.score != expected:
+    if text.score is not None and text.score != expected:
         message = _(
             "line {line}: the score before game {number} is {first}-{second} by the games before it, "
             "not {written_first}-{written_second}"
@@ -421,3 +430,16 @@ def parse_rules(line: int, text: str) -> Rules:
         return Rules(**settings)  # type: ignore[arg-type]
     except TavolaError as error:
         raise RecordError(_("line {line}: [Rules]: {error}").format(line=line, error=error), line) from None
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules that differ from the defaults, as ``name=value, ...``: what :func:`parse_rules` reads.
+
+    >>> rules_text(Rules(beavers=2, holland=True))
+    'beavers=2, holland=True'
+    """
+    return ", ".join(
+        f"{item.name}={getattr(rules, item.name)!r}"
+        for item in dataclasses.fields(rules)
+        if getattr(rules, item.name) != item.default
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import unicodedata
 from collections.abc import Sequence
@@ -28,7 +27,9 @@ from tavola.i18n import _
 from tavola.match import Match, Series, scores_before
 from tavola.play import Play
 from tavola.position import WinKind
+from tavola.records.gamereplay import rules_text
 from tavola.records.matformat import RIGHT_START, VARIATIONS
+from tavola.records.outcomes import is_tie, raw_win_kind
 from tavola.rules import Rules
 from tavola.variants import STANDARD
 
@@ -91,15 +92,15 @@ def _check_writable(series: Series) -> None:
 
 
 def _check_game_writable(rules: Rules, number: int, game: Game) -> None:
-    ties = sum(1 for entry in game.log if isinstance(entry.action, OpeningRoll) and _is_tie(entry.action))
+    ties = sum(1 for entry in game.log if isinstance(entry.action, OpeningRoll) and is_tie(entry.action))
     if ties and rules.cube and rules.automatic_doubles:
         message = _(
             "game {number}: a tied opening roll doubled the cube (automatic doubles, M2), which a .mat "
             "file cannot show (other programs would start the game at 1): save it as JSON"
         )
         raise RecordError(message.format(number=number))
-    if not rules.gammons and game.outcome is not None and _raw_kind(game) is not WinKind.SINGLE:
-        if _raw_kind(game) is WinKind.GAMMON:
+    if not rules.gammons and game.outcome is not None and raw_win_kind(game) is not WinKind.SINGLE:
+        if raw_win_kind(game) is WinKind.GAMMON:
             message = _(
                 "game {number}: a gammon counted single because these rules have no gammons, "
                 "which other programs reading a .mat file would not know: save it as JSON"
@@ -110,23 +111,6 @@ def _check_game_writable(rules: Rules, number: int, game: Game) -> None:
                 "which other programs reading a .mat file would not know: save it as JSON"
             )
         raise RecordError(message.format(number=number))
-
-
-def _is_tie(action: OpeningRoll) -> bool:
-    return action.dice[0] == action.dice[1]
-
-
-def _raw_kind(game: Game) -> WinKind:
-    """How big the win was before the rules' counting (M5, M6)."""
-    last = game.log[-1].action
-    if isinstance(last, Played):
-        result = last.play.after.result()
-        return result.kind if result else WinKind.SINGLE
-    if isinstance(last, AcceptResignation):
-        offered = game.log[-2].action
-        assert isinstance(offered, Resign)
-        return offered.kind
-    return WinKind.SINGLE
 
 
 def _header(series: Series) -> list[str]:
@@ -144,25 +128,12 @@ def _header(series: Series) -> list[str]:
         plain = Rules(jacoby=rules.jacoby, beavers=min(rules.beavers, 1))
         length = 0
     if rules != plain:
-        tags.append(("Rules", _rules_text(rules)))
+        tags.append(("Rules", rules_text(rules)))
     return [*(f'; [{key} "{value}"]' for key, value in tags), "", f" {length} point match"]
 
 
 def _on(value: bool) -> str:
     return "On" if value else "Off"
-
-
-def _rules_text(rules: Rules) -> str:
-    """The rules that differ from the defaults, as ``name=value, ...``.
-
-    >>> _rules_text(Rules(beavers=2, holland=True))
-    'beavers=2, holland=True'
-    """
-    return ", ".join(
-        f"{item.name}={getattr(rules, item.name)!r}"
-        for item in dataclasses.fields(rules)
-        if getattr(rules, item.name) != item.default
-    )
 
 
 def _score_line(series: Series, index: int) -> str:
@@ -214,7 +185,7 @@ class _GameWriter:
         entry = self.log[index]
         action = entry.action
         if isinstance(action, OpeningRoll):
-            if _is_tie(action):
+            if is_tie(action):
                 return index + 1
             mover = 0 if action.dice[0] > action.dice[1] else 1
             return self._roll(mover, Dice(*action.dice), index + 1)
