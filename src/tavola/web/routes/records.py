@@ -1,7 +1,7 @@
 """What a table gives to keep and to check: ``GET /api/tables/{id}/dice`` (the verifiable dice),
 ``log`` (the table's actions, a page at a time), ``record`` (Tavola's JSON record, a page of games at
-a time), ``record.json`` (the whole record, a download) and ``record.mat`` (a two-player table's
-``.mat`` file).
+a time), ``record.json`` (the whole record, a download), ``record.mat`` (a two-player table's
+``.mat`` file) and ``record.sgf`` (its SGF file, as GNU Backgammon saves matches).
 
 Every record is made by the table's own writer (:func:`tavola.records.to_json`,
 :func:`tavola.chouette.record.to_json`) in a thread, holding the table's lock
@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from tavola.dicesource import verify
 from tavola.errors import DiceVerificationError
 from tavola.i18n import _
-from tavola.records import mat_text
+from tavola.records import mat_text, sgf_text
 from tavola.records.formats import CHOUETTE_FORMAT
 from tavola.table import GameTable
 from tavola.web.hub import Hub
@@ -180,3 +180,20 @@ async def record_mat(table_id: str, server: ServerDep) -> Response:
 
     text = await run_in_threadpool(written)
     return PlainTextResponse(text, headers=attachment(f"tavola-{table_id}.mat"))
+
+
+@router.get("/api/tables/{table_id}/record.sgf", summary="The match or session as an SGF file")
+async def record_sgf(table_id: str, server: ServerDep) -> Response:
+    hub = server.hub
+
+    def written() -> str:
+        table = hub.get(table_id)
+        with table.lock:
+            table.check()
+            engine = table.served.table if table.served is not None else None
+            if not isinstance(engine, GameTable):
+                raise StateError(_("an SGF file holds two-player play: a chouette's record is JSON"))
+            return sgf_text(engine.series)
+
+    text = await run_in_threadpool(written)
+    return PlainTextResponse(text, headers=attachment(f"tavola-{table_id}.sgf"))
