@@ -1,12 +1,13 @@
 """``tavola analyze FILE...``: every decision of matches and sessions judged, with each player's figures.
 
-Reads ``.mat`` files, Tavola's JSON records, the terminal game's autosave
-and chouette records (each player's decisions judged on their own cube);
-prints a summary per file (each player's figures, then the errors), or
-``--json`` (one object, a list for several files), or writes the HTML report
-of a two-player record (``--html OUT``). ``--workers N`` or ``--ray ADDRESS``
-analyse the files side by side. A file that cannot be read or analysed is
-reported and the others still are; the exit status is then 2.
+Reads ``.mat`` files, SGF files (gnubg's analysis in them is read past),
+Tavola's JSON records, the terminal game's autosave and chouette records
+(each player's decisions judged on their own cube); prints a summary per
+file (each player's figures, then the errors), or ``--json`` (one object, a
+list for several files), or writes the HTML report of a two-player record
+(``--html OUT``). ``--workers N`` or ``--ray ADDRESS`` analyse the files side
+by side. A file that cannot be read or analysed is reported and the others
+still are; the exit status is then 2.
 """
 
 from __future__ import annotations
@@ -41,15 +42,15 @@ def add_parser(subparsers: Any) -> None:
         "analyze",
         help=_("analyse matches and sessions: every decision judged, each player's figures"),
         description=_(
-            "Judge every checker play and cube decision of matches and money sessions (.mat files, "
-            "Tavola JSON records or the terminal game's autosave), with the luck of every roll."
+            "Judge every checker play and cube decision of matches and money sessions (.mat or SGF "
+            "files, Tavola JSON records or the terminal game's autosave), with the luck of every roll."
         ),
     )
     parser.add_argument(
         "files",
         nargs="+",
         metavar="FILE",
-        help=_("a .mat file, a Tavola JSON record, an autosave or a chouette record"),
+        help=_("a .mat or SGF file, a Tavola JSON record, an autosave or a chouette record"),
     )
     parser.add_argument(
         "--level",

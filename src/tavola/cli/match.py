@@ -1,10 +1,11 @@
 """``tavola match FILE``: what a saved match or money session holds, and conversion between formats.
 
-FILE is a ``.mat`` file (gnubg, eXtreme Gammon, Jellyfish) or Tavola's JSON
-record. The summary lists the players, the match length (or money and the
-stake), each game's winner and points, and the score; ``--json`` prints it as
-one JSON object; ``--to OUT`` writes the record to OUT in the format its
-suffix names (``.mat`` or ``.json``).
+FILE is a ``.mat`` file (gnubg, eXtreme Gammon, Jellyfish), an SGF file as
+gnubg saves it (analysis and all) or Tavola's JSON record. The summary lists
+the players, the match length (or money and the stake), each game's winner
+and points, and the score; ``--json`` prints it as one JSON object; ``--to
+OUT`` writes the record to OUT in the format its suffix names (``.mat``,
+``.sgf`` or ``.json``): from SGF to SGF, with the date and the comments.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from tavola.errors import TavolaError
 from tavola.game import Ending, Game
 from tavola.i18n import N_, _
 from tavola.match import Match, Series
-from tavola.records import read_series, save
+from tavola.records import read_series, read_sgf_record, save, suffix_format, write_sgf
 from tavola.schema import json_text
 from tavola.variants import STANDARD
 
@@ -31,15 +32,15 @@ _HOW = {Ending.BEAR_OFF: N_("bear-off"), Ending.DROP: N_("drop"), Ending.RESIGNA
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "match",
-        help=_("summarise a saved match or session (.mat or .json), or convert it"),
+        help=_("summarise a saved match or session (.mat, .sgf or .json), or convert it"),
         description=_(
-            "What a saved match or money session holds (a .mat file, a JSON record or the "
+            "What a saved match or money session holds (a .mat or SGF file, a JSON record or the "
             "terminal game's autosave), and conversion between formats."
         ),
     )
-    parser.add_argument("file", help=_("a .mat file, a Tavola JSON record or an autosave"))
+    parser.add_argument("file", help=_("a .mat or SGF file, a Tavola JSON record or an autosave"))
     parser.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
-    parser.add_argument("--to", metavar="OUT", help=_("write the record to OUT (.mat or .json)"))
+    parser.add_argument("--to", metavar="OUT", help=_("write the record to OUT (.mat, .sgf or .json)"))
     parser.set_defaults(run=run)
 
 
@@ -73,9 +74,7 @@ def _game_summary(game: Game) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        series = read_series(args.file)
-        if args.to:
-            save(series, args.to)
+        series = _converted(args.file, args.to) if args.to else read_series(args.file)
     except (TavolaError, OSError) as error:
         print(f"tavola match: {error}", file=sys.stderr)
         return 1
@@ -88,6 +87,17 @@ def run(args: argparse.Namespace) -> int:
         Console().print(_table(series))
         print(_final_line(series))
     return 0
+
+
+def _converted(path: str, out: str) -> Series:
+    """The record at ``path``, written to ``out``; from SGF to SGF with its date and comments."""
+    if suffix_format(path) == suffix_format(out) == "sgf":
+        record = read_sgf_record(path)
+        write_sgf(record.series, out, date=record.date, comments=record.comments)
+        return record.series
+    series = read_series(path)
+    save(series, out)
+    return series
 
 
 def _table(series: Series) -> Table:

@@ -4,8 +4,8 @@ With no options it starts a money game against the bot at the ``expert``
 level with the standard rules. Every action is saved to the autosave file
 (``$XDG_DATA_HOME/tavola/autosave.json``, under ``~/.local/share`` by
 default), so ``tavola play --resume`` goes on after a crash or Ctrl-C;
-``--load FILE`` goes on with a saved match (``.mat``, Tavola's JSON, or a
-file the autosave kept).
+``--load FILE`` goes on with a saved match (``.mat``, SGF, Tavola's JSON, or
+a file the autosave kept).
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     add_tutor_options(parser)
     files = parser.add_argument_group(_("saving"))
     files.add_argument("--resume", action="store_true", help=_("go on with the game autosaved last"))
-    files.add_argument("--load", metavar="FILE", help=_("go on with a saved match (.mat or .json)"))
+    files.add_argument("--load", metavar="FILE", help=_("go on with a saved match (.mat, .sgf or .json)"))
     files.add_argument(
         "--autosave",
         type=Path,
