@@ -232,12 +232,16 @@ def _stake(first: _Root) -> float:
     written = first.node.get(STAKE)
     if written is None:
         return 1.0
-    value = written.values[0].strip()
+    value, line = written.values[0].strip(), written.line
     try:
-        return checked_stake(int(value) if value.isdigit() else float(value))
+        stake = int(value) if value.isdigit() else float(value)
     except ValueError:
         message = _("line {line}: the stake is a number, not {value}")
-        raise RecordError(message.format(line=written.line, value=repr(value)), written.line) from None
+        raise RecordError(message.format(line=line, value=repr(value)), line) from None
+    try:
+        return checked_stake(stake)
+    except TavolaError as error:
+        raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
 
 
 def _game_text(index: int, nodes: Sequence[Node], root: _Root, first: _Root) -> GameText:
