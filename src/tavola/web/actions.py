@@ -128,31 +128,32 @@ def is_table_action(action: object) -> TypeGuard[TableAction]:
 
 def action_json(action: Action | TableAction) -> dict[str, Any]:
     """A two-player action (or a table's) as JSON data."""
-    if isinstance(action, str):
-        return {"action": action}
-    for name, plain in _PLAIN_GAME.items():
-        if action == plain:
-            return {"action": name}
-    match action:
-        case Resign(kind):
-            return {"action": "resign", "kind": kind.name.lower()}
-        case ChooseDouble(number):
-            return {"action": "choose_double", "number": number}
+    match action:  # the plays and moves first: a turn lists many
+        case str():
+            return {"action": action}
         case Played(play):
             return {"action": "play", "play": play.notation}
         case MoveCheckers(moves):
             return {"action": "move", "moves": _moves_text(moves)}
+        case Resign(kind):
+            return {"action": "resign", "kind": kind.name.lower()}
+        case ChooseDouble(number):
+            return {"action": "choose_double", "number": number}
+    for name, plain in _PLAIN_GAME.items():
+        if action == plain:
+            return {"action": name}
     raise TypeError(f"not an action of a two-player game: {action!r}")
 
 
 def chouette_action_json(action: ChouetteAction | TableAction) -> dict[str, Any]:
     """A chouette player's action (or a table's) as JSON data."""
-    if isinstance(action, str):
-        return {"action": action}
-    for name, plain in _PLAIN_CHOUETTE.items():
-        if action == plain:
-            return {"action": name}
-    match action:
+    match action:  # the plays and moves first: a turn lists many
+        case str():
+            return {"action": action}
+        case Played(play):
+            return {"action": "play", "play": play.notation}
+        case MoveCheckers(moves):
+            return {"action": "move", "moves": _moves_text(moves)}
         case (
             chouette.Double(against)
             | chouette.Take(against)
@@ -160,12 +161,11 @@ def chouette_action_json(action: ChouetteAction | TableAction) -> dict[str, Any]
             | chouette.Beaver(against)
         ):
             return {"action": type(action).__name__.lower(), "against": list(against)}
-        case Played(play):
-            return {"action": "play", "play": play.notation}
         case chouette.Suggest(play):
             return {"action": "suggest", "play": play if isinstance(play, str) else play.notation}
-        case MoveCheckers(moves):
-            return {"action": "move", "moves": _moves_text(moves)}
+    for name, plain in _PLAIN_CHOUETTE.items():
+        if action == plain:
+            return {"action": name}
     raise TypeError(f"not an action of a chouette player: {action!r}")
 
 
