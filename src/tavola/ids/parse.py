@@ -1,4 +1,5 @@
-"""Any ID of a position: reading one (Position ID, gnubg ID, XGID, Tavola ID), writing the one that fits."""
+"""Any ID of a position: reading one (Position ID, gnubg ID, XGID, Tavola ID, a Snowie text position),
+writing the one that fits."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from tavola.i18n import _
 from tavola.ids._checks import POSITION_ID_LENGTH, _checked_text, _shown
 from tavola.ids.match_id import MatchState, decode_match_id
 from tavola.ids.position_id import decode_position_id
+from tavola.ids.snowie import decode_snowie, is_snowie
 from tavola.ids.tavola_id import _TAVOLA_PREFIX, decode_tavola_id
 from tavola.ids.xgid import _XGID_PREFIX, decode_xgid
 from tavola.position import CHECKERS, Position
@@ -19,8 +21,9 @@ _GNUBG_ID = re.compile(r"([A-Za-z0-9+/]{14}):([A-Za-z0-9+/]{12})")
 def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
     """The position in a gnubg Position ID, an XGID or a Tavola ID, seen from the player on roll.
 
-    A gnubg ID (``POSITIONID:MATCHID``, as ``show gnubgid`` writes it) is
-    also read; its match ID is checked but otherwise ignored. For an XGID the
+    A gnubg ID (``POSITIONID:MATCHID``, as ``show gnubgid`` writes it) and a
+    Snowie text position (:mod:`tavola.ids.snowie`) are also read; what they
+    hold besides the position is checked but otherwise ignored. For an XGID the
     mover is the player on turn (see :class:`XgidState`). ``checkers`` is the
     number of checkers a side of the game played: the others are borne off in
     a Position ID or an XGID, and a Tavola ID must have that many.
@@ -37,6 +40,8 @@ def parse_position(text: str, *, checkers: int = CHECKERS) -> Position:
     text = _checked_text(text, "a position ID or XGID")
     if text[: len(_TAVOLA_PREFIX)].upper() == _TAVOLA_PREFIX:
         return decode_tavola_id(text, checkers=checkers)
+    if is_snowie(text):
+        return decode_snowie(text, checkers=checkers).position
     if is_xgid(text):
         return decode_xgid(text, checkers=checkers).position
     gnubg_id = _GNUBG_ID.fullmatch(text)
