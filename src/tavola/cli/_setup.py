@@ -1,9 +1,10 @@
-"""What a position typed on the command line brings with it: the position, and from an XGID or a gnubg
-ID (``POSITIONID:MATCHID``) its dice, cube, match score and money rules.
+"""What a position typed on the command line brings with it: the position, and from an XGID, a gnubg
+ID (``POSITIONID:MATCHID``) or a position file its dice, cube, match score and money rules.
 
 ``tavola hint`` and ``tavola moves`` read POSITION the same way: a gnubg
-Position ID (``POSITIONID:MATCHID`` too), an XGID or a Tavola ID
-(``TVL=...``), the player on roll moving.
+Position ID (``POSITIONID:MATCHID`` too), an XGID, a Tavola ID (``TVL=...``),
+a Snowie text position, or the name of a file holding one (Snowie's ``.txt``
+or Jellyfish's ``.pos``), the player on roll moving.
 
 >>> from tavola.variants import STANDARD
 >>> setup = read_setup("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10", STANDARD)
@@ -14,22 +15,31 @@ Position ID (``POSITIONID:MATCHID`` too), an XGID or a Tavola ID
 >>> setup = read_setup("4HPwATDgc/ABMA:QYkqAQAAAAAE", STANDARD)  # 9-point match, 5-2; theirs: a cube of 2
 >>> setup.dice, setup.cube, setup.match
 (Dice(5, 2), Cube(2, owner=1), MatchScore(length=9, score=(0, 0), crawford=False))
+>>> snowie = "7;0;0;0;1;Ben;Ann;0;3;1;2;1;0;-2;0;0;0;0;5;0;3;0;0;0;-5;5;0;0;0;-3;0;-5;0;0;0;0;2;0;6;4;"
+>>> setup = read_setup(snowie, STANDARD)  # Ben on roll at 3-1 to 7, owning a cube of 2, has rolled 6-4
+>>> setup.dice, setup.cube, setup.match
+(Dice(6, 4), Cube(2, owner=0), MatchScore(length=7, score=(3, 1), crawford=False))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.ids import (
     MatchState,
+    PositionRecord,
     XgidSide,
     XgidStage,
+    decode_snowie,
     decode_xgid,
     gnubg_match_state,
+    is_snowie,
     is_xgid,
     parse_position,
+    read_position_file,
 )
 from tavola.match import MatchScore
 from tavola.position import Position
@@ -49,8 +59,12 @@ class Setup:
 
 
 def read_setup(text: str, variant: Variant) -> Setup:
-    """The position in ``text`` (any ID), with ``variant``'s checkers; an XGID or a gnubg ID adds dice,
-    cube and score."""
+    """The position in ``text`` (any ID, a Snowie text or a position file's name), with ``variant``'s
+    checkers; an XGID, a gnubg ID or a position file adds dice, cube and score."""
+    if _is_file(text):
+        return _from_record(read_position_file(text, checkers=variant.checkers))
+    if is_snowie(text):
+        return _from_record(decode_snowie(text, checkers=variant.checkers))
     if not is_xgid(text):
         position = parse_position(text, checkers=variant.checkers)
         match_state = gnubg_match_state(text)
@@ -76,3 +90,22 @@ def _from_match_id(position: Position, state: MatchState) -> Setup:
         return Setup(position, dice, cube, rules=Rules(jacoby=state.jacoby))
     score = (state.score[mover], state.score[1 - mover])
     return Setup(position, dice, cube, MatchScore(state.match_length, score, state.crawford))
+
+
+def _is_file(text: str) -> bool:
+    """Whether ``text`` names a file (and so is no ID)."""
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _from_record(record: PositionRecord) -> Setup:
+    """A position file's setup: its position is seen by the player on roll, who moves."""
+    dice = Dice(*record.dice) if record.rolled else None
+    cube = Cube(record.cube_value, record.cube_owner)
+    if not record.match_length:
+        rules = Rules(cube=record.cube_used, jacoby=record.jacoby, beavers=int(record.beavers))
+        return Setup(record.position, dice, cube, rules=rules)
+    match = MatchScore(record.match_length, record.score, record.crawford)
+    return Setup(record.position, dice, cube, match, Rules(cube=record.cube_used))

@@ -1,11 +1,13 @@
 """``tavola hint POSITION [DICE]``: the bot's ranked plays for a roll, or its cube decision.
 
-POSITION is a gnubg Position ID (``POSITIONID:MATCHID`` too), an XGID or a
+POSITION is a gnubg Position ID (``POSITIONID:MATCHID`` too), an XGID, a
 Tavola ID (``TVL=...``, as the terminal game shows for positions other IDs
-cannot hold); the player on roll is the one advised. With DICE (``31``,
+cannot hold), a Snowie text position or a position file (Snowie's ``.txt``,
+Jellyfish's ``.pos``); the player on roll is the one advised. With DICE (``31``,
 ``3-1``) the legal plays are ranked with their equities and chances; with no
 dice the bot gives the cube decision. An XGID brings its own dice, cube and
-match score. ``--variant`` judges by a variant's rules.
+match score, and so does a position file. ``--variant`` judges by a
+variant's rules.
 """
 
 from __future__ import annotations
@@ -27,7 +29,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "Rank the plays of a position and roll, or give the cube decision when no dice are given."
         ),
     )
-    parser.add_argument("position", help=_("a gnubg Position ID, an XGID or a Tavola ID"))
+    parser.add_argument(
+        "position",
+        help=_("a gnubg Position ID, an XGID, a Tavola ID, or a Snowie or Jellyfish position file"),
+    )
     parser.add_argument("dice", nargs="?", help=_("the roll, such as 31 or 3-1 (none: the cube decision)"))
     parser.add_argument(
         "--level",

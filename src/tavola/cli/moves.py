@@ -1,11 +1,13 @@
 """``tavola moves POSITION DICE``: the legal plays of a position and roll.
 
-POSITION is a gnubg Position ID, an XGID or a Tavola ID (``TVL=...``, for
-positions other IDs cannot hold), DICE is ``31``, ``3-1`` or ``3 1``. Each
-play is listed with the ID of the position it reaches, seen by the player who
-moved. ``--variant`` plays by a variant's rules. ``--json`` prints one JSON
-object; ``--stdin`` answers one ``POSITION DICE`` line after another, one
-JSON object each.
+POSITION is a gnubg Position ID, an XGID, a Tavola ID (``TVL=...``, for
+positions other IDs cannot hold), a Snowie text position or a position file
+(Snowie's ``.txt``, Jellyfish's ``.pos``); DICE is ``31``, ``3-1`` or ``3 1``
+(an XGID's or a position file's own dice if left out). Each play is listed
+with the ID of the position it reaches, seen by the player who moved.
+``--variant`` plays by a variant's rules. ``--json`` prints one JSON object;
+``--stdin`` answers one ``POSITION DICE`` line after another, one JSON object
+each.
 """
 
 from __future__ import annotations
@@ -37,10 +39,15 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "position",
         nargs="?",
-        help=_("a gnubg Position ID, an XGID or a Tavola ID (the player on roll moves)"),
+        help=_(
+            "a gnubg Position ID, an XGID, a Tavola ID, or a Snowie or Jellyfish position file "
+            "(the player on roll moves)"
+        ),
     )
     parser.add_argument(
-        "dice", nargs="*", help=_("the roll: 31, 3-1 or 3 1 (an XGID's own dice if left out)")
+        "dice",
+        nargs="*",
+        help=_("the roll: 31, 3-1 or 3 1 (an XGID's or a position file's own dice if left out)"),
     )
     parser.add_argument(
         "--variant",
