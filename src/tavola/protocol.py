@@ -30,8 +30,10 @@ output, flushed at once, in order. Every request is an object with an ``id``
     ``"doubled": true`` the answer of the player just doubled (``"take"``,
     ``"drop"``, ``"beaver"``), with the equities behind it.
 
-``position`` is a gnubg Position ID (or an XGID, or a Tavola ID) with the
-player to act on roll. Optional fields: ``variant`` (a variant's name),
+``position`` is a gnubg Position ID (or an XGID, a Tavola ID or a Snowie text
+position) with the player to act on roll; ``position_file`` instead names a
+file to read it from, Snowie's text or Jellyfish's ``.pos`` (as with an XGID,
+only the position is taken: the request says the rest). Optional fields: ``variant`` (a variant's name),
 ``match`` (``{"length": 7, "score": [2, 4], "crawford": false}``, the player
 on roll's score first; a match is to 64 points at most,
 :data:`tavola.matchrules.MAX_MATCH_LENGTH`), ``cube`` (``{"value": 2, "owner": "center" | "me" |
@@ -73,7 +75,7 @@ from tavola.bot.player import Bot, Evaluation
 from tavola.cube import Cube
 from tavola.dice import Dice
 from tavola.errors import TavolaError
-from tavola.ids import parse_position, position_text
+from tavola.ids import parse_position, position_text, read_position_file
 from tavola.match import MatchScore
 from tavola.matchrules import MAX_MATCH_LENGTH, check_match_score
 from tavola.position import Position
@@ -140,7 +142,7 @@ def read_request(data: object) -> Request:
     return Request(
         id=shape.id,
         command=shape.cmd,
-        position=_position(shape.position, variant),
+        position=_position(shape.position, shape.position_file, variant),
         dice=_dice(shape.dice) if isinstance(shape, _CheckerRequest) else None,
         variant=variant,
         match=_match(shape.match),
@@ -181,7 +183,8 @@ class _RequestShape(Shape):
     """What every request holds: the position, and how it is played."""
 
     id: Any = None
-    position: Annotated[str, Says("position: a gnubg Position ID (or XGID), not {value}")]
+    position: Annotated[str | None, Says("position: a gnubg Position ID (or XGID), not {value}")] = None
+    position_file: Annotated[str | None, Says("position_file: a file's name, not {value}")] = None
     variant: Annotated[str, Says("variant: a variant's name, not {value}")] = "standard"
     match: _MatchShape | None = None
     cube: _CubeShape | None = None
@@ -224,11 +227,24 @@ def _variant(name: str) -> Variant:
         raise RequestError(f"variant: {error}") from None
 
 
-def _position(text: str, variant: Variant) -> Position:
+def _position(text: str | None, file: str | None, variant: Variant) -> Position:
+    """The position of ``position`` or, instead, of the file ``position_file`` names."""
+    if text is None and file is None:
+        raise RequestError(f"{_WHOLE}: the field 'position' is missing (or give 'position_file')")
+    if text is not None and file is not None:
+        raise RequestError("position_file: give 'position' or 'position_file', not both")
+    if file is None:
+        assert text is not None
+        try:
+            return parse_position(text, checkers=variant.checkers)
+        except TavolaError as error:
+            raise RequestError(f"position: {error}") from None
     try:
-        return parse_position(text, checkers=variant.checkers)
+        return read_position_file(file, checkers=variant.checkers).position
+    except OSError as error:
+        raise RequestError(f"position_file: {file}: {error.strerror or error}") from None
     except TavolaError as error:
-        raise RequestError(f"position: {error}") from None
+        raise RequestError(f"position_file: {error}") from None
 
 
 def _dice(values: list[int]) -> Dice:
