@@ -83,6 +83,9 @@ __all__ = [
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
+POOLED = 40
+"""Connections a server process keeps open to its database (and as many more at a busy moment)."""
+
 LEASE_SECONDS = 10.0
 """How long the process that last wrote a table's action holds the lease on the table's own actions."""
 
@@ -192,7 +195,10 @@ def open_database(url: str, *, migrated: bool = True) -> Engine:
         path.parent.mkdir(parents=True, exist_ok=True)
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    engine = create_engine(url)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    # As many pooled connections as the server has threads that read at once (anyio's 40): a connection
+    # made and closed for each read beyond the pool cost more than the read.
+    engine = create_engine(url) if memory else create_engine(url, pool_size=POOLED, max_overflow=POOLED)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     if migrated:
