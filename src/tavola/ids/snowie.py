@@ -141,10 +141,13 @@ def _number(fields: list[str], index: int) -> int:
 
 
 def encode_snowie(record: PositionRecord) -> str:
-    """The Snowie text of ``record``, one line as gnubg writes it; names may not hold ``;`` or line breaks."""
+    """The Snowie text of ``record``, one line as gnubg writes it; a name holds no ``;``, no line break
+    and no space at either end."""
     for name in record.names:
-        if ";" in name or any(char in name for char in "\r\n"):
-            message = _("a name in a Snowie text position holds no ';' or line break: {name}")
+        if ";" in name or len(f"{name}.".splitlines()) > 1 or name != name.strip():
+            message = _(
+                "a name in a Snowie text position holds no ';', no line break, no space at an end: {name}"
+            )
             raise PositionFileError(message.format(name=repr(name)))
     position = record.position
     owner = {None: 0, 0: 1, 1: -1}[record.cube_owner]
