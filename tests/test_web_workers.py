@@ -282,3 +282,57 @@ def test_workers_on_sqlite_share_the_tables_and_kill_9_of_one_loses_nothing(tmp_
         assert log_of(again.client, table) == stored
     finally:
         again.kill()
+
+
+# --- two copies of a table in one test process, as two server processes hold them -------------------
+
+
+def _two_copies(tmp_path: Path) -> tuple[Any, Any, dict[int, str]]:
+    from tavola.web.live import LiveTable
+    from tavola.web.options import read_options
+    from tavola.web.storage import Store, open_database
+
+    engine = open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    stores = [Store(engine, shared=True), Store(engine, shared=True)]
+
+    def no_bot(level: str) -> Any:
+        raise AssertionError("no bot at this table")
+
+    options = read_options({"kind": "game", "series": "money", "seats": [{}, {}]})
+    first = LiveTable.create("t1", options, stores[0], no_bot)
+    second = LiveTable.load("t1", stores[1], no_bot)
+    tokens = {0: first.take_seat(0, "Ann"), 1: second.take_seat(1, "Bob")}  # each seated by another copy
+    return first, second, tokens
+
+
+def test_a_copy_behind_the_store_catches_up_before_it_acts(tmp_path: Path) -> None:
+    first, second, _tokens = _two_copies(tmp_path)
+    for _ in range(12):
+        for copy in (first, second):  # each copy acts in turn, whoever is to act
+            copy.check()
+            seat = copy.to_act()[0]
+            copy.act(seat, choose(copy.legal_actions(seat)))
+    first.check()
+    second.check()
+    assert first.actions == second.actions
+    assert first.revision == second.revision
+    assert len(first.actions) > 24  # the forced rolls and the table's own actions too
+
+
+def test_an_action_written_after_another_process_acted_is_judged_again_at_the_new_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tavola.web.live import TableMovedError
+
+    first, second, _tokens = _two_copies(tmp_path)
+    second.check()
+    seat = second.to_act()[0]
+    chosen = choose(second.legal_actions(seat))
+    first.act(seat, chosen)  # the first copy acts, and the second has not read it yet
+    stale = second.revision
+    monkeypatch.setattr(second.store, "revision", lambda _table: stale)  # as if read just before
+    with pytest.raises(TableMovedError):  # sent with its version: refused, the table read again
+        second.act(seat, chosen, version=len(second.actions))
+    monkeypatch.undo()
+    assert second.actions == first.actions
+    assert second.revision == first.revision

@@ -335,8 +335,8 @@ class LiveTable:
                 return False
             try:
                 self._catch_up()
-                if self._own_turn():
-                    self._keeping_storage(self._settle_here, catch_up=False)
+                if self._own_turn() and not self._keeping_storage(self._settle_here, catch_up=False):
+                    return True  # another process holds the lease: looked at again at the next sweep
             except TavolaError as error:
                 LOG.warning("table %s: its own actions were not made: %s", self.id, error)
             self._looked_at = self.revision
@@ -603,16 +603,17 @@ class LiveTable:
         """Whether the table waits on nobody but itself: a bot's turn, a forced play, the next game."""
         return self.status == "live" and not self.to_act()
 
-    def _settle_here(self) -> None:
+    def _settle_here(self) -> bool:
         """:meth:`_settle`, where no other process holds the lease on the table's own actions (taken
-        here first, where several share the store)."""
+        here first, where several share the store); False where another holds it."""
         if self.store.shared and self._own_turn() and not self.store.take_lease(self.id, self.revision):
-            return  # another process is making them; it is looked at again once its lease runs out
+            return False  # another process is making them; looked at again once its lease runs out
         try:
             self._settle()
         except MovedOnError:  # another process made them after all: read what it stored
             self._needs = "reload"
             self._catch_up(sync=False)
+        return True
 
     def _settle(self) -> None:
         """Make what needs nobody: the bots' actions and forced plays, the next game of a match, the end."""
