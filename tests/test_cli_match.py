@@ -116,7 +116,7 @@ def test_bad_files_name_the_problem_and_fail(tavola: Callable[..., Result], tmp_
     assert "none.mat" in missing.stderr
     unknown = tavola("match", GNUBG_MATCH, "--to", tmp_path / "out.txt")
     assert unknown.returncode != 0
-    assert "use .mat or .json" in unknown.stderr
+    assert "use .mat, .sgf or .json" in unknown.stderr
     assert not (tmp_path / "out.txt").exists()
 
 
