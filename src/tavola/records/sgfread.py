@@ -93,7 +93,7 @@ def _decoded(raw: bytes) -> str:
     if charset is not None:
         name = charset.group(1).decode("ascii")
         try:
-            return raw.decode(name.removeprefix("\ufeff"))
+            return raw.decode(name)
         except LookupError:
             raise RecordError(_("CA[{name}]: no character set Tavola knows").format(name=name)) from None
         except UnicodeDecodeError as error:
@@ -112,6 +112,18 @@ _RESIGNATION = re.compile(r"(?P<player>[WB]):(?P<kind>single|gammon|backgammon)(
 _SETUP = ("AB", "AW", "AE", "CO", "CV")
 """Properties that set up a position rather than play to it."""
 _PLAYERS = {"W": 0, "B": 1}
+_RULES = frozenset({"Crawford", "CrawfordGame", "Jacoby", "NoCube", *VARIANTS})
+"""The rules gnubg names in ``RU``."""
+
+
+@dataclass(frozen=True)
+class _Result:
+    """A game's ``RE``: the winner, the points, whether by a resignation, and its line."""
+
+    winner: int
+    points: int
+    resigned: bool
+    line: int
 
 
 class _Root:
@@ -136,8 +148,8 @@ class _Root:
         self.names = (self._name("PW"), self._name("PB"))
         self.date = self._text("DT") or None
         self.comment = self._text("C") or None
-        ruled = node.get("RU")
-        self.rules = set(self._text("RU").split(":")) - {""} if ruled else set()
+        self.rules = set(self._text("RU").split(":")) - {""}
+        self._check_rules()
         self.result = self._result()
 
     def _name(self, name: str) -> str | None:
@@ -154,7 +166,7 @@ class _Root:
             raise RecordError(message.format(line=line, text=repr(text)), line)
         return int(text)
 
-    def _result(self) -> tuple[int, int, bool, int] | None:
+    def _result(self) -> _Result | None:
         found = self.node.get("RE")
         if found is None:
             return None
@@ -163,20 +175,19 @@ class _Root:
             message = _("line {line}: RE[{text}]: expected the winner and the points, such as W+2 or B+1R")
             raise RecordError(message.format(line=found.line, text=found.values[0]), found.line)
         winner, points = _PLAYERS[result.group("winner")], int(result.group("points"))
-        return winner, points, bool(result.group("resigned")), found.line
+        return _Result(winner, points, bool(result.group("resigned")), found.line)
 
     def variant(self) -> Variant:
         named = [VARIANTS[token] for token in self.rules if token in VARIANTS]
         return named[0] if named else STANDARD
 
-    def check_rules(self) -> None:
-        known = {"Crawford", "CrawfordGame", "Jacoby", "NoCube", *VARIANTS}
-        unknown = sorted(self.rules - known)
+    def _check_rules(self) -> None:
+        unknown = sorted(self.rules - _RULES)
         if unknown:
             found = self.node.get("RU")
             assert found is not None
             message = _("line {line}: RU: Tavola does not know the rule {rule} (it knows {known})")
-            rule, names = repr(unknown[0]), ", ".join(sorted(known))
+            rule, names = repr(unknown[0]), ", ".join(sorted(_RULES))
             raise RecordError(message.format(line=found.line, rule=rule, known=names), found.line)
 
     def check_result(self, game: Game) -> None:
@@ -184,9 +195,9 @@ class _Root:
         outcome = game.outcome
         if self.result is None or outcome is None:
             return
-        resigned, line = self.result[2], self.result[3]
-        if resigned != (outcome.ending is Ending.RESIGNATION):
-            if resigned:
+        line = self.result.line
+        if self.result.resigned != (outcome.ending is Ending.RESIGNATION):
+            if self.result.resigned:
                 message = _(
                     "line {line}: RE: the result says a resignation (R), but the game ended otherwise"
                 )
@@ -203,7 +214,6 @@ def _simple(text: str) -> str:
 
 
 def _series(first: _Root, games: Sequence[GameText], dice: ReplayDice) -> Series:
-    first.check_rules()
     names = (first.names[0] or "Player 0", first.names[1] or "Player 1")
     line = first.node.line
     try:
@@ -211,9 +221,9 @@ def _series(first: _Root, games: Sequence[GameText], dice: ReplayDice) -> Series
         if first.length:
             return Match(first.length, rules, dice, players=names, variant=first.variant())
         return MoneySession(rules, dice, stake=_stake(first), players=names, variant=first.variant())
+    except RecordError:
+        raise
     except TavolaError as error:
-        if isinstance(error, RecordError):
-            raise
         raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
 
 
@@ -252,9 +262,8 @@ def _game_text(index: int, nodes: Sequence[Node], root: _Root, first: _Root) -> 
     crawford = "CrawfordGame" in root.rules
     cells = _Cells().read(nodes[1:])
     if root.result is not None:
-        winner, points, _resigned, line = root.result
         text = f"RE[{root.node.values('RE')[0]}]"
-        cells.append(Cell(line, winner, text, "wins", value=points))
+        cells.append(Cell(root.result.line, root.result.winner, text, "wins", value=root.result.points))
     return GameText(
         index + 1, root.node.line, root.node.line, names, root.score, crawford, cells, result_required=False
     )

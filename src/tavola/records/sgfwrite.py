@@ -59,7 +59,7 @@ def sgf_text(series: Series, *, date: str | None = None, comments: Sequence[Note
     for index, game in enumerate(games):
         notes = [note for note in comments if note.game == index]
         root = _Node(_root(series, index, game, date if index == 0 else None), 0)
-        nodes = [root] if game is None else [root, *_nodes(game)]
+        nodes = [root] if game is None else [root, *_GameNodes(game).nodes()]
         trees.append("(" + _with_notes(nodes, notes) + ")")
     return "\n".join(trees) + "\n"
 
@@ -168,57 +168,64 @@ def _with_notes(nodes: Sequence[_Node], notes: Sequence[Note]) -> str:
     return "\n".join(texts)
 
 
-def _nodes(game: Game) -> Iterator[_Node]:
-    """The nodes of a game's log, each with the entries done once it is."""
-    log = game.log
-    index, unplayed = 0, None
-    while index < len(log):
-        action, player = log[index].action, log[index].player or 0
+class _GameNodes:
+    """Turns a game's log into nodes: a roll and its play, a cube action, a resignation and its answer."""
+
+    def __init__(self, game: Game) -> None:
+        self.log = game.log
+        self.unplayed: Dice | None = None  # a roll whose play comes after a declined resignation
+
+    def nodes(self) -> Iterator[_Node]:
+        index = 0
+        while index < len(self.log):
+            node, index = self._node(index)
+            if node is not None:
+                yield node
+
+    def _node(self, index: int) -> tuple[_Node | None, int]:
+        """The node of the entry at ``index`` (None for a tied opening roll), and the next entry's index."""
+        action, player = self.log[index].action, self.log[index].player or 0
         colour = _COLOURS[player]
-        if isinstance(action, OpeningRoll | Roll):
-            if isinstance(action, OpeningRoll):
-                if is_tie(action):
-                    index += 1
-                    continue
-                player = 0 if action.dice[0] > action.dice[1] else 1
-                dice = Dice(*action.dice)
-            else:
-                assert action.dice is not None
-                dice = action.dice
-            following = log[index + 1].action if index + 1 < len(log) else None
-            if isinstance(following, Played):
-                yield _Node(f";{_COLOURS[player]}[{_play(player, dice, following.play)}]", index + 2)
-                index += 2
-            else:
-                unplayed = dice
-                yield _Node(f";PL[{_COLOURS[player]}]DI[{dice.high}{dice.low}]", index + 1)
-                index += 1
-        elif isinstance(action, Played):
-            assert unplayed is not None
-            yield _Node(f";{colour}[{_play(player, unplayed, action.play)}]", index + 1)
-            index += 1
-        elif isinstance(action, Double | Beaver):
-            yield _Node(f";{colour}[double]", index + 1)
-            index += 1
-        elif isinstance(action, Take):
-            after = log[index + 1] if index + 1 < len(log) else None
-            if after is not None and isinstance(after.action, Beaver) and after.player == player:
-                yield _Node(f";{colour}[double]", index + 2)  # an automatic beaver (M6): the take beavers
-                index += 2
-            else:
-                yield _Node(f";{colour}[take]", index + 1)
-                index += 1
-        elif isinstance(action, Drop):
-            yield _Node(f";{colour}[drop]", index + 1)
-            index += 1
-        elif isinstance(action, Resign):
-            answer = log[index + 1].action if index + 1 < len(log) else None
+        if isinstance(action, OpeningRoll):
+            if is_tie(action):
+                return None, index + 1
+            return self._roll(0 if action.dice[0] > action.dice[1] else 1, Dice(*action.dice), index)
+        if isinstance(action, Roll):
+            assert action.dice is not None
+            return self._roll(player, action.dice, index)
+        if isinstance(action, Played):
+            assert self.unplayed is not None
+            return _Node(f";{colour}[{_play(player, self.unplayed, action.play)}]", index + 1), index + 1
+        if isinstance(action, Double | Beaver) or self._beavers_automatically(index):
+            done = index + 1 if isinstance(action, Double | Beaver) else index + 2
+            return _Node(f";{colour}[double]", done), done
+        if isinstance(action, Take | Drop):
+            return _Node(f";{colour}[{'take' if isinstance(action, Take) else 'drop'}]", index + 1), index + 1
+        if isinstance(action, Resign):
+            answer = self.log[index + 1].action if index + 1 < len(self.log) else None
             declined = ":declined" if isinstance(answer, DeclineResignation) else ""
             done = index + 1 if answer is None else index + 2
-            yield _Node(f";{RESIGN}[{colour}:{action.kind.name.lower()}{declined}]", done)
-            index = done
-        else:
-            raise AssertionError(f"unexpected {action!r} in a game's log")  # pragma: no cover
+            return _Node(f";{RESIGN}[{colour}:{action.kind.name.lower()}{declined}]", done), done
+        raise AssertionError(f"unexpected {action!r} in a game's log")  # pragma: no cover
+
+    def _roll(self, player: int, dice: Dice, index: int) -> tuple[_Node, int]:
+        """A roll and its play, or ``PL`` and ``DI`` for a roll not played (yet)."""
+        following = self.log[index + 1].action if index + 1 < len(self.log) else None
+        if isinstance(following, Played):
+            return _Node(f";{_COLOURS[player]}[{_play(player, dice, following.play)}]", index + 2), index + 2
+        self.unplayed = dice
+        return _Node(f";PL[{_COLOURS[player]}]DI[{dice.high}{dice.low}]", index + 1), index + 1
+
+    def _beavers_automatically(self, index: int) -> bool:
+        """Whether the entry at ``index`` is a take that beavers (M6): written as the beaver it is."""
+        entry = self.log[index]
+        after = self.log[index + 1] if index + 1 < len(self.log) else None
+        return (
+            isinstance(entry.action, Take)
+            and after is not None
+            and isinstance(after.action, Beaver)
+            and after.player == entry.player
+        )
 
 
 def _play(player: int, dice: Dice, play: Play) -> str:
