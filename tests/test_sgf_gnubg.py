@@ -70,6 +70,7 @@ def gnubg_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any] | None
             f"load match {folder}/tavola-{index}.sgf",
             "show score",
             f"save match {folder}/again-{index}.sgf",
+            f"export match mat {folder}/again-{index}.mat",
         ]
     completed = subprocess.run(
         [GNUBG, "-t", "-q"],
@@ -126,3 +127,12 @@ def test_an_sgf_tavola_wrote_loads_in_gnubg_with_the_same_score_and_moves(gnubg_
         assert [game.cube for game in again.games] == [game.cube for game in series.games]
         points = again.score if isinstance(again, Match) else again.score.points
         assert points == (series.score if isinstance(series, Match) else series.score.points)
+
+
+@pytest.mark.gnubg
+def test_what_gnubg_saves_as_sgf_and_exports_as_mat_of_one_match_reads_the_same(gnubg_run: dict) -> None:
+    for index in range(len(gnubg_run["series"])):  # beavers, raccoons, resignations, the variants among them
+        from_sgf = read_sgf(gnubg_run["folder"] / f"again-{index}.sgf")
+        from_mat = read_mat(gnubg_run["folder"] / f"again-{index}.mat")
+        assert [game.log for game in from_sgf.games] == [game.log for game in from_mat.games]
+        assert [game.outcome for game in from_sgf.games] == [game.outcome for game in from_mat.games]
