@@ -245,7 +245,9 @@ class Store:
         self.origin = origin or uuid.uuid4().hex[:12]
         self.shared = engine.dialect.name == "postgresql" if shared is None else shared
         self._sessions = sessionmaker(engine, expire_on_commit=False)
-        self._commits = GroupCommit(engine)
+        database = engine.url.database
+        several = self.shared and engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
+        self._commits = GroupCommit(engine, Path(f"{database}.lock") if several else None)
 
     def close(self) -> None:
         """Stop the thread committing the writes (:class:`~tavola.web.commits.GroupCommit`)."""
