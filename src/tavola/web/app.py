@@ -25,7 +25,9 @@ the storage and the recovery. In short:
 
 The page itself is served too: ``/`` the lobby, ``/t/{id}`` a table (the
 same document, ``static/index.html``), and its scripts, styles and words under
-``/static``.
+``/static``. ``/docs`` is Swagger UI, from the files of the ``swagger-ui-py``
+package served under ``/docs/assets`` (with its licence), so it needs nothing
+from outside the server.
 
 Each resource has its router, in :mod:`tavola.web.routes`; they reach the
 server's tables, search pool and limits through ``app.state``
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib.util
 import json
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -49,8 +52,9 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
@@ -121,6 +125,8 @@ def create_app(
         title="Tavola",
         summary="Backgammon against the bot, with friends and at chouette tables, with verifiable dice.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.server = Server(hub, searches, limits, tuple(trusted_origins))
     app.add_middleware(
@@ -143,6 +149,7 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _serve_docs(app)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
@@ -155,6 +162,38 @@ def create_app(
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+SWAGGER_ASSETS = "/docs/assets"
+"""Where Swagger UI's files (those of the ``swagger-ui-py`` package, its licence among them) are served."""
+
+
+def _swagger_files() -> str | None:
+    """The folder of Swagger UI's files that the ``swagger-ui-py`` package installs, or None without it."""
+    spec = importlib.util.find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = os.path.join(next(iter(spec.submodule_search_locations)), "static")
+    return folder if os.path.isfile(os.path.join(folder, "swagger-ui-bundle.js")) else None
+
+
+def _serve_docs(app: FastAPI) -> None:
+    """``/docs``: Swagger UI on the OpenAPI document, every file it loads served here (none from a CDN).
+    Without the package's files (a web extra installed before it needed them) only ``/openapi.json`` is."""
+    folder = _swagger_files()
+    if folder is None:
+        return
+    app.mount(SWAGGER_ASSETS, StaticFiles(directory=folder), name="swagger-ui")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title=f"{app.title} API",
+            swagger_js_url=f"{SWAGGER_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{SWAGGER_ASSETS}/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+        )
 
 
 def served_app() -> FastAPI:

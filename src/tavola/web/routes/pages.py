@@ -1,5 +1,6 @@
 """The page: ``/`` the lobby and ``/t/{id}`` a table, one document (``static/index.html``) that reads
-the address; its scripts, styles and words are under ``/static`` (:data:`STATIC`)."""
+the address; its scripts, styles and words are under ``/static`` (:data:`STATIC`). ``/favicon.ico`` is
+Tavola's icon (``static/favicon.svg``), for the pages that do not link it themselves."""
 
 from __future__ import annotations
 
@@ -29,3 +30,11 @@ async def table_page(table_id: str) -> Response:
 def _page() -> Response:
     """The page's one document: it reads the address to show the lobby or a table."""
     return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """Tavola's icon, for a browser that asks for it where a page names none (the API's JSON, a report)."""
+    return FileResponse(
+        STATIC / "favicon.svg", media_type="image/svg+xml", headers={"cache-control": "max-age=86400"}
+    )
