@@ -87,8 +87,12 @@ def report_html(analysis: Analysis) -> str:
 
 
 def _header(analysis: Analysis) -> str:
-    match = _("a match to {length}").format(length=analysis.length)
-    what = match if analysis.length else _("a money session")
+    if analysis.length:
+        what = _("a match to {length}").format(length=analysis.length)
+    elif len(analysis.games) == 1:  # a one-game table, or a session that stopped after its first game
+        what = _("a single game")
+    else:
+        what = _("a money session")
     about = _("Analysis of {what} at {level}").format(what=what, level=level_name(analysis.level))
     if analysis.variant != "standard":
         about += f" · {analysis.variant}"
