@@ -201,3 +201,19 @@ def test_a_chouette_created_without_hints_gives_none_even_with_a_bot_seat(client
         refused = client.get(f"/api/tables/{table}/hint?lang=en", headers=auth(token))
         assert refused.status_code == 409
         assert refused.json()["error"].startswith("this table gives no hints")
+
+
+def test_a_one_game_tables_report_is_the_analysis_of_a_single_game_not_of_a_money_session(client) -> None:
+    table, tokens = _live_friends(client)
+    resigning = state(client, table)["to_act"][0]
+    for seat, action in (
+        (resigning, {"action": "resign", "kind": "single"}),
+        (1 - resigning, {"action": "accept"}),
+    ):
+        done = client.post(f"/api/tables/{table}/actions", json=action, headers=auth(tokens[seat]))
+        assert done.status_code == 200, done.text
+    assert state(client, table)["status"] == "finished"
+    report = client.get(f"/api/tables/{table}/analysis.html?level=0-ply")
+    assert report.status_code == 200, report.text
+    assert "Analysis of a single game at" in report.text
+    assert "money session" not in report.text
