@@ -102,23 +102,38 @@ export function boardSvg(view) {
       const x = columnX(column);
       const tip = edge + direction * (MIDDLE - TOP - 0.9);
       const colour = TRIANGLES[(column + (direction < 0 ? 1 : 0)) % 2];
+      const name = String(point);
       parts.push(`<polygon points="${n(x - 0.5)},${n(edge)} ${n(x + 0.5)},${n(edge)} ${n(x)},${n(tip)}" fill="${colour}"/>`);
+      // A place to click is lit beneath its checkers, never over them: the triangle, and a band at the edge.
+      const lit = glow(name, sources, targets, view.selected);
+      if (lit) {
+        parts.push(`<polygon class="lit" points="${n(x - 0.5)},${n(edge)} ${n(x + 0.5)},${n(edge)} ${n(x)},${n(tip)}" fill="${lit}" fill-opacity="0.8"/>`);
+        const band = direction > 0 ? edge - 0.16 : edge;
+        parts.push(`<rect class="lit" x="${n(x - 0.46)}" y="${n(band)}" width="0.92" height="0.16" fill="${lit}"/>`);
+      }
       parts.push(text(point, x, edge - direction * (FRAME + 0.35), 0.42, INK));
       const count = view.board[point - 1];
       const side = count > 0 ? "near" : "far";
       parts.push(...stack(Math.abs(count), x, edge, direction, ...paint[side]));
+      if (view.selected === name && count) parts.push(ring(x, edge + direction * (RADIUS + 2 * RADIUS * (Math.min(Math.abs(count), STACK) - 1))));
+      if (targets.has(name)) parts.push(landing(x, edge + direction * (RADIUS + 2 * RADIUS * Math.min(Math.max(count, 0), STACK - 1))));
       const top = direction > 0 ? edge : MIDDLE;
       hits.push(place(String(point), x - 0.5, top, 1, BOTTOM - MIDDLE, sources, targets, view.selected));
     });
   });
   const barX = BOARD_X + 6 + BAR / 2;
+  const barLit = glow("bar", sources, targets, view.selected);
+  if (barLit) parts.push(`<rect class="lit" x="${n(barX - BAR / 2 + 0.1)}" y="${MIDDLE}" width="${n(BAR - 0.2)}" height="${n(BOTTOM - MIDDLE)}" rx="0.1" fill="${barLit}" fill-opacity="0.8"/>`);
   parts.push(...stack(view.bar[0], barX, MIDDLE + 0.05, 1, ...paint.near));
+  if (view.selected === "bar" && view.bar[0]) parts.push(ring(barX, MIDDLE + 0.05 + RADIUS + 2 * RADIUS * (Math.min(view.bar[0], STACK) - 1)));
   parts.push(...stack(view.bar[1], barX, MIDDLE - 0.05, -1, ...paint.far));
   hits.push(place("bar", barX - BAR / 2, MIDDLE, BAR, BOTTOM - MIDDLE, sources, targets, view.selected));
   const waiting = view.waiting || [0, 0];
   [[BOTTOM, -1, view.off[0], waiting[0], "near"], [TOP, 1, view.off[1], waiting[1], "far"]].forEach(([edge, direction, count, toEnter, side]) => {
     const top = Math.min(edge, edge + direction * (MIDDLE - TOP - 0.2));
+    const trayLit = side === "near" ? glow("off", sources, targets, view.selected) : null;
     parts.push(`<rect x="${n(traysX)}" y="${n(top)}" width="${SIDE}" height="${n(MIDDLE - TOP - 0.2)}" fill="${TRAY}"/>`);
+    if (trayLit) parts.push(`<rect class="lit" x="${n(traysX + 0.06)}" y="${n(top + 0.06)}" width="${n(SIDE - 0.12)}" height="${n(MIDDLE - TOP - 0.32)}" fill="${trayLit}" fill-opacity="0.8"/>`);
     for (let level = 0; level < count; level += 1) {
       const y = Math.min(edge + direction * SLICE * level, edge + direction * SLICE * (level + 1)) + 0.02;
       parts.push(`<rect class="off" x="${n(traysX + 0.15)}" y="${n(y)}" width="${n(SIDE - 0.3)}" height="${n(SLICE - 0.04)}" rx="0.05" fill="${paint[side][0]}" ${OUTLINE}/>`);
@@ -154,6 +169,34 @@ export function boardSvg(view) {
   return (
     `<svg class="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" ` +
     `font-family="sans-serif" role="img">${parts.join("")}${hits.join("")}</svg>`
+  );
+}
+
+// The colour a place to click is lit with: the chosen checker's place, its destinations, the other
+// checkers that may move; null for a place not to click. Drawn beneath the checkers, so neither colour
+// of checker is muddied by it.
+const LIT = { selected: "#ffb300", target: "#7be08f", source: "#ffe27a" };
+
+function glow(name, sources, targets, selected) {
+  if (selected === name) return LIT.selected;
+  if (targets.has(name)) return LIT.target;
+  if (sources.has(name) && !selected) return LIT.source;
+  return null;
+}
+
+// A ring around the chosen checker, dark then light, seen on a light checker and on a dark one alike.
+function ring(x, y) {
+  return (
+    `<circle class="ring" cx="${n(x)}" cy="${n(y)}" r="${n(RADIUS + 0.02)}" fill="none" stroke="#000000" stroke-width="0.12"/>` +
+    `<circle class="ring" cx="${n(x)}" cy="${n(y)}" r="${n(RADIUS + 0.02)}" fill="none" stroke="${LIT.selected}" stroke-width="0.06"/>`
+  );
+}
+
+// Where the chosen checker would land: a dashed outline, dark and light.
+function landing(x, y) {
+  return (
+    `<circle class="landing" cx="${n(x)}" cy="${n(y)}" r="${n(RADIUS - 0.05)}" fill="none" stroke="#000000" stroke-width="0.1"/>` +
+    `<circle class="landing" cx="${n(x)}" cy="${n(y)}" r="${n(RADIUS - 0.05)}" fill="none" stroke="${LIT.target}" stroke-width="0.06" stroke-dasharray="0.15 0.1"/>`
   );
 }
 
