@@ -156,7 +156,10 @@ def _act(page: Page, choose: Any) -> dict[str, Any] | None:
     try:
         if kind == "move":
             _click_move(page, what)
-        elif kind == "play":
+        elif kind == "play":  # the list of plays is folded in the side column: open it first
+            page.evaluate(
+                "() => { const panel = document.querySelector('#plays-panel'); if (panel) panel.open = true; }"
+            )
             page.click(f"#plays button[data-play='{what}']", timeout=CLICK)
         else:
             selector = f"#actions button[data-action='{what['action']}']"

@@ -38,9 +38,15 @@ export async function useLanguage(code, remember = false) {
   document.documentElement.lang = code;
 }
 
-// The words for `key`, with {name} replaced by params.name.
+// The words for `key`, with {name} replaced by params.name. Where params.count is a number, the form
+// for that number when the language has one: "turn.outcome.one" for 1 in English, else "turn.outcome".
 export function t(key, params = {}) {
-  const text = words[key] ?? english[key] ?? key;
+  let form = key;
+  if (typeof params.count === "number") {
+    const plural = `${key}.${new Intl.PluralRules(current).select(params.count)}`;
+    if (plural in words || plural in english) form = plural;
+  }
+  const text = words[form] ?? english[form] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 

@@ -34,14 +34,23 @@ function nameField() {
   );
 }
 
-// How the game is played: single game, money or a match, the variant and the rules.
+// How the game is played: single game, money or a match (its length asked only for a match), the
+// variant and the rules.
 function seriesFields(series = "single") {
+  const chosen = select("series", ["single", "money", "match"], (value) => t(`series.${value}`), series);
+  const length = field("form.length", number("match_length", 3, 1, 25));
+  length.classList.add("match-length");
+  const showLength = () => {
+    length.hidden = chosen.value !== "match";
+  };
+  chosen.addEventListener("change", showLength);
+  showLength();
   return element(
     "fieldset",
     { class: "series" },
     element("legend", { "data-i18n": "form.play" }),
-    field("form.series", select("series", ["single", "money", "match"], (value) => t(`series.${value}`), series)),
-    field("form.length", number("match_length", 3, 1, 25)),
+    field("form.series", chosen),
+    length,
     field("form.variant", select("variant", VARIANTS)),
     rulesFields(),
   );

@@ -1,11 +1,18 @@
-// A table: the board from the viewer's side, what the viewer may do (exactly the server's legal
-// actions), chat, the dice check and the records. The WebSocket brings every state; when it closes,
-// the page connects again with growing pauses and says hello with the seat's token again.
+// A table: the board from the viewer's side, the largest thing on the screen, with the score, whose
+// turn it is, what was just done and what the viewer may do (exactly the server's legal actions) next
+// to it; the hint, the game's log, the legal plays, the players, chat, the dice check and the records
+// in a side column (below the board on a phone). The WebSocket brings every state with the actions
+// done since the last one, which the page tells (a message, the log, and a live region for screen
+// readers); when it closes, the page connects again with growing pauses and says hello again. A
+// finished table shows its result, a rematch with the same options and the way back to the lobby.
 
 import { api, element, heldSeat, liveUrl, sitDown } from "./api.js";
 import { boardSvg, COLOURS } from "./board.js";
 import { language, t, translate } from "./i18n.js";
 import { movesByPlace } from "./moves.js";
+import { isCheckerAction, sentences } from "./narration.js";
+
+const LOG_PAGE = 500; // entries a GET of the log brings at most
 
 const PREFERENCES = "tavola.board";
 
@@ -24,6 +31,12 @@ export class TablePage {
     this.closed = false;
     this.verifiedDice = null;
     this.preferences = readPreferences();
+    this.log = []; // the table's log as far as the page knows it, each entry with `at`, its place
+    this.logLoading = null;
+    this.outcomes = []; // {at, outcome, game}: each game's end as the page saw it, after log entry `at`
+    this.announcement = "";
+    this.playsOpen = false;
+    this.rematching = false;
   }
 
   get held() {
@@ -37,7 +50,77 @@ export class TablePage {
       this.root.replaceChildren(element("p", { class: "error" }, error.message));
       return;
     }
+    this.loadLog();
     this.connect();
+  }
+
+  // --- the log ------------------------------------------------------------------------------------
+
+  // The whole log, a page at a time, from where the page's copy ends.
+  loadLog() {
+    if (this.logLoading) return this.logLoading;
+    this.logLoading = (async () => {
+      try {
+        for (;;) {
+          const page = await api(`/api/tables/${this.tableId}/log?start=${this.log.length}&limit=${LOG_PAGE}`);
+          if (page.start !== this.log.length) break;
+          page.entries.forEach((entry, index) => this.log.push({ ...entry, at: page.start + index }));
+          if (!page.entries.length || this.log.length >= page.version) {
+            if (this.log.length === this.state.version && this.log.length) this.seen(this.log.slice(-4), this.state);
+            break;
+          }
+        }
+      } catch {
+        /* told again with the next state */
+      } finally {
+        this.logLoading = null;
+      }
+      this.renderLog();
+    })();
+    return this.logLoading;
+  }
+
+  // The actions done since the last state (the WebSocket's "log"), kept and told.
+  heard(log, state) {
+    if (!log || !log.entries || !log.entries.length) {
+      if (log && log.start > this.log.length && !this.logLoading) this.loadLog();
+      return;
+    }
+    const entries = log.entries.map((entry, index) => ({ ...entry, at: log.start + index }));
+    this.seen(entries, state);
+    const told = sentences(entries, (seat) => this.nameOf(seat, state), actionLabel).filter(
+      (line) => !(line.seat === state.you && state.you !== null && isCheckerAction(line)),
+    );
+    if (told.length) this.announce(told.map((line) => line.text).join(". "));
+    if (this.logLoading || log.start > this.log.length) {
+      this.loadLog();
+      return;
+    }
+    for (const entry of entries) if (entry.at === this.log.length) this.log.push(entry);
+  }
+
+  // What the state shows of the last entries: the dice of the last roll and play, the double's value.
+  seen(entries, state) {
+    const game = state.game;
+    if (!game) return;
+    const last = entries[entries.length - 1];
+    if (last.action === "roll" && game.dice && game.phase === "move") last.dice = game.dice;
+    if (last.action === "double" && game.offer) last.value = game.offer.value;
+    const play = [...entries].reverse().find((entry) => entry.action === "play" || entry.action === "commit");
+    if (play && game.last_play && game.last_play.name === this.nameOf(play.seat, state)) {
+      if (play.action === "commit" || (game.last_play.play || "") === (play.play || "")) play.dice = game.last_play.dice;
+    }
+  }
+
+  nameOf(seat, state = this.state) {
+    return state.seats[seat]?.name || "?";
+  }
+
+  // Say `words`: beside the board, and to a screen reader through the page's live region.
+  announce(words) {
+    this.announcement = words;
+    const live = document.getElementById("live-region");
+    if (live) live.textContent = words;
   }
 
   // --- the connection ---------------------------------------------------------------------------
@@ -69,7 +152,10 @@ export class TablePage {
   }
 
   received(message) {
-    if (message.type === "state") this.accept(message.state);
+    if (message.type === "state") {
+      this.heard(message.log, message.state);
+      this.accept(message.state);
+    }
     else if (message.type === "chat") {
       this.chat.push(message.message);
       this.renderChat();
@@ -114,6 +200,7 @@ export class TablePage {
     const before = this.state;
     if (before && state.version < before.version && state.you === before.you) return;
     this.state = state;
+    this.noteOutcome(before, state);
     if (!before || before.version !== state.version) {
       this.selected = null;
       this.hint = null;
@@ -121,6 +208,16 @@ export class TablePage {
     }
     if (state.status === "finished" && !this.verifiedDice) this.loadDice();
     this.render();
+  }
+
+  // A game that ended since the last state: its result told, and kept in the log after the last entry.
+  noteOutcome(before, state) {
+    const outcome = state.game?.outcome;
+    if (!outcome || state.kind !== "game") return;
+    const game = state.game.number;
+    if (this.outcomes.some((seen) => seen.game === game)) return;
+    this.outcomes.push({ at: state.version - 0.5, outcome, game });
+    if (before) this.announce([this.announcement, outcomeText(state, outcome)].filter(Boolean).join(". "));
   }
 
   async loadDice() {
@@ -214,6 +311,8 @@ export class TablePage {
   render() {
     const { state } = this;
     const typed = keptInputs(this.root);
+    const logScroll = this.root.querySelector("#game-log");
+    const followLog = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 4;
     this.root.replaceChildren();
     this.root.dataset.version = state.version;
     this.root.dataset.status = state.status;
@@ -222,11 +321,21 @@ export class TablePage {
     const layout = element(
       "div",
       { class: "table-layout" },
-      element("section", { class: "play" }, this.headline(), this.turnInfo(), this.actions(), element("div", { id: "board" })),
+      element(
+        "section",
+        { class: "play" },
+        this.headline(),
+        state.status === "open" ? this.seatsPanel() : null, // the seats to fill (and their links) first
+        element("div", { class: "board-area" }, element("div", { id: "board", class: "board-box" }), state.status === "finished" ? this.summary() : null),
+        element("div", { class: "controls" }, this.turnInfo(), state.status === "finished" ? null : this.actions()),
+      ),
       element(
         "aside",
         { class: "side" },
-        this.seatsPanel(),
+        this.hint ? this.hintPanel() : null,
+        this.logPanel(),
+        this.playsPanel(),
+        state.status === "open" ? null : this.seatsPanel(),
         this.chouettePanel(),
         element("div", { id: "chat" }),
         this.dicePanel(),
@@ -236,6 +345,7 @@ export class TablePage {
     );
     this.root.append(layout);
     this.renderBoard();
+    this.renderLog(followLog);
     this.renderChat();
     this.renderError();
     translate(this.root);
@@ -249,8 +359,15 @@ export class TablePage {
       holder.replaceChildren(element("p", { class: "waiting" }, this.state.status === "open" ? t("table.waiting") : ""));
       return;
     }
-    holder.innerHTML = boardSvg(this.boardView());
-    holder.querySelector("svg").addEventListener("click", (event) => {
+    const view = this.boardView();
+    holder.innerHTML = boardSvg(view);
+    const svg = holder.querySelector("svg");
+    const position = this.state.game.position;
+    svg.setAttribute(
+      "aria-label",
+      `${t("board.title")}: ${view.names[0]} ${view.pips[0]}, ${view.names[1]} ${view.pips[1]} · ${position.position_id || ""}`,
+    );
+    svg.addEventListener("click", (event) => {
       const target = event.target.closest("[data-point]");
       if (target) this.picked(target.dataset.point);
     });
@@ -278,8 +395,8 @@ export class TablePage {
       "header",
       { class: "table-head" },
       element("h1", {}, title + variant),
-      element("p", { class: "status" }, element("span", { id: "status" }, status), " · ", element("span", { id: "you" }, you)),
-      element("p", { class: "score", id: "score" }, this.scoreText()),
+      element("span", { class: "status" }, element("span", { id: "status" }, status), " · ", element("span", { id: "you" }, you)),
+      element("span", { class: "score", id: "score" }, this.scoreText()),
     );
   }
 
@@ -306,6 +423,13 @@ export class TablePage {
     const { state } = this;
     const game = state.game;
     const lines = [];
+    if (state.status === "live") {
+      const names = state.to_act.map((seat) => state.seats[seat].name);
+      const mine = state.you !== null && state.to_act.includes(state.you);
+      lines.push(element("p", { id: "to-act", class: mine ? "mine" : "" }, mine ? t("turn.yours") : names.length ? t("turn.waiting", { names: names.join(", ") }) : ""));
+    }
+    const told = state.status === "finished" ? "" : this.announcement; // the summary tells the end
+    lines.push(element("p", { id: "announce", class: "announce", hidden: !told }, told));
     if (game) {
       const last = lastPlay(state);
       lines.push(element("p", { id: "last-play", class: "last-play" }, last ? t("turn.last", last) : ""));
@@ -316,40 +440,21 @@ export class TablePage {
       }
       if (game.resignation) {
         const name = state.seats[game.resignation.seat]?.name;
-        lines.push(element("p", { class: "offer" }, t("turn.resignation", { name, kind: t(`resign.${game.resignation.kind}`) })));
+        lines.push(element("p", { class: "offer", id: "resignation" }, t("turn.resignation", { name, kind: t(`stake.${game.resignation.kind}`) })));
       }
-      if (game.outcome) {
-        const winner = state.seats[game.outcome.winner]?.name;
-        lines.push(
-          element("p", { id: "outcome", class: "outcome" }, t("turn.outcome", { name: winner, kind: t(`win.${game.outcome.kind}`), points: game.outcome.points })),
-        );
-      }
+      if (game.outcome) lines.push(element("p", { id: "outcome", class: "outcome" }, outcomeText(state, game.outcome)));
       if (state.kind === "chouette" && game.is_over) lines.push(element("p", { id: "outcome", class: "outcome" }, t("chouette.over")));
     }
-    if (state.status === "live") {
-      const names = state.to_act.map((seat) => state.seats[seat].name);
-      const mine = state.you !== null && state.to_act.includes(state.you);
-      lines.push(element("p", { id: "to-act", class: mine ? "mine" : "" }, mine ? t("turn.yours") : names.length ? t("turn.waiting", { names: names.join(", ") }) : ""));
-    }
-    if (state.status === "finished") lines.push(element("p", { id: "finished", class: "outcome" }, t("table.finished")));
     lines.push(element("p", { id: "error", class: "error", hidden: true }));
     return element("div", { class: "turn" }, lines);
   }
 
   actions() {
     const { state } = this;
-    const legal = state.legal_actions;
     const buttons = [];
     const resignations = [];
-    const plays = [];
-    for (const action of legal) {
-      if (action.action === "move") continue;
-      if (action.action === "play") {
-        plays.push(
-          element("li", {}, element("button", { class: "play-choice", dataset: { play: action.play }, onclick: () => this.act(action) }, action.play || t("action.no_move"))),
-        );
-        continue;
-      }
+    for (const action of state.legal_actions) {
+      if (action.action === "move" || action.action === "play") continue;
       const button = element(
         "button",
         {
@@ -361,18 +466,83 @@ export class TablePage {
       );
       (action.action === "resign" ? resignations : buttons).push(button);
     }
-    const parts = [element("div", { class: "buttons", id: "actions" }, buttons)];
     if (this.mayAskHint()) {
-      parts.push(element("button", { class: "hint-button", id: "hint-button", onclick: () => this.askHint() }, t("hint.ask")));
+      buttons.push(element("button", { class: "hint-button", id: "hint-button", onclick: () => this.askHint() }, t("hint.ask")));
     }
-    if (this.hint) parts.push(this.hintPanel());
-    if (plays.length) {
-      parts.push(element("details", { class: "plays", open: true }, element("summary", {}, t("plays.title", { count: plays.length })), element("ol", { id: "plays" }, plays)));
-    }
+    const parts = [element("div", { class: "buttons", id: "actions" }, buttons)];
     if (resignations.length) {
       parts.push(element("details", { class: "resign" }, element("summary", { "data-i18n": "resign.title" }), element("div", { class: "buttons" }, resignations)));
     }
     return element("div", { class: "actions" }, parts);
+  }
+
+  // Every whole play the roll allows, one click each, folded away unless the viewer opens it.
+  playsPanel() {
+    const plays = this.state.legal_actions
+      .filter((action) => action.action === "play")
+      .map((action) => element("li", {}, element("button", { class: "play-choice", dataset: { play: action.play }, onclick: () => this.act(action) }, action.play || t("action.no_move"))));
+    if (!plays.length) return null;
+    const panel = element(
+      "details",
+      { class: "panel plays", id: "plays-panel", open: this.playsOpen },
+      element("summary", {}, t("plays.title", { count: plays.length })),
+      element("ol", { id: "plays" }, plays),
+    );
+    panel.addEventListener("toggle", () => {
+      this.playsOpen = panel.open;
+    });
+    return panel;
+  }
+
+  // The game's log: every action told, the games' results among them, the newest last.
+  logPanel() {
+    return element(
+      "div",
+      { class: "panel log", id: "log-panel" },
+      element("h2", { "data-i18n": "log.title" }),
+      element("ol", { id: "game-log", class: "game-log" }),
+    );
+  }
+
+  renderLog(follow = true) {
+    const list = this.root.querySelector("#game-log");
+    if (!list) return;
+    const lines = sentences(this.log, (seat) => this.nameOf(seat), actionLabel);
+    for (const seen of this.outcomes) lines.push({ at: seen.at, text: outcomeText(this.state, seen.outcome), outcome: true });
+    lines.sort((a, b) => a.at - b.at);
+    const items = lines.map((line) =>
+      element("li", { class: line.outcome ? "outcome" : line.seat === null ? "table-line" : "", dataset: { at: Math.floor(line.at) } }, line.text),
+    );
+    list.replaceChildren(...(items.length ? items : [element("li", { class: "none" }, t("log.empty"))]));
+    if (follow) list.scrollTop = list.scrollHeight;
+  }
+
+  // The end of the table: its result, and a rematch (a new table with the same options) or the lobby.
+  summary() {
+    const { state } = this;
+    const parts = [element("h2", {}, t("table.finished")), element("p", { id: "result", class: "outcome" }, resultText(state))];
+    const buttons = [];
+    if (state.you !== null) {
+      buttons.push(element("button", { id: "rematch", class: "action-roll", disabled: this.rematching, onclick: () => this.rematch() }, t("end.rematch")));
+    }
+    buttons.push(element("a", { id: "to-lobby", class: "button", href: "/" }, t("end.lobby")));
+    parts.push(element("div", { class: "buttons" }, buttons));
+    return element("div", { class: "summary", id: "summary" }, parts);
+  }
+
+  async rematch() {
+    const { state } = this;
+    this.rematching = true;
+    this.render();
+    try {
+      const created = await api("/api/tables", { method: "POST", body: state.options });
+      await sitDown(created.id, state.you, this.nameOf(state.you));
+      location.assign(`/t/${created.id}`);
+    } catch (error) {
+      this.rematching = false;
+      this.error = error.message;
+      this.render();
+    }
   }
 
   mayAskHint() {
@@ -410,7 +580,7 @@ export class TablePage {
         action ? element("button", { class: "small", onclick: () => this.act(action) }, choice.double ? actionLabel(action) : t("hint.play")) : null,
       );
     });
-    return element("div", { class: "hint", id: "hint" }, element("h2", { "data-i18n": "hint.title" }), element("ol", {}, rows));
+    return element("div", { class: "panel hint", id: "hint" }, element("h2", { "data-i18n": "hint.title" }), element("ol", {}, rows));
   }
 
   // The cube advice: before the roll, the decision of the player on roll with its equities; to a double
@@ -439,7 +609,7 @@ export class TablePage {
     const items = rows.map(([label, value]) => element("li", {}, element("span", {}, label), " ", element("span", { class: "equity" }, figure(value))));
     return element(
       "div",
-      { class: "hint", id: "hint" },
+      { class: "panel hint", id: "hint" },
       element("h2", { "data-i18n": "hint.cube_title" }),
       element("p", { class: "hint-advice" }, advice),
       items.length ? element("p", { class: "small" }, t("hint.seen_by_you")) : null,
@@ -490,12 +660,14 @@ export class TablePage {
     return form;
   }
 
+  // The link for a free seat, whole (its ?seat=N at the end shown too), to copy and send.
   inviteLink(index) {
     const link = `${location.origin}/t/${this.tableId}?seat=${index}`;
-    const field = element("input", { class: "invite", readonly: true, value: link, id: `invite-${index}` });
+    const field = element("textarea", { class: "invite", readonly: true, rows: 2, id: `invite-${index}`, "aria-label": t("invite.seat", { number: index + 1 }) }, link);
     return element(
       "span",
       { class: "invite-row" },
+      element("span", { class: "invite-label" }, t("invite.seat", { number: index + 1 })),
       field,
       element("button", { class: "small", "data-i18n": "invite.copy", onclick: () => copy(field) }),
     );
@@ -650,6 +822,32 @@ export class TablePage {
       element("label", {}, swap, " ", t("board.swap")),
     );
   }
+}
+
+// "Ann wins a gammon: 2 points", in the page's language.
+export function outcomeText(state, outcome) {
+  const name = state.seats[outcome.winner]?.name;
+  return t("turn.outcome", { name, kind: t(`win.${outcome.kind}`), points: outcome.points, count: outcome.points });
+}
+
+// A finished table's result: the match's winner and score, a session's final score, a single game's
+// result, a chouette's totals.
+export function resultText(state) {
+  const game = state.game;
+  if (!game) return "";
+  const names = state.seats.map((seat) => seat.name);
+  if (state.kind === "chouette") {
+    const totals = Object.entries(game.totals || {}).map(([name, points]) => `${name} ${signed(points)}`);
+    return t("end.score", { score: totals.join(", ") });
+  }
+  const points = game.score.points;
+  if (game.score.length !== undefined) {
+    const winner = points[0] > points[1] ? 0 : 1;
+    return t("end.match", { name: names[winner], score: `${points[winner]}–${points[1 - winner]}` });
+  }
+  const score = t("end.score", { score: `${names[0]} ${signed(points[0])}, ${names[1]} ${signed(points[1])}` });
+  if (state.options.series === "single" && game.outcome) return `${outcomeText(state, game.outcome)}. ${score}`;
+  return score;
 }
 
 // The last play made in the game shown, as the server gives it: {name, dice, play}.
