@@ -106,6 +106,10 @@ export class TablePage {
     const last = entries[entries.length - 1];
     if (last.action === "roll" && game.dice && game.phase === "move") last.dice = game.dice;
     if (last.action === "double" && game.offer) last.value = game.offer.value;
+    const doubles = entries.filter((entry) => entry.action === "double");
+    const double = doubles[doubles.length - 1];
+    const answer = double && entries[entries.indexOf(double) + 1];
+    if (state.kind === "game" && answer && answer.action === "take") double.value = game.cube.value;
     const play = [...entries].reverse().find((entry) => entry.action === "play" || entry.action === "commit");
     if (play && game.last_play && game.last_play.name === this.nameOf(play.seat, state)) {
       if (play.action === "commit" || (game.last_play.play || "") === (play.play || "")) play.dice = game.last_play.dice;
@@ -187,6 +191,7 @@ export class TablePage {
   async act(action) {
     this.error = "";
     this.hint = null;
+    this.revealBoard();
     if (this.send({ type: "act", action })) return;
     try {
       this.accept(await api(`/api/tables/${this.tableId}/actions`, { method: "POST", body: action, token: this.held?.token }));
@@ -194,6 +199,14 @@ export class TablePage {
       this.error = error.message;
       this.renderError();
     }
+  }
+
+  // After a play chosen below the board (a phone's list of plays, a hint): the board back in view.
+  revealBoard() {
+    const board = this.root.querySelector("#board");
+    if (!board) return;
+    const box = board.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) window.scrollBy({ top: box.top - 4 });
   }
 
   accept(state) {
