@@ -2,6 +2,8 @@
 
 * :mod:`~tavola.web.routes.tables`: the lobby, a new table, a table's state;
 * :mod:`~tavola.web.routes.seats`: sitting down;
+* :mod:`~tavola.web.routes.accounts`: signing up, logging in and out;
+* :mod:`~tavola.web.routes.players`: a player's ratings and matches, the leaderboard;
 * :mod:`~tavola.web.routes.actions`: acting as a seat;
 * :mod:`~tavola.web.routes.chat`: the table's chat;
 * :mod:`~tavola.web.routes.records`: the dice, the JSON record, the ``.mat`` file;
@@ -16,13 +18,27 @@ through ``app.state`` as a dependency, tokens, bodies and errors.
 
 from fastapi import APIRouter
 
-from tavola.web.routes import actions, analysis, chat, hints, live, pages, records, seats, tables
+from tavola.web.routes import (
+    accounts,
+    actions,
+    analysis,
+    chat,
+    hints,
+    live,
+    pages,
+    players,
+    records,
+    seats,
+    tables,
+)
 
 __all__ = ["ROUTERS"]
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
     seats.router,
+    accounts.router,
+    players.router,
     actions.router,
     chat.router,
     records.router,

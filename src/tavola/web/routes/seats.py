@@ -1,4 +1,7 @@
-"""Sitting down: ``POST /api/tables/{id}/seats/{index}`` gives the seat's token, and a cookie holding it."""
+"""Sitting down: ``POST /api/tables/{id}/seats/{index}`` gives the seat's token, and a cookie holding it.
+
+A person logged in (:mod:`tavola.web.routes.accounts`) sits under their account's name, and the seat is
+linked to the account once taken: the table's results and ratings are then theirs."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from tavola.schema import read_shape
+from tavola.web.routes.accounts import AccountsDep, session_token
 from tavola.web.routes.common import COOKIE, LOG, BodyError, ServerDep, body_doc, json_body
 
 __all__ = ["SeatRequest", "router"]
@@ -18,7 +22,8 @@ router = APIRouter()
 
 
 class SeatRequest(BaseModel):
-    """Who sits down: their name (or the one the table reserved for the seat)."""
+    """Who sits down: their name (or the one the table reserved for the seat); a person logged in sits
+    under their account's name."""
 
     name: str | None = None
 
@@ -28,19 +33,36 @@ class SeatRequest(BaseModel):
     summary="Take a seat: its token comes back",
     openapi_extra=body_doc(SeatRequest),
 )
-async def take_seat(table_id: str, index: int, request: Request, server: ServerDep) -> Response:
+async def take_seat(
+    table_id: str, index: int, request: Request, server: ServerDep, accounts: AccountsDep
+) -> Response:
     seat = read_shape(SeatRequest, await json_body(request), BodyError, "the body")
     hub = server.hub
+    session = session_token(request)
 
     def taken() -> dict[str, Any]:
+        account = accounts.accounts.account_of(session)
         table = hub.get(table_id)
-        token = table.take_seat(index, seat.name)
+        token = table.take_seat(index, account.name if account is not None else seat.name)
+        if account is not None:
+            try:
+                accounts.accounts.link_seat(table_id, index, account.id)
+            except Exception:  # the seat is theirs as a guest's: its token counts all the same
+                LOG.exception(
+                    "table %s: seat %s taken, not linked to account %s", table_id, index, account.id
+                )
+                account = None
         try:
             seen: dict[str, Any] | None = hub.state(table, index)
         except Exception:  # the seat is stored and the token is theirs: the state comes later
             LOG.warning("table %s: seat %s taken, its state not readable now", table_id, index)
             seen = None
-        return {"seat": index, "token": token, "state": seen}
+        return {
+            "seat": index,
+            "token": token,
+            "account": account.name if account is not None else None,
+            "state": seen,
+        }
 
     result = await run_in_threadpool(taken)
     response = JSONResponse(result)
