@@ -336,3 +336,26 @@ def test_an_action_written_after_another_process_acted_is_judged_again_at_the_ne
     monkeypatch.undo()
     assert second.actions == first.actions
     assert second.revision == first.revision
+
+
+def test_a_seat_taken_through_another_process_acts_with_its_token_at_once(tmp_path: Path) -> None:
+    first, _second, tokens = _two_copies(tmp_path)  # Bob sat down through the second copy
+    assert first.seat_of_token(tokens[1]) == 1  # the first copy reads the store on a token it lacks
+    assert first.seat_of_token("no such token") is None
+
+
+def test_the_events_of_a_sqlite_database_are_heard_after_a_quiet_spell(tmp_path: Path) -> None:
+    from tavola.web.events import Listener
+    from tavola.web.storage import Store, open_database
+
+    engine = open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    ours, theirs = Store(engine, shared=True), Store(engine, shared=True)
+    heard: list[dict[str, Any]] = []
+    listener = Listener(ours, heard.append, lambda: None)
+    for number in range(3):
+        theirs.publish({"table": f"t{number}"})
+    listener.poll_once()
+    theirs.forget_events(older_than=0)  # a quiet spell: every event old enough to forget
+    theirs.publish({"table": "t3"})
+    listener.poll_once()
+    assert [event["table"] for event in heard] == ["t0", "t1", "t2", "t3"]

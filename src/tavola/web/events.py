@@ -88,6 +88,9 @@ class Listener:
 
     def poll_once(self) -> None:
         """Hand on the events stored since the last look; now and then, forget the old ones."""
+        if self.store.last_event() < self._last:  # the numbers started again (the file replaced, say)
+            self._last = 0
+            self.lost()
         for row in self.store.events_after(self._last):
             self._last = row.id
             self._tell(row.origin, row.event)

@@ -143,7 +143,7 @@ class Hub:
         with self.lock:
             for table in held:
                 idle = IDLE_SECONDS if table.status != "finished" else IDLE_SECONDS / 10
-                unused = now - max(self._used.get(table.id, 0.0), table.changed_at)
+                unused = now - self._used.get(table.id, 0.0)  # asked for here, not changed elsewhere
                 if unused > idle and not self.watchers.get(table.id) and table.id not in self._loading:
                     self.tables.pop(table.id, None)
                     self._used.pop(table.id, None)

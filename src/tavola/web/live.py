@@ -57,7 +57,7 @@ from tavola.table import Seat
 from tavola.web.actions import TABLE_ACTIONS, TableAction, is_table_action
 from tavola.web.kinds import ServedTable, serve
 from tavola.web.options import ChouetteOptions, GameOptions, read_options, seat_name
-from tavola.web.storage import MovedOnError, Store
+from tavola.web.storage import LEASE_SECONDS, MovedOnError, Store
 
 __all__ = [
     "BotMaker",
@@ -182,6 +182,8 @@ class LiveTable:
         """When this process last saw the table change."""
         self._looked_at = -1
         """The revision at which :meth:`take_over` last found nothing to do."""
+        self._lease_read_at = -LEASE_SECONDS
+        """When :meth:`take_over` last read the lease."""
 
     # --- making and loading ------------------------------------------------------------------
 
@@ -292,7 +294,11 @@ class LiveTable:
             self._reload()  # seats taken elsewhere, or the play started there
         else:
             newer = self.store.actions(self.id, len(self.actions))
-            self._replay([(action.number, action.seat, action.action) for action in newer])
+            try:
+                self._replay([(action.number, action.seat, action.action) for action in newer])
+            except Exception:
+                self._needs = "reload"  # half replayed: rebuilt whole at the next use
+                raise
             self.revision = row.revision
             self.changed_at = time.monotonic()
             if row.status == "finished" and self.status != "finished":
@@ -307,7 +313,8 @@ class LiveTable:
         done here as it was there; otherwise the table is read from the store (:meth:`sync`)."""
         with self.lock:
             if self._needs is not None:
-                return  # read at its next use
+                self._catch_up()  # rebuilt from the store, or brought up to it, then settled
+                return
             action = event.get("action")
             if (
                 isinstance(action, dict)
@@ -331,15 +338,28 @@ class LiveTable:
         """Make the table's own actions if they wait for a process whose lease has run out (killed in
         the middle of a bot's turn); whether the table was looked at. Each revision is looked at once."""
         with self.lock:
-            if self.status != "live" or self._looked_at == self.revision:
+            if self.status != "live":
                 return False
+            if time.monotonic() - self._lease_read_at < LEASE_SECONDS:
+                return False  # read lately: once a lease's length is often enough
             try:
+                self._lease_read_at = time.monotonic()
+                lease = self.store.lease(self.id)
+                if lease is None:
+                    return False
+                revision, holder, held_until = lease
+                if revision == self._looked_at or (
+                    holder != self.store.origin and held_until is not None and held_until > time.time()
+                ):
+                    return False  # looked at already, or another process is at it
                 self._catch_up()
                 if self._own_turn() and not self._keeping_storage(self._settle_here, catch_up=False):
-                    return True  # another process holds the lease: looked at again at the next sweep
-            except TavolaError as error:
+                    return True  # another process took the lease first: looked at again later
+            except Exception as error:  # looked at again at the next sweep
                 LOG.warning("table %s: its own actions were not made: %s", self.id, error)
-            self._looked_at = self.revision
+                return True
+            if not self._own_turn():
+                self._looked_at = self.revision
             return True
 
     def _keeping_storage(self, work: Callable[[], _Result], *, catch_up: bool = True) -> _Result:
@@ -379,7 +399,7 @@ class LiveTable:
     def _catch_up(self, *, sync: bool = True) -> None:
         """Make the table the stored one: after a failed write, rebuild it from the store and carry on
         with what needs nobody; where other processes share the store, ``sync`` with it."""
-        if sync and self.store.shared and self._needs is None:
+        if sync and self.store.shared and self._needs != "reload":
             try:
                 self.sync()
             except TavolaError:
@@ -432,9 +452,19 @@ class LiveTable:
         return [{"seat": seat, **action} for seat, action in self.actions[start:stop]]
 
     def seat_of_token(self, token: str | None) -> int | None:
-        """The seat whose token this is, or None (a spectator)."""
+        """The seat whose token this is, or None (a spectator). Where other processes share the store,
+        a token this copy does not know is looked for again once the copy is up to date (the seat may
+        have been taken through another process a moment ago)."""
         if not token:
             return None
+        found = self._seat_of(token)
+        if found is None and self.store.shared:
+            with self.lock:
+                self._catch_up()
+                found = self._seat_of(token)
+        return found
+
+    def _seat_of(self, token: str) -> int | None:
         wanted = token_hash(token)
         for index, seat in enumerate(self.seats):
             if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):

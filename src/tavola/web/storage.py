@@ -358,6 +358,15 @@ class Store:
         if changed.rowcount != 1:
             raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
 
+    def lease(self, table_id: str) -> tuple[int, str | None, float | None] | None:
+        """The table's revision, and who holds the lease on its own actions until when (None: no such
+        table)."""
+        with self._session() as session:
+            row = session.execute(
+                select(TableRow.revision, TableRow.holder, TableRow.held_until).where(TableRow.id == table_id)
+            ).one_or_none()
+            return None if row is None else (int(row[0]), row[1], row[2])
+
     def take_lease(self, table_id: str, revision: int) -> bool:
         """Take the lease on the table's own actions if the table is at ``revision`` and nobody else
         holds a lease that has not run out; whether it was taken."""
@@ -414,9 +423,13 @@ class Store:
             return int(session.scalar(select(func.max(EventRow.id))) or 0)
 
     def forget_events(self, older_than: float = EVENTS_KEPT_SECONDS) -> None:
-        """Delete the events stored more than ``older_than`` seconds ago."""
+        """Delete the events stored more than ``older_than`` seconds ago, but the last one: SQLite would
+        give the next event a number used before, which the processes would take for one already heard."""
+        newest = select(func.max(EventRow.id)).scalar_subquery()
         with self._session() as session, session.begin():
-            session.execute(delete(EventRow).where(EventRow.created < time.time() - older_than))
+            session.execute(
+                delete(EventRow).where(EventRow.created < time.time() - older_than, EventRow.id < newest)
+            )
 
     def table(self, table_id: str) -> TableRow | None:
         with self._session() as session:
