@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, inspect
 
 from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
-from tavola.web.storage import MIGRATIONS, migrate, open_database
+from tavola.web.storage import MIGRATIONS, Store, migrate, open_database
 from web_helpers import create, play_on, sit, state
 
 TABLES = {"tavola_tables", "tavola_seats", "tavola_actions", "tavola_chat"}
@@ -86,3 +86,26 @@ def test_postgresql_round_trip(postgresql: str) -> None:
         assert state(client, table, tokens[1]) == before
         assert client.get(f"/api/tables/{table}/chat").json()["messages"][0]["text"] == "ciao"
         play_on(client, table, tokens, lambda seen: seen["version"] > before["version"] + 5)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_database_holding_play_goes_down_to_one_process_and_up_again(
+    tmp_path: Path, database: str, request: pytest.FixtureRequest
+) -> None:
+    url = (
+        f"sqlite:///{tmp_path / 'old.sqlite3'}"
+        if database == "sqlite"
+        else request.getfixturevalue("postgresql")
+    )
+    engine = open_database(url)
+    store = Store(engine)
+    store.create_table("t1", "game", {"kind": "game"}, "00" * 32, [("Ann", None), ("Bob", None)])
+    for number in range(3):
+        store.append_action("t1", number, number % 2, {"action": "roll"}, revision=number)
+    store.close()
+    migrate(engine, "0001", down=True)  # the schema of a server before several processes
+    migrate(engine)
+    again = Store(engine)
+    assert again.revision("t1") == 3  # a table's revision counts its stored actions
+    assert [row.number for row in again.actions("t1")] == [0, 1, 2]
+    again.close()

@@ -43,6 +43,8 @@ MOST_WRITES = 64
 """The most writes one transaction holds."""
 
 _Result = TypeVar("_Result")
+_Write = tuple[str, Callable[[Connection], Any], Future[Any]]
+"""A write waiting: its key, its work, and the future its caller waits on."""
 
 
 class RefusedWriteError(Exception):
@@ -57,9 +59,7 @@ class GroupCommit:
         self.engine = engine
         self.lock_file = lock_file
         self._alone = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
-        self._waiting: queue.SimpleQueue[tuple[Callable[[Connection], Any], Future[Any]] | None] = (
-            queue.SimpleQueue()
-        )
+        self._waiting: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self.transactions = 0
@@ -67,9 +67,11 @@ class GroupCommit:
         self.writes = 0
         """How many writes they held."""
 
-    def write(self, work: Callable[[Connection], _Result]) -> _Result:
+    def write(self, work: Callable[[Connection], _Result], key: str = "") -> _Result:
         """Do ``work`` in a transaction, with the writes of other threads waiting at the same time; its
-        result once the transaction is committed, or its error (or the transaction's)."""
+        result once the transaction is committed, or its error (or the transaction's). A transaction
+        does its writes in the order of their ``key`` (the table they change), so that two processes
+        committing at once lock the same rows in the same order and never wait on each other."""
         if self._alone:
             with self.engine.begin() as connection:
                 return work(connection)
@@ -78,7 +80,7 @@ class GroupCommit:
                 self._thread = threading.Thread(target=self._run, name="tavola-commits", daemon=True)
                 self._thread.start()
         done: Future[_Result] = Future()
-        self._waiting.put((work, done))
+        self._waiting.put((key, work, done))
         return done.result()
 
     def close(self) -> None:
@@ -121,21 +123,24 @@ class GroupCommit:
             finally:
                 fcntl.flock(held, fcntl.LOCK_UN)
 
-    def _commit(self, batch: list[tuple[Callable[[Connection], Any], Future[Any]]]) -> None:
+    def _commit(self, batch: list[_Write]) -> None:
         outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
         self.transactions += 1
         self.writes += len(batch)
+        written = False
         try:
             with self._turn(), self.engine.begin() as connection:
-                for work, done in batch:
+                for _key, work, done in sorted(batch, key=lambda write: write[0]):
                     try:
                         outcomes.append((done, work(connection), None))
                     except RefusedWriteError as refused:
                         outcomes.append((done, None, refused))
-        except Exception as error:  # the transaction failed: each of its writes is tried again alone
-            if len(batch) == 1:
-                batch[0][1].set_exception(error)
-            else:
+                written = True  # what fails from here is the commit itself
+        except Exception as error:
+            if written or len(batch) == 1:  # a commit that failed may have happened: each caller is told
+                for _key, _work, done in batch:
+                    done.set_exception(error)
+            else:  # a write's statement failed: each write is tried again alone
                 for write in batch:
                     self._commit([write])
             return

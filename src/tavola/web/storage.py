@@ -301,7 +301,7 @@ class Store:
             self._publish_in(connection, {"table": table_id})
             return revision + 1
 
-        return self._commits.write(write)
+        return self._commits.write(write, table_id)
 
     def set_status(self, table_id: str, status: str, *, revision: int) -> int:
         """Set the table's status; its new revision."""
@@ -311,7 +311,7 @@ class Store:
             self._publish_in(connection, {"table": table_id})
             return revision + 1
 
-        return self._commits.write(write)
+        return self._commits.write(write, table_id)
 
     def append_action(
         self, table_id: str, number: int, seat: int | None, action: dict[str, Any], *, revision: int
@@ -334,7 +334,7 @@ class Store:
             self._publish_in(connection, {"table": table_id, **stored})
             return revision + 1
 
-        return self._commits.write(write)
+        return self._commits.write(write, table_id)
 
     def _bump(
         self,

@@ -45,7 +45,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("tavola_events")
-    with op.batch_alter_table("tavola_tables") as table:
-        table.drop_column("held_until")
-        table.drop_column("holder")
-        table.drop_column("revision")
+    # ALTER TABLE ... DROP COLUMN (SQLite since 3.35): a copy of the table, as a batch would make, would
+    # be refused by the seats' and actions' foreign keys once the table holds rows.
+    for column in ("held_until", "holder", "revision"):
+        op.drop_column("tavola_tables", column)
