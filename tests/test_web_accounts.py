@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 pytest.importorskip("argon2", reason="accounts need argon2-cffi (pip install 'tavola[web]')")
 
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -258,4 +259,21 @@ def test_the_accounts_refuse_with_errors_naming_what_was_wrong(tmp_path: Path) -
         accounts.log_in("Ann", PASSWORD.upper())
     assert accounts.account_of(None) is None
     assert accounts.account_of("no such token") is None
+    store.close()
+
+
+def test_a_hash_made_with_weaker_settings_is_made_again_at_the_next_login(tmp_path: Path) -> None:
+    store = Store(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}"))
+    Accounts(store, hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)).sign_up("Ann", PASSWORD)
+    accounts = Accounts(store)
+    before = accounts.find("Ann")
+    assert before is not None
+    assert before.password_hash is not None
+    assert accounts.hasher.check_needs_rehash(before.password_hash)
+    accounts.log_in("Ann", PASSWORD)
+    after = accounts.find("Ann")
+    assert after is not None
+    assert after.password_hash is not None
+    assert not accounts.hasher.check_needs_rehash(after.password_hash)
+    assert accounts.log_in("ann", PASSWORD)[0].id == before.id
     store.close()

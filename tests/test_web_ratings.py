@@ -31,6 +31,7 @@ from tavola.web.ratings import (
     experience_factor,
     rate_finished_table,
     rate_unrated_tables,
+    rate_when_finished,
     rating_changes,
     win_probability,
 )
@@ -247,14 +248,16 @@ def test_ratings_are_per_variant(club: dict[str, TestClient]) -> None:
     assert "no variant" in refused.json()["error"]
 
 
-def test_a_match_against_a_bot_level_rates_the_levels_account(tmp_path: Path) -> None:
+def test_a_match_against_a_bot_level_rates_the_levels_account_as_it_ends(tmp_path: Path) -> None:
     app = create_app(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}"))
     with TestClient(app) as client:
         assert client.post("/api/accounts", json={"name": "Ann", "password": PASSWORD}).status_code == 201
         options = {"kind": "game", "series": "match", "length": 1, "seats": [{}, {"bot": "beginner"}]}
         table = create(client, options)
         tokens = {0: _sit(client, table, 0)}
+        _hub(client).get(table).listeners.append(rate_when_finished)  # as the hub hooks every table
         _resign(client, table, tokens, loser=0)
+        assert _counts(client) == (1, 2)  # rated as the match ended
         rated = _rate(client, table)
         assert rated is not None
         assert rated.winner_after == 1510

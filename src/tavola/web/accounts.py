@@ -32,10 +32,21 @@ import datetime
 import time
 import unicodedata
 from collections.abc import Callable
+from functools import cached_property
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import DateTime, Float, ForeignKey, ForeignKeyConstraint, Integer, String, delete, select
+from sqlalchemy import (
+    DateTime,
+    Float,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    String,
+    delete,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
@@ -206,8 +217,11 @@ class Accounts:
         self.make_token = make_token
         self.clock = clock
         self._sessions = sessionmaker(store.engine, expire_on_commit=False)
-        self._unknown = self.hasher.hash(new_token())
+
+    @cached_property
+    def _unknown(self) -> str:
         """A hash checked when no account has the name, so that a name's existence takes no less time."""
+        return self.hasher.hash(new_token())
 
     def sign_up(self, name: str, password: str) -> AccountRow:
         """A new account (:class:`NameTakenError` where the name is another's in any case or form)."""
@@ -223,26 +237,33 @@ class Accounts:
     def log_in(self, name: str, password: str) -> tuple[AccountRow, str]:
         """The account and a new session's token, where ``password`` is the account's; else
         :class:`LoginError`, saying no more than that (neither which of the two was wrong)."""
+        row = self.find(name)
+        stored = row.password_hash if row is not None else None
+        try:
+            self.hasher.verify(stored or self._unknown, password)
+        except (VerificationError, InvalidHashError):
+            stored = None
+        if row is None or stored is None:
+            raise LoginError(_("no account has this name and password"))
+        if self.hasher.check_needs_rehash(stored):
+            rehashed = self.hasher.hash(password)
+            with self._sessions() as session, session.begin():
+                session.execute(
+                    update(AccountRow).where(AccountRow.id == row.id).values(password_hash=rehashed)
+                )
+        return row, self.start_session(row.id)
+
+    def start_session(self, account_id: int) -> str:
+        """A new session of the account: its token (the sessions of the account that ended are deleted)."""
+        now = self.clock()
+        token = self.make_token()
         with self._sessions() as session, session.begin():
-            row = session.scalar(select(AccountRow).where(AccountRow.key == name_key(name)))
-            stored = row.password_hash if row is not None else None
-            try:
-                self.hasher.verify(stored or self._unknown, password)
-            except (VerificationError, InvalidHashError):
-                stored = None
-            if row is None or stored is None:
-                raise LoginError(_("no account has this name and password"))
-            if self.hasher.check_needs_rehash(stored):
-                row.password_hash = self.hasher.hash(password)
-            now = self.clock()
-            session.execute(
-                delete(SessionRow).where(SessionRow.account_id == row.id, SessionRow.expires < now)
-            )
-            token = self.make_token()
+            ended = delete(SessionRow).where(SessionRow.account_id == account_id, SessionRow.expires < now)
+            session.execute(ended)
             session.add(
-                SessionRow(token_hash=token_hash(token), account_id=row.id, expires=now + SESSION_SECONDS)
+                SessionRow(token_hash=token_hash(token), account_id=account_id, expires=now + SESSION_SECONDS)
             )
-        return row, token
+        return token
 
     def log_out(self, token: str) -> None:
         """End the session of ``token`` (nothing where there is none)."""

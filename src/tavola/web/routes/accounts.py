@@ -143,8 +143,8 @@ async def sign_up(request: Request, state: AccountsDep) -> Response:
     accounts = state.accounts
 
     def made() -> tuple[AccountRow, str]:
-        accounts.sign_up(given.name, given.password)
-        return accounts.log_in(given.name, given.password)
+        row = accounts.sign_up(given.name, given.password)
+        return row, accounts.start_session(row.id)
 
     row, token = await run_in_threadpool(made)
     return _logged_in(request, row, token, 201)
