@@ -347,10 +347,9 @@ class LiveTable:
                 lease = self.store.lease(self.id)
                 if lease is None:
                     return False
-                revision, holder, held_until = lease
-                if revision == self._looked_at or (
-                    holder != self.store.origin and held_until is not None and held_until > time.time()
-                ):
+                revision, holder, left = lease
+                held_elsewhere = holder != self.store.origin and left is not None and left > 0
+                if revision == self._looked_at or held_elsewhere:
                     return False  # looked at already, or another process is at it
                 self._catch_up()
                 if self._own_turn() and not self._keeping_storage(self._settle_here, catch_up=False):

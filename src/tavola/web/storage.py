@@ -53,6 +53,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    literal,
     or_,
     select,
     text,
@@ -351,7 +352,7 @@ class Store:
         if status is not None:
             values["status"] = status
         if lease:
-            values.update(holder=self.origin, held_until=time.time() + LEASE_SECONDS)
+            values.update(holder=self.origin, held_until=self._clock() + LEASE_SECONDS)
         changed = connection.execute(
             update(TABLES).where(TABLES.c.id == table_id, TABLES.c.revision == revision).values(**values)
         )
@@ -359,18 +360,20 @@ class Store:
             raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
 
     def lease(self, table_id: str) -> tuple[int, str | None, float | None] | None:
-        """The table's revision, and who holds the lease on its own actions until when (None: no such
-        table)."""
+        """The table's revision, who holds the lease on its own actions, and for how many more seconds
+        (negative: it has run out; None: no such table)."""
         with self._session() as session:
             row = session.execute(
-                select(TableRow.revision, TableRow.holder, TableRow.held_until).where(TableRow.id == table_id)
+                select(TableRow.revision, TableRow.holder, TableRow.held_until - self._clock()).where(
+                    TableRow.id == table_id
+                )
             ).one_or_none()
-            return None if row is None else (int(row[0]), row[1], row[2])
+            return None if row is None else (int(row[0]), row[1], None if row[2] is None else float(row[2]))
 
     def take_lease(self, table_id: str, revision: int) -> bool:
         """Take the lease on the table's own actions if the table is at ``revision`` and nobody else
         holds a lease that has not run out; whether it was taken."""
-        now = time.time()
+        now = self._clock()
         with self._session() as session, session.begin():
             taken = session.execute(
                 update(TableRow)
@@ -387,6 +390,13 @@ class Store:
                 .execution_options(synchronize_session=False)
             )
             return bool(taken.rowcount == 1)  # type: ignore[attr-defined]
+
+    def _clock(self) -> Any:
+        """Now, in seconds since 1970, as the leases count it: the database's own clock on PostgreSQL,
+        which every machine serving it shares (on SQLite, every process is on one machine)."""
+        if self.notifies:
+            return func.extract("epoch", func.clock_timestamp())
+        return literal(time.time())
 
     def append_chat(self, table_id: str, seat: int, text: str) -> ChatRow:
         with self._session() as session, session.begin():
