@@ -42,6 +42,7 @@ later is worked out again on the new rating.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import math
@@ -203,14 +204,10 @@ def rate_finished_table(store: Store, table: LiveTable) -> RatedMatchRow | None:
     result = match_result(table, accounts)
     if result is None:
         return None
-    for attempt in range(MOST_TRIES):
-        try:
-            with Session(store.engine, expire_on_commit=False) as session, session.begin():
-                return _rate(session, result)
-        except (IntegrityError, _MovedError):  # rated, or a player's rating changed, meanwhile
-            if attempt == MOST_TRIES - 1:
-                raise
-    raise AssertionError("unreachable")
+    for _attempt in range(MOST_TRIES - 1):
+        with contextlib.suppress(IntegrityError, _MovedError):  # rated, or a rating changed, meanwhile
+            return _rate_once(store, result)
+    return _rate_once(store, result)
 
 
 def rate_when_finished(table: LiveTable) -> None:
@@ -253,6 +250,11 @@ def _accounts_at(session: Session, table_id: str) -> dict[int, int]:
         select(SeatAccountRow.seat, SeatAccountRow.account_id).where(SeatAccountRow.table_id == table_id)
     )
     return {seat: account for seat, account in found}
+
+
+def _rate_once(store: Store, result: MatchResult) -> RatedMatchRow:
+    with Session(store.engine, expire_on_commit=False) as session, session.begin():
+        return _rate(session, result)
 
 
 def _rate(session: Session, result: MatchResult) -> RatedMatchRow:
