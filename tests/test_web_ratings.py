@@ -255,7 +255,6 @@ def test_a_match_against_a_bot_level_rates_the_levels_account_as_it_ends(tmp_pat
         options = {"kind": "game", "series": "match", "length": 1, "seats": [{}, {"bot": "beginner"}]}
         table = create(client, options)
         tokens = {0: _sit(client, table, 0)}
-        _hub(client).get(table).listeners.append(rate_when_finished)  # as the hub hooks every table
         _resign(client, table, tokens, loser=0)
         assert _counts(client) == (1, 2)  # rated as the match ended
         rated = _rate(client, table)
@@ -288,8 +287,10 @@ def test_a_match_is_rated_only_between_accounts_or_bots_and_only_once_finished(t
 def test_a_match_left_unrated_by_a_stop_is_rated_at_the_next_start(club: dict[str, TestClient]) -> None:
     ann = club["Ann"]
     table, tokens = _match(club, 1)
-    _resign(ann, table, tokens, loser=1)
     hub = _hub(ann)
+    hub.get(table).listeners.remove(rate_when_finished)  # as if the server stopped as the match ended
+    _resign(ann, table, tokens, loser=1)
+    assert ann.get("/api/players/Ann").json()["ratings"] == []  # not rated yet
     assert rate_unrated_tables(hub.store, hub.get) == 1
     assert rate_unrated_tables(hub.store, hub.get) == 0
     assert _rating(ann, "Ann")["rating"] == 1510

@@ -35,6 +35,7 @@ from tavola.i18n import _
 from tavola.web.events import Listener
 from tavola.web.live import DamagedTableError, LiveTable, NotFoundError, StorageError
 from tavola.web.options import ChouetteOptions, GameOptions
+from tavola.web.ratings import rate_unrated_tables, rate_when_finished
 from tavola.web.state import table_state, table_states
 from tavola.web.storage import LEASE_SECONDS, ChatRow, Store
 
@@ -213,6 +214,7 @@ class Hub:
                 LOG.warning("table %s was not loaded at start: %s", row.id, error)
                 continue
             loaded += 1
+        rate_unrated_tables(self.store, self.get)  # matches that ended as the server stopped
         return loaded
 
     def get(self, table_id: str) -> LiveTable:
@@ -284,6 +286,7 @@ class Hub:
 
     def _watch(self, table: LiveTable) -> LiveTable:
         table.listeners.append(self._changed)
+        table.listeners.append(rate_when_finished)  # a rated match's ratings, once it is finished
         self.tables[table.id] = table
         return table
 
