@@ -356,6 +356,18 @@ GOOD = GNUBG_SGF.read_text(encoding="utf-8")
         (";B[63aggj]", ";B[resign]", r"^line 2: B\[resign\]: expected a roll"),
         (";B[63aggj]", ";B[63aggj]W[65xrrm]", r"^line 2: a node holds one player's move, not both W and B"),
         (";B[63aggj]", ";AB[a][b]", r"^line 2: AB\[...\] sets up a position"),
+        (";W[65xrrm]", ";CP[b]", r"^line 3: CP\[...\] sets up a position"),
+        (";W[65xrrm]", ";CV[2]", r"^line 3: CV\[...\] sets up a position"),
+        (
+            "RU[Crawford]RE[B+1]",
+            "RU[Crawford]CV[4]RE[B+1]",
+            r"^line 1: CV\[4\]: the game starts with the cube at 4 \(gnubg's automatic doubles\)",
+        ),
+        (
+            "RU[Crawford]RE[B+1]",
+            "RU[Crawford:Nackgammon:Hypergammon3]RE[B+1]",
+            r"^line 1: RU names two variants, Nackgammon and Hypergammon3: a game is played as one",
+        ),
         (";B[63aggj]", ";PL[B]DI[7]", r"^line 2: DI\[7\]: expected dice such as DI\[52\]"),
         (";B[63aggj]", ";XO[B:everything]", r"^line 2: XO\[B:everything\]: expected who resigns and what"),
         (";B[double]\n;W[drop])", ";W[double]\n;B[drop])", r"^line 22: 'W\[double\]': it is player 1's turn"),
@@ -397,3 +409,29 @@ def test_read_sgf_names_the_file_and_refuses_utf16_and_unknown_character_sets(tm
         read_sgf(path)
     path.write_bytes(GOOD.replace("CA[UTF-8]", "").replace("gnubg", "gnübg").encode("latin-1"))
     assert read_sgf(path).players == ("gnübg", "root")
+
+
+def test_a_root_cv_of_1_is_the_cube_every_game_starts_with() -> None:
+    assert parse_sgf(GOOD.replace("RU[Crawford]RE[B+1]", "RU[Crawford]CV[1]RE[B+1]", 1)).score == (
+        parse_sgf(GOOD).score
+    )
+
+
+@pytest.mark.parametrize("order", ["Nackgammon:Hypergammon3", "Hypergammon3:Nackgammon"])
+def test_two_variants_in_one_ru_are_refused_whatever_the_order(order: str) -> None:
+    session = play_randomly(MoneySession(dice=RandomDice(seed=4), variant=NACKGAMMON), 1, games=1)
+    text = sgf_text(session).replace("RU[Nackgammon]", f"RU[{order}]")
+    assert order in text
+    first, second = order.split(":")
+    with pytest.raises(RecordError, match=rf"^line 1: RU names two variants, {first} and {second}"):
+        parse_sgf(text)
+
+
+@pytest.mark.parametrize("end", ["\r", "\n", "\r\n"])
+def test_errors_name_the_line_whatever_ends_the_lines(end: str) -> None:
+    text = GOOD.replace("\n", end)
+    assert parse_sgf(text).score == parse_sgf(GOOD).score
+    with pytest.raises(RecordError, match=r"^line 3: 'W\[65xrrx\]': "):
+        parse_sgf(text.replace(";W[65xrrm]", ";W[65xrrx]", 1))
+    with pytest.raises(RecordError, match=r"^line 4, column 1: expected '\(', ';', '\)'"):
+        parse_sgf(text.replace(";B[11jkklstst]", "!B[11jkklstst]", 1))

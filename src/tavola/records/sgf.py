@@ -17,7 +17,7 @@ what the game belongs to, each node after it is one thing done::
   ``DT`` the date.
 * ``RU`` lists the rules gnubg records, separated by ``:``: ``Crawford``
   (the rule), ``CrawfordGame`` (this game is it), ``Jacoby``, ``NoCube``,
-  and the variant, ``Nackgammon`` or ``Hypergammon3``.
+  and the variant, ``Nackgammon`` or ``Hypergammon3`` (one at most).
 * ``RE`` is the result: the winner and the points, ``R`` after a
   resignation (``RE[W+2R]``).
 * A move is the dice, then each die's move as two letters, from and to:
@@ -53,7 +53,9 @@ Acey-Deucey, a cube doubled by a tied opening roll, a win counted single
 because the rules have no gammons (gnubg would read those differently), and
 the dice sources, undone moves and time of play. Tied opening rolls are left
 out, and so is a game with no roll yet. A file that sets up a position
-(``AB``, ``AW``, ``AE``, ``CO``, ``CV``) cannot be replayed and is refused.
+(``AB``, ``AW``, ``AE``, the cube's owner ``CP`` or value ``CV``) cannot be
+replayed and is refused, and so is a game whose root starts the cube above 1
+(``CV[4]``: gnubg's automatic doubles, the tied opening rolls not written).
 
 Reading
 -------

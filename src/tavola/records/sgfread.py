@@ -109,8 +109,8 @@ _NUMBER = re.compile(r"\d{1,18}")
 _RESULT = re.compile(r"(?P<winner>[WB])\+(?P<points>\d{1,18})(?P<resigned>R?)")
 _ROLL = re.compile(r"(?P<dice>[1-6]{2})(?P<moves>(?:[a-z][a-z]){0,4})")
 _RESIGNATION = re.compile(r"(?P<player>[WB]):(?P<kind>single|gammon|backgammon)(?P<declined>:declined)?")
-_SETUP = ("AB", "AW", "AE", "CO", "CV")
-"""Properties that set up a position rather than play to it."""
+_SETUP = ("AB", "AW", "AE", "CP", "CV")
+"""Properties that set up a position rather than play to it: the checkers, the cube's owner and value."""
 _PLAYERS = {"W": 0, "B": 1}
 _RULES = frozenset({"Crawford", "CrawfordGame", "Jacoby", "NoCube", *VARIANTS})
 """The rules gnubg names in ``RU``."""
@@ -148,8 +148,11 @@ class _Root:
         self.names = (self._name("PW"), self._name("PB"))
         self.date = self._text("DT") or None
         self.comment = self._text("C") or None
-        self.rules = set(self._text("RU").split(":")) - {""}
+        named = [token for token in self._text("RU").split(":") if token]
+        self.rules = set(named)
         self._check_rules()
+        self._variant = self._named_variant(named)
+        self._check_cube()
         self.result = self._result()
 
     def _name(self, name: str) -> str | None:
@@ -178,8 +181,31 @@ class _Root:
         return _Result(winner, points, bool(result.group("resigned")), found.line)
 
     def variant(self) -> Variant:
-        named = [VARIANTS[token] for token in self.rules if token in VARIANTS]
-        return named[0] if named else STANDARD
+        return self._variant
+
+    def _named_variant(self, named: Sequence[str]) -> Variant:
+        """The variant ``RU`` names (the standard game where it names none); two are refused."""
+        variants = list(dict.fromkeys(token for token in named if token in VARIANTS))
+        if len(variants) > 1:
+            found = self.node.get("RU")
+            assert found is not None
+            message = _("line {line}: RU names two variants, {first} and {second}: a game is played as one")
+            raise RecordError(
+                message.format(line=found.line, first=variants[0], second=variants[1]), found.line
+            )
+        return VARIANTS[variants[0]] if variants else STANDARD
+
+    def _check_cube(self) -> None:
+        """Refuse a root's ``CV`` above 1: gnubg's automatic doubles, a cube Tavola cannot start a game at."""
+        found = self.node.get("CV")
+        if found is None or found.values[0].strip() == "1":
+            return
+        value = found.values[0]
+        message = _(
+            "line {line}: CV[{value}]: the game starts with the cube at {value} (gnubg's automatic "
+            "doubles), which Tavola cannot replay a game from"
+        )
+        raise RecordError(message.format(line=found.line, value=value), found.line)
 
     def _check_rules(self) -> None:
         unknown = sorted(self.rules - _RULES)

@@ -58,6 +58,8 @@ _TOKEN = re.compile(
 )
 _VALUE = re.compile(r"\[((?:[^\]\\]|\\.)*)\]", re.DOTALL)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|.)", re.DOTALL)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+"""A line's end: CR, LF or CRLF, each one line."""
 
 
 def parse_trees(text: str) -> list[list[Node]]:
@@ -99,7 +101,8 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.at = 0
-        self.breaks = [index for index, char in enumerate(text) if char == "\n"]
+        self.breaks = [found.end() - 1 for found in _LINE_END.finditer(text)]
+        """Where each line ends: its LF, its CR or a CRLF's LF (so a CRLF is one line end)."""
 
     def where(self, at: int) -> str:
         line = bisect.bisect_left(self.breaks, at) + 1
