@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import signal
 import threading
 import time
 from pathlib import Path
@@ -198,15 +200,23 @@ def test_a_bots_turn_cut_by_kill_9_is_made_by_the_other_process(postgresql: str)
         )
         table = created.json()["id"]
         token = first.client.post(f"/api/tables/{table}/seats/0", json={"name": "Ann"}).json()["token"]
-        # Ann plays on the first process; once her play is stored, the bot searches there, and the
-        # process is killed in the middle of that search.
+        # Ann plays on the first process until the bot has searched there once (its search process
+        # started), and on until her next play.
         seen = first.state(table, token)
-        while seen["game"]["phase"] != "move":
+        while seen["game"]["phase"] != "move" or not any(
+            entry["seat"] == 1 for entry in log_of(first.client, table)
+        ):
             first.client.post(
                 f"/api/tables/{table}/actions", json=choose(seen["legal_actions"]), headers=auth(token)
             )
             seen = first.state(table, token)
         version = seen["version"]
+        # The bot's search process is stopped, so that the first process is surely in the middle of the
+        # bot's turn when it is killed: after Ann's play is stored, and before any action of the bot's.
+        searchers = _children(first.process.pid)
+        assert searchers, "the first process has no search process"
+        for pid in searchers:
+            os.kill(pid, signal.SIGSTOP)
 
         def play() -> None:
             with contextlib.suppress(httpx.TransportError):  # the process is killed before it answers
@@ -238,21 +248,24 @@ def test_a_bots_turn_cut_by_kill_9_is_made_by_the_other_process(postgresql: str)
                 server.kill()
 
 
+def _children(pid: int) -> list[int]:
+    """The pids of the processes ``pid`` started with multiprocessing (its workers)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [
+        int(child)
+        for child in children
+        if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+        and b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes()
+    ]
+
+
 def _workers_of(server: Server) -> list[int]:
     """The pids of the processes uvicorn started for ``tavola serve --workers``."""
-    children = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children").read_text().split()
-    return [
-        int(pid)
-        for pid in children
-        if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
-        and b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()
-    ]
+    return _children(server.process.pid)
 
 
 @pytest.mark.timeout(300)
 def test_workers_on_sqlite_share_the_tables_and_kill_9_of_one_loses_nothing(tmp_path: Path) -> None:
-    import os
-    import signal
 
     server = Server(tmp_path / "server.sqlite3", options=("--workers", "2", "--search-workers", "0"))
     try:

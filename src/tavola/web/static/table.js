@@ -484,7 +484,9 @@ export class TablePage {
     }
     const parts = [element("div", { class: "buttons", id: "actions" }, buttons)];
     if (resignations.length) {
-      parts.push(element("details", { class: "resign" }, element("summary", { "data-i18n": "resign.title" }), element("div", { class: "buttons" }, resignations)));
+      // Drawn again with every state: a resignation menu the player opened stays open.
+      const open = Boolean(this.root.querySelector("details.resign")?.open);
+      parts.push(element("details", { class: "resign", open }, element("summary", { "data-i18n": "resign.title" }), element("div", { class: "buttons" }, resignations)));
     }
     return element("div", { class: "actions" }, parts);
   }
