@@ -37,7 +37,7 @@ from tavola.i18n import _, ngettext
 from tavola.match import Match, Series, scores_before
 from tavola.position import WinKind
 from tavola.records.replay import play_text
-from tavola.rules import Rules
+from tavola.rules import Rules, checked_stake
 
 __all__ = [
     "Cell",
@@ -46,6 +46,7 @@ __all__ = [
     "longest_beaver_chain",
     "parse_flag",
     "parse_rules",
+    "read_stake",
     "replay_games",
     "rules_text",
 ]
@@ -443,3 +444,21 @@ def rules_text(rules: Rules) -> str:
         for item in dataclasses.fields(rules)
         if getattr(rules, item.name) != item.default
     )
+
+
+def read_stake(value: str, line: int) -> float:
+    """A record's stake, written at ``line``: a whole or decimal number the rules allow
+    (:func:`~tavola.rules.checked_stake`), else a :class:`RecordError` naming the line.
+
+    >>> read_stake("2", 3), read_stake("0.5", 3)
+    (2, 0.5)
+    """
+    try:
+        stake = int(value) if value.strip().isdigit() else float(value)
+    except ValueError:
+        message = _("line {line}: the stake is a number, not {value}")
+        raise RecordError(message.format(line=line, value=repr(value)), line) from None
+    try:
+        return checked_stake(stake)
+    except TavolaError as error:
+        raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None

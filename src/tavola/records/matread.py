@@ -21,11 +21,12 @@ from tavola.records.gamereplay import (
     longest_beaver_chain,
     parse_flag,
     parse_rules,
+    read_stake,
     replay_games,
 )
 from tavola.records.matformat import VARIATIONS
 from tavola.records.replay import ReplayDice
-from tavola.rules import Rules, checked_stake
+from tavola.rules import Rules
 from tavola.variants import Variant
 
 __all__ = ["parse_mat", "read_mat"]
@@ -311,15 +312,7 @@ class _Replay:
 
     def _stake(self) -> float:
         line, value = self.header.tags.get("Stake", (0, "1"))
-        try:
-            stake = int(value) if value.strip().isdigit() else float(value)
-        except ValueError:
-            message = _("line {line}: the stake is a number, not {value}")
-            raise RecordError(message.format(line=line, value=repr(value)), line) from None
-        try:
-            return checked_stake(stake)
-        except TavolaError as error:
-            raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
+        return read_stake(value, line)
 
     def run(self) -> Series:
         replay_games(self.series, self.manual, self.games)

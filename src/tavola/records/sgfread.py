@@ -17,11 +17,19 @@ from tavola.game import Ending, Game
 from tavola.i18n import _
 from tavola.match import Match, MoneySession, Series
 from tavola.position import WinKind
-from tavola.records.gamereplay import Cell, GameText, Note, longest_beaver_chain, parse_rules, replay_games
+from tavola.records.gamereplay import (
+    Cell,
+    GameText,
+    Note,
+    longest_beaver_chain,
+    parse_rules,
+    read_stake,
+    replay_games,
+)
 from tavola.records.replay import ReplayDice
 from tavola.records.sgfformat import RESIGN, RULES, STAKE, VARIANTS, letter_point
 from tavola.records.sgftree import Node, Property, parse_trees
-from tavola.rules import Rules, checked_stake
+from tavola.rules import Rules
 from tavola.variants import STANDARD, Variant
 
 __all__ = ["SgfRecord", "parse_sgf", "parse_sgf_record", "read_sgf", "read_sgf_record"]
@@ -268,16 +276,7 @@ def _stake(first: _Root) -> float:
     written = first.node.get(STAKE)
     if written is None:
         return 1.0
-    value, line = written.values[0].strip(), written.line
-    try:
-        stake = int(value) if value.isdigit() else float(value)
-    except ValueError:
-        message = _("line {line}: the stake is a number, not {value}")
-        raise RecordError(message.format(line=line, value=repr(value)), line) from None
-    try:
-        return checked_stake(stake)
-    except TavolaError as error:
-        raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
+    return read_stake(written.values[0].strip(), written.line)
 
 
 def _game_text(index: int, nodes: Sequence[Node], root: _Root, first: _Root) -> GameText:
