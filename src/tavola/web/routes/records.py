@@ -11,6 +11,7 @@ once the lock is let go.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Query, Response
@@ -20,12 +21,13 @@ from starlette.concurrency import run_in_threadpool
 from tavola.dicesource import verify
 from tavola.errors import DiceVerificationError
 from tavola.i18n import _
+from tavola.match import Series
 from tavola.records import mat_text, sgf_text
 from tavola.records.formats import CHOUETTE_FORMAT
 from tavola.table import GameTable
 from tavola.web.hub import Hub
 from tavola.web.live import StateError, not_playing
-from tavola.web.routes.common import ServerDep, attachment
+from tavola.web.routes.common import Server, ServerDep, attachment
 
 __all__ = ["MOST_ENTRIES", "MOST_GAMES", "record_page", "router"]
 
@@ -167,23 +169,21 @@ def record_page(record: dict[str, Any], start: int, stop: int) -> dict[str, Any]
 
 @router.get("/api/tables/{table_id}/record.mat", summary="The match or session as a .mat file")
 async def record_mat(table_id: str, server: ServerDep) -> Response:
-    hub = server.hub
-
-    def written() -> str:
-        table = hub.get(table_id)
-        with table.lock:
-            table.check()
-            engine = table.served.table if table.served is not None else None
-            if not isinstance(engine, GameTable):
-                raise StateError(_("a .mat file holds two-player play: a chouette's record is JSON"))
-            return mat_text(engine.series)
-
-    text = await run_in_threadpool(written)
-    return PlainTextResponse(text, headers=attachment(f"tavola-{table_id}.mat"))
+    refusal = _("a .mat file holds two-player play: a chouette's record is JSON")
+    return await _two_player_file(server, table_id, mat_text, "mat", refusal)
 
 
 @router.get("/api/tables/{table_id}/record.sgf", summary="The match or session as an SGF file")
 async def record_sgf(table_id: str, server: ServerDep) -> Response:
+    refusal = _("an SGF file holds two-player play: a chouette's record is JSON")
+    return await _two_player_file(server, table_id, sgf_text, "sgf", refusal)
+
+
+async def _two_player_file(
+    server: Server, table_id: str, write: Callable[[Series], str], suffix: str, refusal: str
+) -> Response:
+    """A two-player table's match or session as a file ``write`` makes, written in a thread; a chouette
+    is refused with ``refusal``."""
     hub = server.hub
 
     def written() -> str:
@@ -192,8 +192,8 @@ async def record_sgf(table_id: str, server: ServerDep) -> Response:
             table.check()
             engine = table.served.table if table.served is not None else None
             if not isinstance(engine, GameTable):
-                raise StateError(_("an SGF file holds two-player play: a chouette's record is JSON"))
-            return sgf_text(engine.series)
+                raise StateError(refusal)
+            return write(engine.series)
 
     text = await run_in_threadpool(written)
-    return PlainTextResponse(text, headers=attachment(f"tavola-{table_id}.sgf"))
+    return PlainTextResponse(text, headers=attachment(f"tavola-{table_id}.{suffix}"))
