@@ -586,6 +586,34 @@ class Game:
         self._phase = self._before_resignation
         self._record(Entry(acting, DeclineResignation()))
 
+    def forfeit(self, player: int) -> None:
+        """``player`` loses the game without playing it out (out of time, never there, gone), whoever is
+        to act: the other player wins it as the board would count now if they bore off their last
+        checker, a gammon or a backgammon where the loser could still lose one (R19), counted by the
+        rules and the cube (C5, M5, M6). The log gets no entry: no player did anything.
+
+        >>> game = Game(position=Position.start(), player_on_roll=0)
+        >>> game.forfeit(1)  # two of player 1's checkers are in player 0's home board
+        >>> game.outcome.winner, game.outcome.kind, game.phase
+        (0, <WinKind.BACKGAMMON: 3>, <Phase.OVER: 'over'>)
+        """
+        if isinstance(player, bool) or player not in (0, 1):
+            raise IllegalActionError(_("players are 0 and 1"))
+        if self._phase is Phase.OVER:
+            raise IllegalActionError(_("the game is over: nobody can forfeit it"))
+        loser = self.position_for(player)
+        kind = WinKind.SINGLE
+        if loser.off[0] == 0:
+            behind = loser.bar[0] + loser.waiting[0] + sum(count for count in loser.board[18:] if count > 0)
+            kind = WinKind.BACKGAMMON if behind else WinKind.GAMMON
+        left = self._checkers_left(loser)
+        self._offer = self._resignation = None
+        self.outcome = score_win(1 - player, kind, self._cube, self.rules, Ending.FORFEIT, left)
+        self._phase = Phase.OVER
+        self._turns = []
+        if self.on_over is not None:
+            self.on_over(self)
+
     def move(self, moves: str | Move | Sequence[Move], player: int | None = None) -> None:
         """Move checkers as part of this turn's play (``"24/18"``, ``"bar/22 13/11"``); undoable (R20)."""
         self._check(player, Phase.MOVE, what="move checkers")

@@ -32,7 +32,9 @@ from tavola.rules import Rules, checked_stake
 from tavola.variants import STANDARD, Variant
 
 __all__ = [
+    "FORFEIT_REASONS",
     "MAX_MATCH_LENGTH",
+    "Forfeit",
     "Match",
     "MatchScore",
     "MoneySession",
@@ -89,6 +91,40 @@ game in which one player, and only one, reaches 1 points (P2)
         return cls(length, (length - away[0], length - away[1]), crawford)
 
 
+FORFEIT_REASONS = ("time", "absent", "left")
+"""Why a player forfeits: out of time on the clock, never came to play, left the table."""
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A series given up by ``player`` for ``reason`` (one of :data:`FORFEIT_REASONS`), at ``at`` (a
+    time as text, ISO 8601 in UTC, where it is known).
+
+    >>> Forfeit(1, "time", "2026-05-01T12:00:00Z")
+    Forfeit(player=1, reason='time', at='2026-05-01T12:00:00Z')
+    >>> Forfeit(2, "time")
+    Traceback (most recent call last):
+    ...
+    tavola.errors.IllegalActionError: players are 0 and 1, not 2
+    """
+
+    player: int
+    reason: str
+    at: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.player, bool) or self.player not in (0, 1):
+            raise IllegalActionError(_("players are 0 and 1, not {player}").format(player=repr(self.player)))
+        if self.reason not in FORFEIT_REASONS:
+            raise IllegalActionError(
+                _("a forfeit is for {reasons}, not {reason}").format(
+                    reasons=", ".join(FORFEIT_REASONS), reason=repr(self.reason)
+                )
+            )
+        if self.at is not None and (not isinstance(self.at, str) or len(self.at) > 40):
+            raise IllegalActionError(_("a forfeit's time is text such as 2026-05-01T12:00:00Z"))
+
+
 class _Series:
     """Games played one after another by the same two players, with one dice source."""
 
@@ -103,6 +139,8 @@ class _Series:
         self.dice = dice or default_dice()
         self.players = players
         self.games: list[Game] = []
+        self.forfeited: Forfeit | None = None
+        """The forfeit that ended the series, if one did (:meth:`forfeit`)."""
 
     @property
     def game(self) -> Game | None:
@@ -122,9 +160,31 @@ class _Series:
     def _create_game(self) -> Game:
         return Game(self.rules, self.dice, variant=self.variant)
 
+    def forfeit(self, forfeit: Forfeit) -> None:
+        """End the series by ``forfeit``: its player loses the game in progress (:meth:`Game.forfeit
+        <tavola.game.Game.forfeit>`) and the series, which is over. In a match the other player wins the
+        match, every point still missing (P1); a money session counts the game lost and ends.
+
+        >>> match = Match(5)
+        >>> game = match.new_game()
+        >>> match.forfeit(Forfeit(0, "time"))
+        >>> match.is_over, match.winner, match.score, game.is_over
+        (True, 1, (0, 5), True)
+        """
+        if not isinstance(forfeit, Forfeit):
+            raise IllegalActionError(
+                _("a forfeit is a Forfeit value, not {value}").format(value=repr(forfeit))
+            )
+        if self.is_over:
+            raise IllegalActionError(_("the match is over"))
+        game = self.game
+        if game is not None and not game.is_over:
+            game.forfeit(forfeit.player)
+        self.forfeited = forfeit
+
     @property
     def is_over(self) -> bool:
-        return False
+        return self.forfeited is not None
 
 
 class Match(_Series):
@@ -159,12 +219,16 @@ class Match(_Series):
 
     @property
     def score(self) -> tuple[int, int]:
-        """Points of players 0 and 1 from the finished games."""
-        return self._scores_before(len(self.games))
+        """Points of players 0 and 1 from the finished games; after a forfeit, the winner has the match."""
+        score = self._scores_before(len(self.games))
+        if self.forfeited is None:
+            return score
+        winner = 1 - self.forfeited.player
+        return (self.length, score[1]) if winner == 0 else (score[0], self.length)
 
     @property
     def is_over(self) -> bool:
-        return self.length in self.score
+        return self.forfeited is not None or self.length in self.score
 
     @property
     def winner(self) -> int | None:
@@ -216,6 +280,8 @@ class Match(_Series):
             return _state_of(game, self.length, self._scores_before(len(self.games) - 1), game.crawford)
         before = list(self._scores_before(len(self.games) - 1))
         before[game.outcome.winner] += game.outcome.points
+        if self.forfeited is not None:  # the winner has every point still missing
+            before[game.outcome.winner] = max(before[game.outcome.winner], self.length)
         crawford_next = not self.is_over and self.is_crawford_game(len(self.games))
         return _state_of(game, self.length, (before[0], before[1]), crawford_next)
 
@@ -243,7 +309,7 @@ def _state_of(game: Game, length: int, score: tuple[int, int], crawford: bool) -
 
     ``score`` and ``crawford`` are the match's, as the ID holds them. A game
     in play is written as it stands; a game over as gnubg leaves it: after a
-    bear-off, the loser on roll and on turn with no dice; after a drop or an
+    bear-off or a forfeit, the loser on roll and on turn with no dice; after a drop or an
     accepted resignation, the turn with the player who answered, the
     resignation kept, and the dice of a turn that had rolled.
     """
@@ -267,12 +333,13 @@ def _state_of(game: Game, length: int, score: tuple[int, int], crawford: bool) -
             score=score,
             jacoby=game.rules.jacoby,
         )
-    on_roll, turn = game.player_on_roll, game.log[-1].player
     dice: tuple[int, int] = (0, 0)
     resignation = 0
-    if outcome.ending is Ending.BEAR_OFF:
+    if outcome.ending in (Ending.BEAR_OFF, Ending.FORFEIT):  # the loser on roll and on turn, no dice
         on_roll = turn = 1 - outcome.winner
-    elif outcome.ending is Ending.RESIGNATION:
+    else:
+        on_roll, turn = game.player_on_roll, game.log[-1].player
+    if outcome.ending is Ending.RESIGNATION:
         resignation, dice = _resignation_and_dice(game.log)
     return MatchState(
         cube_value=game.cube.value,
@@ -293,6 +360,7 @@ _ENDED = {
     Ending.BEAR_OFF: GameState.OVER,
     Ending.RESIGNATION: GameState.RESIGNED,
     Ending.DROP: GameState.DROPPED,
+    Ending.FORFEIT: GameState.OVER,
 }
 
 

@@ -33,6 +33,7 @@ class Ending(enum.Enum):
     BEAR_OFF = "bear-off"
     DROP = "drop"
     RESIGNATION = "resignation"
+    FORFEIT = "forfeit"  # the loser ran out of time, never came, or left (:meth:`tavola.game.Game.forfeit`)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,12 @@ from tavola.schema import json_text
 from tavola.variants import STANDARD
 
 # TRANSLATORS: how a game ended, in the "how" column of a match's summary.
-_HOW = {Ending.BEAR_OFF: N_("bear-off"), Ending.DROP: N_("drop"), Ending.RESIGNATION: N_("resignation")}
+_HOW = {
+    Ending.BEAR_OFF: N_("bear-off"),
+    Ending.DROP: N_("drop"),
+    Ending.RESIGNATION: N_("resignation"),
+    Ending.FORFEIT: N_("forfeit"),
+}
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -190,6 +190,7 @@ class TableView:
             Ending.BEAR_OFF: "",
             Ending.DROP: _(" (double dropped)"),
             Ending.RESIGNATION: _(" (resignation)"),
+            Ending.FORFEIT: _(" (forfeit)"),
         }[outcome.ending]
         if outcome.checkers_left is not None:  # the loser pays per checker left (Acey-Deucey)
             left = ngettext("{count} checker left", "{count} checkers left", outcome.checkers_left).format(

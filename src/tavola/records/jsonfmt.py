@@ -23,6 +23,7 @@ The record is one JSON object::
                      "checkers_left": null}}
       ],
       "score": [2, 0],                    # a money session: the net points
+      "forfeit": {"player": 1, "reason": "time", "at": "2026-05-01T12:00:00Z"},   # where one ended it
       "dice": {"scheme": "tavola-dice-v1", "commitment": "66687a...", "used": 212,
                "secret": "9f3c..."}       # verifiable dice only; the secret once revealed
     }
@@ -33,7 +34,10 @@ The log is the game's own :attr:`~tavola.game.Game.log`, entry for entry:
 ``decline`` and ``choose_double`` (with its ``number``, after an Acey-Deucey
 1-2). An outcome holds ``checkers_left`` where the loser pays per checker
 (Acey-Deucey, V2); a record without ``variant`` is of the standard game.
-``dice`` is there when the dice were
+``forfeit`` is there when a player gave the series up (``reason``: out of
+``time``, ``absent``, ``left``; ``at``: when, where known): the game in
+progress ends with the ``forfeit`` ending and, in a match, the other player
+has the match (:meth:`~tavola.match.Match.forfeit`). ``dice`` is there when the dice were
 :class:`~tavola.dicesource.VerifiableDice` (a table of ``tavola serve``):
 :mod:`tavola.records.verifiable` checks them (:func:`dice_drawn` lists
 them), ``tavola verify`` from the command line.
@@ -87,7 +91,7 @@ from tavola.errors import RecordError, TavolaError
 from tavola.files import write_atomically
 from tavola.game import Game, Outcome
 from tavola.i18n import N_, _
-from tavola.match import Match, MoneySession, Series
+from tavola.match import FORFEIT_REASONS, Forfeit, Match, MoneySession, Series
 from tavola.matchrules import check_match_length
 from tavola.position import WinKind
 from tavola.records.formats import RECORD, RECORD_FORMAT, TwoDice, check_format, read_json_file
@@ -156,6 +160,9 @@ def to_json(series: Series) -> dict[str, Any]:
     data["rules"] = {item.name: getattr(series.rules, item.name) for item in dataclasses.fields(Rules)}
     data["games"] = [_game_json(game) for game in series.games]
     data["score"] = score
+    if series.forfeited is not None:
+        forfeit = series.forfeited
+        data["forfeit"] = {"player": forfeit.player, "reason": forfeit.reason, "at": forfeit.at}
     verifiable = dice_json(series.dice)
     if verifiable is not None:
         data["dice"] = verifiable
@@ -226,8 +233,11 @@ def from_json(data: object, *, dice: DiceSource | None = None) -> Series:
     record: _MatchRecord | _MoneyRecord = read_shape(_RECORD, data, RecordError, RECORD)
     manual = ManualDice()
     series = _series(record, ReplayDice(manual, dice))
+    forfeit = _forfeit(record.forfeit)
     for index, game in enumerate(record.games):
-        _replay_game(series, manual, game, index)
+        _replay_game(series, manual, game, index, forfeit if index == len(record.games) - 1 else None)
+    if forfeit is not None and not record.games:
+        _forfeit_series(series, forfeit)
     if record.score is not None:
         score = series.score if isinstance(series, Match) else series.score.points
         if record.score != list(score):
@@ -323,6 +333,14 @@ _Step = Annotated[
 ]
 
 
+class _ForfeitRecord(Shape):
+    player: Annotated[
+        int, Field(ge=0, le=1), Says(N_("forfeit.player: players are 0 and 1, not {player}"), "player")
+    ]
+    reason: Literal[FORFEIT_REASONS]  # type: ignore[valid-type]
+    at: Annotated[str, Field(max_length=40)] | None = None
+
+
 class _GameRecord(Shape):
     crawford: bool | None = None
     log: list[_Step]
@@ -337,6 +355,7 @@ class _SeriesRecord(Shape):
     rules: RulesShape
     games: list[_GameRecord]
     score: list[int | float] | None = None
+    forfeit: _ForfeitRecord | None = None
 
 
 class _MatchRecord(_SeriesRecord):
@@ -439,7 +458,21 @@ class _Replayed:
         return True
 
 
-def _replay_game(series: Series, manual: ManualDice, record: _GameRecord, index: int) -> None:
+def _forfeit(record: _ForfeitRecord | None) -> Forfeit | None:
+    return None if record is None else Forfeit(record.player, record.reason, record.at)
+
+
+def _forfeit_series(series: Series, forfeit: Forfeit) -> None:
+    try:
+        series.forfeit(forfeit)
+    except TavolaError as error:
+        raise RecordError(_("{where}: {error}").format(where="forfeit", error=error)) from None
+
+
+def _replay_game(
+    series: Series, manual: ManualDice, record: _GameRecord, index: int, forfeit: Forfeit | None = None
+) -> None:
+    """Replay game ``index``, ended by ``forfeit`` where given (the series' last game)."""
     where = f"games[{index}]"
     try:
         game = series.new_game()
@@ -457,6 +490,8 @@ def _replay_game(series: Series, manual: ManualDice, record: _GameRecord, index:
     position = 0
     while position < len(steps):
         position += _apply(game, manual, steps, position)
+    if forfeit is not None:
+        _forfeit_series(series, forfeit)
     _check_outcome(game, record.outcome, where)
 
 

@@ -30,6 +30,14 @@ What Tavola writes, and why
 * The Crawford game is marked ``(Crawford)`` after the score line's last
   score, where gnubg's reader ignores it (P2).
 * The game that ends a match ends ``Wins N points and the match``.
+* A series a player forfeited (out of time, absent, gone:
+  :meth:`~tavola.match.Match.forfeit`) has a ``[Forfeit "Player 2 time
+  2026-05-01T12:00:00Z"]`` tag (the player as ``[Player 2]`` names them, why,
+  when), which other programs keep as a comment; the format has no notation of
+  its own for it. The game in progress ends ``Wins N points``, in a match ``N``
+  the points the winner still needed, ``and the match``: read as the loser
+  resigning there, which is how every program will count it, so the score
+  and the match's end are theirs too.
 * Beavers and raccoons are ``Beavers => N`` and the take after them is left
   out (the next roll implies it), as gnubg writes and reads them. Where no
   roll follows the take, or the redouble is dropped, the last redouble is

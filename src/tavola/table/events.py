@@ -35,6 +35,7 @@ __all__ = [
     "DoubleOffered",
     "DoubleTaken",
     "Event",
+    "Forfeited",
     "GameOver",
     "GameStarted",
     "MoveUndone",
@@ -191,6 +192,15 @@ class GameOver:
 
 
 @dataclass(frozen=True)
+class Forfeited:
+    """``seat`` forfeits the series for ``reason`` (out of ``time``, ``absent``, ``left``): the game in
+    progress and the match are lost (:meth:`tavola.match.Match.forfeit`)."""
+
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
 class SeriesOver:
     """The match is won by ``winner`` at ``score`` (P1)."""
 
@@ -254,6 +264,7 @@ Event = (
     | ResignationDeclined
     | DoubleChosen
     | GameOver
+    | Forfeited
     | SeriesOver
     | OrderDrawn
     | ChouetteGameStarted

@@ -67,7 +67,8 @@ from tavola.bot.player import Bot
 from tavola.dice import Dice
 from tavola.errors import IllegalActionError, TavolaError
 from tavola.game import Game, Phase
-from tavola.match import Match, MoneySession
+from tavola.i18n import _
+from tavola.match import Forfeit, Match, MoneySession
 from tavola.play import Play
 from tavola.records import to_json
 from tavola.table.events import (
@@ -80,6 +81,7 @@ from tavola.table.events import (
     DoubleOffered,
     DoubleTaken,
     Event,
+    Forfeited,
     GameOver,
     GameStarted,
     MoveUndone,
@@ -239,6 +241,24 @@ class GameTable:
         :class:`~tavola.errors.TavolaError` (out of turn: :class:`~tavola.errors.OutOfTurnError`), the
         game untouched."""
         self._apply(seat, action)
+
+    def forfeit(self, forfeit: Forfeit) -> None:
+        """End the series by ``forfeit`` (:meth:`Match.forfeit <tavola.match.Match.forfeit>`), whoever is
+        to act: :class:`~tavola.table.events.Forfeited` is announced, then the game's end and the
+        match's. Refused once the series is over.
+
+        >>> table = GameTable(Match(3), (Seat("Ann"), Seat("Bo")))
+        >>> table.forfeit(Forfeit(1, "time"))
+        >>> [type(event).__name__ for event in table.events], table.seat_to_act, table.is_over
+        (['GameStarted', 'Forfeited', 'GameOver', 'SeriesOver'], None, True)
+        """
+        if self.series.is_over:
+            raise IllegalActionError(_("the match is over"))
+        between_games = self.game.is_over  # the game is listened to: its end is announced
+        self._announce(Forfeited(forfeit.player, forfeit.reason))
+        self.series.forfeit(forfeit)
+        if between_games and isinstance(self.series, Match):  # no game ended to announce the match's end
+            self._announce(SeriesOver(1 - forfeit.player, self.series.score))
 
     def advance(self) -> None:
         """Make every action that needs no person's decision, until a person must act or the game ends:
