@@ -115,11 +115,13 @@ def _judged(
     played_alternative = None
     for rank, index in enumerate(order.tolist()):
         row = int(rows[index])
+        chances = probabilities[row].tolist()
         alternative = Alternative(
             spot.legal[row].notation,
             float(normalised[index]),
             context.mwc(float(values[index])),
             int(plies[row]),
+            (chances[0], chances[1], chances[2], chances[3], chances[4]),
         )
         if row == played_row:
             played_alternative, played_value = alternative, float(values[index])

@@ -2,8 +2,11 @@
 
 Enum values are their English names (stable keys: ``"very bad"``,
 ``"wrong take"``); positions are written as Tavola IDs with their GNU
-Backgammon position IDs, dice as ``[high, low]``, the cube as its value and
-owner, and an answer's offer as its value, first doubler and redoubles.
+Backgammon position IDs (seen by the player deciding) and as a ``board``
+seen by player 0 (for a page to draw), dice as ``[high, low]``, the cube as
+its value and owner, and an answer's offer as its value, first doubler and
+redoubles. A checker play's alternatives carry the chances after them
+(win, win a gammon, win a backgammon, lose a gammon, lose a backgammon).
 
 >>> from tavola.analysis.model import Analysis, PlayerFigures
 >>> from tavola.analysis.figures import player_figures
@@ -69,6 +72,21 @@ def _alternative(alternative: Alternative) -> dict[str, Any]:
         "equity": alternative.equity,
         "mwc": alternative.mwc,
         "plies": alternative.plies,
+        "probabilities": None if alternative.probabilities is None else list(alternative.probabilities),
+    }
+
+
+def _board(decision: Decision) -> dict[str, Any]:
+    """The board before ``decision`` as player 0 sees it, for a page to draw: the 24 points of player 0's
+    numbering (player 0's checkers positive), and the bar, the checkers off, Acey-Deucey's checkers
+    waiting to enter and the pip counts as pairs, player 0's first."""
+    position = decision.position if decision.player == 0 else decision.position.flip()
+    return {
+        "points": list(position.board),
+        "bar": list(position.bar),
+        "off": list(position.off),
+        "waiting": list(position.waiting),
+        "pips": list(position.pip_counts()),
     }
 
 
@@ -106,6 +124,7 @@ def _decision(decision: Decision) -> dict[str, Any]:
         "luck_result": decision.luck_result,
         "position": decision.position.tavola_id(),
         "position_id": _position_id(decision),
+        "board": _board(decision),
         "dice": None if decision.dice is None else [decision.dice.high, decision.dice.low],
         "cube": {"value": decision.cube.value, "owner": decision.cube.owner},
         "offer": _offer(decision.offer),

@@ -136,13 +136,16 @@ class Alternative:
     ``text`` is a play in Tavola's notation or a cube action ("no double",
     "double, take", "double, drop", "take", "drop", "beaver", ...);
     ``equity`` is normalised; ``mwc`` the match winning chances (in a match);
-    ``plies`` how deep it was judged (-1 for a rollout).
+    ``plies`` how deep it was judged (-1 for a rollout); ``probabilities``, for a checker play, the
+    chances after it of the player deciding: win, win a gammon, win a backgammon, lose a gammon, lose a
+    backgammon (the gammons counting the backgammons), cubeless.
     """
 
     text: str
     equity: float
     mwc: float | None = None
     plies: int = 0
+    probabilities: tuple[float, float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)

@@ -65,10 +65,12 @@ from tavola.web.guard import Guard
 from tavola.web.hub import Hub
 from tavola.web.limits import Limits, RateLimits
 from tavola.web.routes import ROUTERS
+from tavola.web.routes.analyses import MAX_UPLOAD, UPLOAD_PATH
 from tavola.web.routes.common import SCHEMAS, Server, error, status
 from tavola.web.routes.pages import STATIC
 from tavola.web.searches import PooledBot, SearchPool, end_with_parent
 from tavola.web.storage import Store
+from tavola.web.tournaments import Tournaments
 
 __all__ = ["SERVE_ENVIRONMENT", "create_app", "served_app"]
 
@@ -106,6 +108,8 @@ def create_app(
     if searches is not None and make_bot is not None:
         raise ValueError("with a search pool the bots are the pool's: give no make_bot")
     hub = Hub(Store(engine, shared=shared), make_bot or _default_bot_maker(searches))
+    tournaments = Tournaments(hub)
+    hub.table_listeners.append(tournaments.table_changed)
     limits = limits or Limits()
 
     @contextlib.asynccontextmanager
@@ -114,9 +118,11 @@ def create_app(
         if settle_memory:
             _settle_memory()
         hub.start()
+        tournaments.start()
         try:
             yield
         finally:
+            tournaments.stop()
             hub.stop()
             if searches is not None:
                 searches.close()
@@ -129,11 +135,13 @@ def create_app(
         redoc_url=None,
     )
     app.state.server = Server(hub, searches, limits, tuple(trusted_origins))
+    app.state.tournaments = tournaments
     app.add_middleware(
         Guard,
         posts=posts or RateLimits(capacity=30, per_second=10),
         trusted_origins=trusted_origins,
         connections_per_address=limits.connections_per_address,
+        uploads={UPLOAD_PATH: MAX_UPLOAD},
     )
 
     @app.exception_handler(TavolaError)

@@ -15,7 +15,8 @@
   application/json``): a form or ``text/plain``, which a page of any
   origin may send without asking, is refused with 415. A body is read up to
   :data:`~tavola.web.limits.MAX_MESSAGE` bytes however it is sent, with a
-  length or in chunks; past that, 413.
+  length or in chunks; past that, 413. A path named in ``uploads`` takes a
+  file instead (a record to analyse): any type, up to its own size.
 * **Rates.** ``POST`` requests are limited per client address; WebSocket
   connections are capped per address.
 * **Language.** The request's language (``?lang=``, else
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -116,8 +117,11 @@ class Guard:
         posts: RateLimits,
         trusted_origins: Iterable[str] = (),
         connections_per_address: int = 16,
+        uploads: Mapping[str, int] | None = None,
     ) -> None:
         self.app = app
+        self.uploads = dict(uploads or {})
+        """The paths whose ``POST`` body is a file of any type, each with the most bytes it may have."""
         self.posts = posts
         self.trusted = tuple(trusted_origins)
         self.connections_per_address = connections_per_address
@@ -162,12 +166,14 @@ class Guard:
             return
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
         has_body = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
-        if has_body and kind != "application/json":
+        most = self.uploads.get(scope["path"]) if method == "POST" else None
+        if has_body and kind != "application/json" and most is None:
             await _refuse(send, 415, _("a request's body is JSON, sent as application/json"))
             return
+        most = most or MAX_MESSAGE
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE):
-            await _refuse(send, 413, too_large())
+        if length is not None and (not length.isdigit() or int(length) > most):
+            await _refuse(send, 413, too_large(most))
             return
         body = bytearray()
         while True:
@@ -175,8 +181,8 @@ class Guard:
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")
-            if len(body) > MAX_MESSAGE:
-                await _refuse(send, 413, too_large())
+            if len(body) > most:
+                await _refuse(send, 413, too_large(most))
                 return
             if not message.get("more_body", False):
                 break

@@ -37,9 +37,9 @@ class Limits:
     hints_per_second: float = 0.2
 
 
-def too_large() -> str:
-    """What a message past :data:`MAX_MESSAGE` is told."""
-    return _("the message is too large: at most {most} bytes").format(most=MAX_MESSAGE)
+def too_large(most: int = MAX_MESSAGE) -> str:
+    """What a message past ``most`` bytes (:data:`MAX_MESSAGE` unless told) is told."""
+    return _("the message is too large: at most {most} bytes").format(most=most)
 
 
 def too_many() -> str:

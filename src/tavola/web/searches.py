@@ -15,13 +15,16 @@ rule of the game is written here.
 
 An analysis of a finished table (:func:`analysis_html`) is a long run of
 searches: it goes to a worker too (:meth:`SearchPool.compute`), so that no
-table waits for it.
+table waits for it. An analysis for the page to step through
+(:func:`analysis_of`) tells its progress as it goes: from a worker, through
+a queue the pool reads in a thread of its own (:meth:`SearchPool.compute_told`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.queues
 import os
 import pickle
 import threading
@@ -34,8 +37,9 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tavola.analysis.analyze import analyze_series
+from tavola.analysis.analyze import Progress, analyze_series
 from tavola.analysis.html import report_html
+from tavola.analysis.model import Analysis
 from tavola.bot.context import MONEY, CubeContext
 from tavola.bot.evaluate import Evaluator
 from tavola.bot.levels import HINT_LEVEL, Level
@@ -46,7 +50,7 @@ from tavola.play import LegalPlays
 from tavola.position import Position
 from tavola.variants import STANDARD, Variant
 
-__all__ = ["PooledBot", "SearchPool", "analysis_html", "default_workers", "end_with_parent"]
+__all__ = ["PooledBot", "SearchPool", "analysis_html", "analysis_of", "default_workers", "end_with_parent"]
 
 _Answer = TypeVar("_Answer")
 
@@ -72,6 +76,11 @@ class SearchPool:
         """How many long computations (:meth:`compute`) run at once; the others wait their turn."""
         self._long_works = asyncio.Semaphore(self.long_at_once)
         self._lock = threading.Lock()
+        self._told: dict[str, Progress] = {}
+        self._progress: multiprocessing.queues.SimpleQueue[tuple[str, int, int] | None] = (
+            multiprocessing.get_context("spawn").SimpleQueue()
+        )
+        threading.Thread(target=self._hear_progress, name="tavola-progress", daemon=True).start()
         self._executor = self._started()
 
     def _started(self) -> ProcessPoolExecutor:
@@ -79,7 +88,7 @@ class SearchPool:
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start_worker,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self._progress),
         )
         for _ in range(self.workers):
             executor.submit(_warm)
@@ -128,6 +137,26 @@ class SearchPool:
             answer: _Answer = await self._awaited(work, *args)
             return answer
 
+    async def compute_told(
+        self, job: str, told: Progress, work: Callable[..., _Answer], *args: Any
+    ) -> _Answer:
+        """:meth:`compute`, for a ``work`` that tells its progress under the name ``job``
+        (:func:`analysis_of`): ``told(done, total)`` is called, from a thread of the pool, as the worker
+        tells it."""
+        self._told[job] = told
+        try:
+            return await self.compute(work, *args)
+        finally:
+            self._told.pop(job, None)
+
+    def _hear_progress(self) -> None:
+        """Pass what the workers tell of their progress on to whoever waits for it, until :meth:`close`."""
+        while (heard := self._progress.get()) is not None:
+            job, done, total = heard
+            told = self._told.get(job)
+            if told is not None:
+                told(done, total)
+
     async def _awaited(self, work: Callable[..., Any], *args: Any) -> Any:
         """``work(*args)``'s answer, awaited; asked once more of a new pool if its worker died."""
         executor, future = self._submit(work, *args)
@@ -139,6 +168,7 @@ class SearchPool:
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._progress.put(None)
 
 
 class PooledBot(Bot):
@@ -230,16 +260,51 @@ def analysis_html(series: bytes, level: Level, source: str, language: str) -> st
         return report_html(analyze_series(pickle.loads(series), level=level, source=source))
 
 
+def analysis_of(series: bytes, level: Level, source: str, job: str, told: Progress | None = None) -> Analysis:
+    """The analysis of the match or session pickled in ``series`` at ``level``, its progress (games
+    judged) told as it goes: to ``told`` where given (in the server's process), else, in a worker of
+    :meth:`SearchPool.compute_told`, to the pool under the name ``job``.
+
+    >>> from tavola.bot.levels import analysis_level
+    >>> from tavola.dicesource import RandomDice
+    >>> from tavola.match import Match
+    >>> match = Match(1, dice=RandomDice(seed=3), players=("Ann", "Ben"))
+    >>> game = match.new_game()
+    >>> game.roll() and game.play("13/11 13/8")
+    >>> game.double()
+    >>> game.drop()
+    >>> steps = []
+    >>> told = lambda done, total: steps.append((done, total))
+    >>> analysis = analysis_of(pickle.dumps(match), analysis_level("0-ply"), "a.mat", "j1", told)
+    >>> steps[-1], [decision.played for decision in analysis.decisions]
+    ((4, 4), ['13/11 13/8'])
+    """
+    return analyze_series(pickle.loads(series), level=level, source=source, progress=told or _telling(job))
+
+
 # --- in a worker process ------------------------------------------------------------------------
 
 _bots: dict[str | Level, Bot] = {}
+_progress: list[multiprocessing.queues.SimpleQueue[tuple[str, int, int] | None]] = []
+"""The queue through which this worker tells the server the progress of its long computations."""
 
 
-def _start_worker(server: int) -> None:
+def _start_worker(
+    server: int, progress: multiprocessing.queues.SimpleQueue[tuple[str, int, int] | None]
+) -> None:
     from tavola.bot.hypergammon import solve_on_first_use
 
     solve_on_first_use(False)  # players wait for moves, not for a solve
+    _progress.append(progress)
     end_with_parent(server)
+
+
+def _telling(job: str) -> Progress | None:
+    """What tells the server the progress of ``job``, in a worker; None elsewhere (nobody to tell)."""
+    if not _progress:
+        return None
+    queue = _progress[0]
+    return lambda done, total: queue.put((job, done, total))
 
 
 def end_with_parent(parent: int) -> None:

@@ -25,7 +25,7 @@ from tavola.web.live import StateError
 from tavola.web.routes.common import ServerDep
 from tavola.web.searches import SearchPool, analysis_html
 
-__all__ = ["MAX_REPORTS", "router"]
+__all__ = ["MAX_REPORTS", "finished_series", "router"]
 
 MAX_REPORTS = 32
 """Analysis reports kept made (a finished table never changes); the oldest goes first."""
@@ -50,7 +50,7 @@ async def analysis_report(
     key = (table_id, chosen.title, language())
     reports = server.reports
     if key not in reports:
-        series = await run_in_threadpool(_finished_series, server.hub, table_id)
+        series = await run_in_threadpool(finished_series, server.hub, table_id)
         if key not in reports:  # no other request started it while this one read the table
             made = asyncio.ensure_future(_made(server.searches, series, chosen, table_id, key[2]))
             _keep(reports, key, made)
@@ -58,7 +58,7 @@ async def analysis_report(
     return HTMLResponse(await asyncio.shield(reports[key]))
 
 
-def _finished_series(hub: Hub, table_id: str) -> bytes:
+def finished_series(hub: Hub, table_id: str) -> bytes:
     """The finished two-player table's match or session, pickled: the lock is held only to copy it."""
     table = hub.get(table_id)
     with table.lock:

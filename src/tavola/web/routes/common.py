@@ -23,6 +23,7 @@ from starlette.requests import HTTPConnection
 from tavola.errors import SeatingError, TavolaError
 from tavola.i18n import _
 from tavola.schema import JsonTextError, parse_json
+from tavola.web.analyses import AnalysisJobs
 from tavola.web.guard import cross_origin
 from tavola.web.hub import Hub
 from tavola.web.limits import Limits, RateLimits
@@ -66,7 +67,7 @@ SCHEMAS: dict[str, Any] = {}
 @dataclass
 class Server:
     """What every route of one application reaches: its tables, its search pool (None: the bots search
-    in the server's threads), its limits and the rates they set, and the analysis reports made."""
+    in the server's threads), its limits and the rates they set, and the analyses made."""
 
     hub: Hub
     searches: SearchPool | None
@@ -80,6 +81,8 @@ class Server:
     """WebSocket messages of each client address."""
     reports: dict[tuple[str, str, str], asyncio.Future[str]] = field(default_factory=dict)
     """Analysis reports made or being made, by table, level and language."""
+    analyses: AnalysisJobs = field(default_factory=AnalysisJobs)
+    """Analyses for the page to step through, made or being made (:mod:`tavola.web.analyses`)."""
 
     def __post_init__(self) -> None:
         limits = self.limits
