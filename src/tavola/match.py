@@ -178,9 +178,9 @@ class _Series:
         if self.is_over:
             raise IllegalActionError(_("the match is over"))
         game = self.game
+        self.forfeited = forfeit  # first: the game's end is heard with the series over
         if game is not None and not game.is_over:
             game.forfeit(forfeit.player)
-        self.forfeited = forfeit
 
     @property
     def is_over(self) -> bool:

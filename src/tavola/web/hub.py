@@ -20,6 +20,7 @@ has used for a while (read again at their next use).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 import time
@@ -27,27 +28,34 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from tavola.bot.levels import HINT_LEVEL
 from tavola.bot.player import Bot
+from tavola.errors import TavolaError
 from tavola.i18n import _
 from tavola.web.events import Listener
 from tavola.web.live import DamagedTableError, LiveTable, NotFoundError, StorageError
 from tavola.web.options import ChouetteOptions, GameOptions
 from tavola.web.ratings import rate_unrated_tables, rate_when_finished
 from tavola.web.state import table_state, table_states
-from tavola.web.storage import LEASE_SECONDS, ChatRow, Store
+from tavola.web.storage import LEASE_SECONDS, POOLED, ChatRow, Store
+from tavola.web.wire import json_text, state_text
 
-__all__ = ["IDLE_SECONDS", "MOST_CHANGES", "Connection", "Hub", "state_message"]
+__all__ = ["IDLE_SECONDS", "MOST_CHANGES", "Connection", "Hub", "Message", "deliver", "state_message"]
 
 LOG = logging.getLogger("tavola.web")
+
+_Result = TypeVar("_Result")
 
 MOST_CHANGES = 100
 """The most actions a state message brings; a connection further behind reads the log's route."""
 
 IDLE_SECONDS = 600.0
 """How long a table nobody watches or uses stays loaded (a finished one: a tenth of it)."""
+
+CLOCK_SECONDS = 0.2
+"""How often the hub looks for a clock run out (:meth:`Hub.time_out`)."""
 
 SWEEP_SECONDS = LEASE_SECONDS / 4
 """How often the hub looks for tables waiting on a lost lease, and for tables to let go."""
@@ -60,6 +68,10 @@ def state_message(connection: Connection, state: dict[str, Any]) -> dict[str, An
     return {"type": "state", "state": state, "log": {"start": state["version"], "entries": []}}
 
 
+Message = dict[str, Any] | str
+"""A message for a WebSocket: JSON data, or its text already written (:mod:`tavola.web.wire`)."""
+
+
 @dataclass(eq=False)
 class Connection:
     """A WebSocket watching a table: what it is sent waits in ``queue`` (filled from any thread)."""
@@ -67,12 +79,27 @@ class Connection:
     loop: asyncio.AbstractEventLoop
     address: str = "?"
     viewer: int | None = None
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
     shown: int = 0
     """The table's version in the last state the connection was sent."""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Message) -> None:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+
+def deliver(sends: list[tuple[Connection, Message]]) -> None:
+    """Queue each message for its connection, waking each event loop once for all of them (rather than
+    once a message: the wake-up costs more than the queueing)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Connection, Message]]] = {}
+    for connection, message in sends:
+        by_loop.setdefault(connection.loop, []).append((connection, message))
+    for loop, batch in by_loop.items():
+        loop.call_soon_threadsafe(_queue_all, batch)
+
+
+def _queue_all(batch: list[tuple[Connection, Message]]) -> None:
+    for connection, message in batch:
+        connection.queue.put_nowait(message)
 
 
 class Hub:
@@ -85,9 +112,13 @@ class Hub:
     :class:`~tavola.web.live.DamagedTableError`; the others are served.
     """
 
-    def __init__(self, store: Store, make_bot: Callable[[str], Bot]) -> None:
+    def __init__(
+        self, store: Store, make_bot: Callable[[str], Bot], *, now: Callable[[], float] = time.time
+    ) -> None:
         self.store = store
         self.make_bot = make_bot
+        self.now = now
+        """The time of the tables' clocks, in Unix seconds (:mod:`tavola.web.clocks`)."""
         self.lock = threading.RLock()
         self.tables: dict[str, LiveTable] = {}
         self.damaged: dict[str, str] = {}
@@ -103,6 +134,20 @@ class Hub:
         self._refreshing: dict[str, list[dict[str, Any] | None]] = {}
         """The events of each table waiting for the thread bringing it up to date."""
         self._refreshers: ThreadPoolExecutor | None = None
+        self.table_listeners: list[Callable[[LiveTable], None]] = []
+        """Told of every change of every table, besides the hub's own (a tournament hears its tables end)."""
+        self._actors = ThreadPoolExecutor(POOLED, thread_name_prefix="tavola-act")
+        """The threads that do the actions sent on WebSockets: as many as the database's connections,
+        so that the actions of that many tables may wait on one group commit together."""
+
+    async def call(self, work: Callable[..., _Result], *args: Any) -> _Result:
+        """``work(*args)`` in one of the hub's threads, awaited: the event loop goes on meanwhile.
+
+        The hub's own pool, handed work by asyncio directly, costs the event loop less per call than
+        Starlette's ``run_in_threadpool`` (whose bookkeeping was a tenth of the server's time under
+        load); it is for the work of every action, the others stay with Starlette's pool.
+        """
+        return await asyncio.get_running_loop().run_in_executor(self._actors, functools.partial(work, *args))
 
     def start(self) -> None:
         """Start the hub's own work: hearing the other processes (where the store is shared), and the
@@ -114,6 +159,9 @@ class Hub:
         sweeper = threading.Thread(target=self._sweep_often, name="tavola-sweep", daemon=True)
         sweeper.start()
         self._threads.append(sweeper)
+        timer = threading.Thread(target=self._time_often, name="tavola-clocks", daemon=True)
+        timer.start()
+        self._threads.append(timer)
 
     def stop(self) -> None:
         self._stopping.set()
@@ -123,6 +171,7 @@ class Hub:
             thread.join(timeout=5)
         if self._refreshers is not None:
             self._refreshers.shutdown(wait=False, cancel_futures=True)
+        self._actors.shutdown(wait=False, cancel_futures=True)
         self.store.close()
 
     def _sweep_often(self) -> None:
@@ -131,6 +180,30 @@ class Hub:
                 self.sweep()
             except Exception:
                 LOG.exception("the sweep of the tables failed")
+
+    def _time_often(self) -> None:
+        while not self._stopping.wait(CLOCK_SECONDS):
+            try:
+                self.time_out()
+            except Exception:
+                LOG.exception("the tables' clocks were not looked at")
+
+    def time_out(self) -> int:
+        """Forfeit on time at every table held here whose running clock ran out
+        (:meth:`LiveTable.time_out <tavola.web.live.LiveTable.time_out>`); how many. A table is locked
+        only once its clock ran out, so a bot thinking at one holds up no other."""
+        with self.lock:
+            held = list(self.tables.values())
+        done = 0
+        for table in held:
+            clock = table.clock
+            if clock is None or table.status != "live" or clock.expired(self.now()) is None:
+                continue
+            try:
+                done += table.time_out()
+            except TavolaError as error:  # the database, or another process first: looked at again
+                LOG.warning("table %s: the clock ran out, but: %s", table.id, error)
+        return done
 
     def sweep(self) -> None:
         """Make the own actions of the tables left waiting by a process whose lease ran out (where the
@@ -145,7 +218,13 @@ class Hub:
             for table in held:
                 idle = IDLE_SECONDS if table.status != "finished" else IDLE_SECONDS / 10
                 unused = now - self._used.get(table.id, 0.0)  # asked for here, not changed elsewhere
-                if unused > idle and not self.watchers.get(table.id) and table.id not in self._loading:
+                timed = table.clock is not None and table.clock.seat is not None and table.status == "live"
+                if (
+                    unused > idle
+                    and not timed  # held while a clock runs, to be forfeited when it runs out
+                    and not self.watchers.get(table.id)
+                    and table.id not in self._loading
+                ):
                     self.tables.pop(table.id, None)
                     self._used.pop(table.id, None)
 
@@ -242,7 +321,7 @@ class Hub:
                         raise DamagedTableError(self.damaged[table_id])
                 if self.store.table(table_id) is None:
                     raise NotFoundError(_("there is no table {table}").format(table=table_id))
-                table = LiveTable.load(table_id, self.store, self.make_bot)
+                table = LiveTable.load(table_id, self.store, self.make_bot, now=lambda: self.now())
             except DamagedTableError as error:
                 with self.lock:
                     first = table_id not in self.damaged
@@ -266,8 +345,11 @@ class Hub:
         except Exception as error:
             raise StorageError(_not_stored_chat(error)) from error
 
-    def create(self, options: GameOptions | ChouetteOptions) -> LiveTable:
-        table = LiveTable.create(uuid.uuid4().hex[:16], options, self.store, self.make_bot)
+    def create(self, options: GameOptions | ChouetteOptions, table_id: str | None = None) -> LiveTable:
+        """A new table (under ``table_id`` where given, else a fresh id)."""
+        table = LiveTable.create(
+            table_id or uuid.uuid4().hex[:16], options, self.store, self.make_bot, now=lambda: self.now()
+        )
         with self.lock:
             return self._watch(table)
 
@@ -287,6 +369,7 @@ class Hub:
     def _watch(self, table: LiveTable) -> LiveTable:
         table.listeners.append(self._changed)
         table.listeners.append(rate_when_finished)  # a rated match's ratings, once it is finished
+        table.listeners.extend(self.table_listeners)
         self.tables[table.id] = table
         return table
 
@@ -314,12 +397,17 @@ class Hub:
         if not connections:
             return
         states = table_states(table, {connection.viewer for connection in connections})
+        texts = {viewer: json_text(state) for viewer, state in states.items()}
         version = len(table.actions)
+        logs: dict[int, str] = {}
+        sends: list[tuple[Connection, Message]] = []
         for connection in connections:
             start = connection.shown if 0 <= version - connection.shown <= MOST_CHANGES else version
             connection.shown = version
-            log = {"start": start, "entries": table.log(start)}
-            connection.send({"type": "state", "state": states[connection.viewer], "log": log})
+            if start not in logs:
+                logs[start] = json_text({"start": start, "entries": table.log(start)})
+            sends.append((connection, state_text(texts[connection.viewer], logs[start])))
+        deliver(sends)
 
     def broadcast(self, table_id: str, message: dict[str, Any], seats: list[int] | None = None) -> None:
         """Send ``message`` to the connections watching the table (only those of ``seats`` where given),
@@ -328,9 +416,14 @@ class Hub:
         self.store.publish({"table": table_id, "message": message, "seats": seats})
 
     def _send(self, table_id: str, message: dict[str, Any], seats: list[int] | None) -> None:
-        for connection in self.connections(table_id):
-            if seats is None or connection.viewer in seats:
-                connection.send(message)
+        text = json_text(message)
+        deliver(
+            [
+                (connection, text)
+                for connection in self.connections(table_id)
+                if seats is None or connection.viewer in seats
+            ]
+        )
 
 
 def _not_stored_chat(error: Exception) -> str:

@@ -52,9 +52,11 @@ from tavola.bot.player import Bot
 from tavola.dicesource import VerifiableDice
 from tavola.errors import IllegalActionError, SeatingError, TavolaError
 from tavola.i18n import _
+from tavola.match import Forfeit
 from tavola.schema import json_text
-from tavola.table import Seat
+from tavola.table import GameTable, Seat
 from tavola.web.actions import TABLE_ACTIONS, TableAction, is_table_action
+from tavola.web.clocks import Clock, clock_of, forfeit_action, read_forfeit, time_text
 from tavola.web.kinds import ServedTable, serve
 from tavola.web.options import ChouetteOptions, GameOptions, read_options, seat_name
 from tavola.web.storage import LEASE_SECONDS, MovedOnError, Store
@@ -157,12 +159,17 @@ class LiveTable:
         make_bot: BotMaker,
         *,
         status: Status = "open",
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.id = table_id
         self.options = options
         self.seats = seats
         self.store = store
         self.make_bot = make_bot
+        self.now = now
+        """The clocks' time: Unix seconds (:mod:`tavola.web.clocks`)."""
+        self.clock: Clock | None = clock_of(options)
+        """The players' clocks after the last action, where the table has a time control."""
         self.status: Status = status
         self.dice = VerifiableDice(bytes.fromhex(secret))
         self.lock = threading.RLock()
@@ -189,7 +196,13 @@ class LiveTable:
 
     @classmethod
     def create(
-        cls, table_id: str, options: GameOptions | ChouetteOptions, store: Store, make_bot: BotMaker
+        cls,
+        table_id: str,
+        options: GameOptions | ChouetteOptions,
+        store: Store,
+        make_bot: BotMaker,
+        *,
+        now: Callable[[], float] = time.time,
     ) -> LiveTable:
         """A new open table, stored; bots sit down at once."""
         if all(seat.bot is not None for seat in options.seats):
@@ -206,11 +219,13 @@ class LiveTable:
             secret,
             [(seat.name, seat.bot) for seat in seats],
         )
-        table = cls(table_id, options, seats, secret, store, make_bot)
+        table = cls(table_id, options, seats, secret, store, make_bot, now=now)
         return table
 
     @classmethod
-    def load(cls, table_id: str, store: Store, make_bot: BotMaker) -> LiveTable:
+    def load(
+        cls, table_id: str, store: Store, make_bot: BotMaker, *, now: Callable[[], float] = time.time
+    ) -> LiveTable:
         """The table as stored, its actions replayed through the engine; a live one then carries on
         with what needs nobody (a bot's turn cut short).
 
@@ -222,7 +237,7 @@ class LiveTable:
             raise NotFoundError(_("there is no table {table}").format(table=table_id))
         try:
             options = read_options(row.options)
-            table = cls(table_id, options, [], row.secret, store, make_bot)
+            table = cls(table_id, options, [], row.secret, store, make_bot, now=now)
         except (TavolaError, ValueError) as error:  # options the server no longer takes, a bad secret
             raise DamagedTableError(_damaged(table_id, str(error))) from None
         with table.lock:
@@ -250,10 +265,12 @@ class LiveTable:
         self.dice = VerifiableDice(bytes.fromhex(self._secret))
         self.actions = []
         self.served = None
+        self.clock = clock_of(self.options)
         if self.status == "open":
             return
         self._start_engine()
         self._replay([(action.number, action.seat, action.action) for action in stored])
+        self._read_clock()
         if self.status == "finished":
             if row.status != "finished":  # its end was stored, its status not yet
                 with contextlib.suppress(MovedOnError):  # else stored by another process meanwhile
@@ -299,6 +316,8 @@ class LiveTable:
             except Exception:
                 self._needs = "reload"  # half replayed: rebuilt whole at the next use
                 raise
+            if newer:
+                self._read_clock()
             self.revision = row.revision
             self.changed_at = time.monotonic()
             if row.status == "finished" and self.status != "finished":
@@ -328,6 +347,8 @@ class LiveTable:
                 except DamagedTableError:
                     self._needs = "reload"
                     return
+                if self.clock is not None:
+                    self.clock = self.clock.stored(event.get("clock"))
                 self.revision += 1
                 self.changed_at = time.monotonic()
                 self._changed()
@@ -564,6 +585,7 @@ class LiveTable:
         with self.lock:
             for attempt in range(2):
                 self._catch_up()
+                self._time_out()  # a player out of time loses before any action comes too late
                 if self.status != "live":
                     raise StateError(not_playing(self.status))
                 if self.seats[index].bot is not None:
@@ -603,6 +625,10 @@ class LiveTable:
     def _do(self, index: int | None, data: object) -> None:
         """Read ``data`` and do it through the table, as seat ``index`` (None: the table)."""
         assert self.served is not None
+        forfeit = read_forfeit(data) if index is None else None  # the table's own: never a person's
+        if forfeit is not None:
+            self._forfeit(forfeit)
+            return
         action = self.served.read(data)
         if is_table_action(action):
             self._table_action(index, action)
@@ -668,6 +694,68 @@ class LiveTable:
         self.dice.reveal()
         self._changed()
 
+    # --- forfeits and clocks -------------------------------------------------------------------
+
+    def forfeit(self, seat: int, reason: str) -> None:
+        """Seat ``seat`` loses the match (all of a money session's game in progress, and the session) for
+        ``reason``: out of ``time``, ``absent`` (never came to play), ``left``. Stored as the table's own
+        action (``{"action": "forfeit", "player", "reason", "at"}``), so a replay does it again; the
+        table is then finished. Refused at a table not live, at a chouette, and for an unknown reason.
+        """
+        with self.lock:
+            self._catch_up()
+            if self.status != "live":
+                raise StateError(not_playing(self.status))
+            self._seat(seat)
+            forfeit = Forfeit(seat, reason, time_text(self.now()))
+            self._keeping_storage(lambda: self._do(None, forfeit_action(forfeit)), catch_up=False)
+
+    def time_out(self) -> bool:
+        """Forfeit for the player whose clock ran out, if one did (on time: ``time``); whether one did.
+        Where another process did it first, the table is read again."""
+        with self.lock:
+            if self.clock is None or self.status != "live" or self.clock.expired(self.now()) is None:
+                return False
+            self._catch_up()
+            return self._time_out()
+
+    def _time_out(self) -> bool:
+        """:meth:`time_out` on a table up to date, holding its lock."""
+        seat = None if self.clock is None or self.status != "live" else self.clock.expired(self.now())
+        if seat is None:
+            return False
+        forfeit = Forfeit(seat, "time", time_text(self.now()))
+        self._keeping_storage(lambda: self._do(None, forfeit_action(forfeit)), catch_up=False)
+        return True
+
+    def _forfeit(self, forfeit: Forfeit) -> None:
+        table = self.served.table if self.served is not None else None
+        if not isinstance(table, GameTable):
+            raise StateError(_("a chouette has no forfeits"))
+        table.forfeit(forfeit)
+        self._stored(None, forfeit_action(forfeit))
+        self._finish()
+
+    def _clock_now(self) -> Clock | None:
+        """The clocks once the action just done is stored: the turn that ran ends where the table now
+        waits for someone else (the bot and the time between games are not timed)."""
+        table = self.served.table if self.served is not None else None
+        if self.clock is None or not isinstance(table, GameTable):
+            return self.clock
+        seat = table.seat_to_act
+        if seat is not None and self.seats[seat].bot is not None:
+            seat = None
+        return self.clock.after(seat, game=len(table.series.games), now=self.now())
+
+    def _read_clock(self) -> None:
+        """The clocks as stored with the last action replayed (kept as they are where the store holds
+        them for a later action, which a sync brings)."""
+        if self.clock is None:
+            return
+        row = self.store.clock(self.id)
+        if row is not None and row.number == len(self.actions) - 1:
+            self.clock = self.clock.stored(row.clock)
+
     # --- the engine --------------------------------------------------------------------------
 
     def _start_engine(self) -> None:
@@ -679,9 +767,16 @@ class LiveTable:
     def _stored(self, index: int | None, data: dict[str, Any]) -> None:
         """Keep an action done: stored in its own transaction, then the listeners told."""
         if not self._replaying:
+            clock = self._clock_now()
             self.revision = self.store.append_action(
-                self.id, len(self.actions), index, data, revision=self.revision
+                self.id,
+                len(self.actions),
+                index,
+                data,
+                revision=self.revision,
+                clock=None if clock is None else clock.to_json(),
             )
+            self.clock = clock
             self.changed_at = time.monotonic()
         self.actions.append((index, data))
         self._changed()

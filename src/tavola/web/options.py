@@ -50,6 +50,7 @@ from tavola.variants import find_variant
 __all__ = [
     "NAME_LENGTH",
     "ChouetteOptions",
+    "ClockOptions",
     "GameOptions",
     "OptionsError",
     "SeatOptions",
@@ -124,6 +125,27 @@ class SeatOptions(Shape):
     ] = None
 
 
+MOST_DELAY = 600
+"""The longest delay a move may have, in seconds."""
+MOST_BANK = 3600
+"""The largest bank per match point (or per game of money play), in seconds."""
+
+
+class ClockOptions(Shape):
+    """A time control (:mod:`tavola.web.clocks`): on each of a player's turns the first ``delay`` seconds
+    do not count, then their bank runs down; ``bank`` seconds per point of a match (``bank`` times the
+    length for the whole match), or for each game of money play."""
+
+    delay: Annotated[
+        float, Field(ge=0, le=MOST_DELAY), Says(f"{{field}}: 0 to {MOST_DELAY} seconds, not {{value}}")
+    ]
+    bank: Annotated[
+        float,
+        Field(gt=0, le=MOST_BANK),
+        Says(f"{{field}}: more than 0 and up to {MOST_BANK} seconds, not {{value}}"),
+    ]
+
+
 class GameOptions(Shape):
     """Two seats at a single game, a money session or a match."""
 
@@ -135,6 +157,8 @@ class GameOptions(Shape):
     rules: RulesShape = RulesShape()
     hints: bool = False
     """Whether the players may ask the bot for hints (a table with a bot seat always allows them)."""
+    clock: ClockOptions | None = None
+    """The time control; None: no clock (the default)."""
     seats: Annotated[list[SeatOptions], Field(min_length=2, max_length=2)]
 
 
@@ -153,6 +177,8 @@ TableOptions = Annotated[GameOptions | ChouetteOptions, Field(discriminator="kin
 
 def read_options(data: object) -> GameOptions | ChouetteOptions:
     """The options ``data`` gives, checked: their shape, the levels, and the rules by building the series."""
+    if isinstance(data, dict) and data.get("kind") == "chouette" and data.get("clock") is not None:
+        raise OptionsError(_("clock: a chouette is played without a clock"))
     options: GameOptions | ChouetteOptions = read_shape(TableOptions, data, OptionsError, "the options")
     seats = list(options.seats)
     for index, seat in enumerate(seats):

@@ -4,7 +4,9 @@
 action: the table (seats, status, the dice's commitment and, once the table
 is finished, its secret), its ``version`` (how many actions it has done),
 the game as it stands (:meth:`tavola.web.kinds.ServedTable.game_json`, with
-the last play) and what the viewer may do. Its size does not grow with the
+the last play), the players' clocks where the table has a time control
+(:meth:`tavola.web.clocks.Clock.state_json`), the forfeit that ended it if
+one did, and what the viewer may do. Its size does not grow with the
 session: the table's log is its own route, a page at a time
 (``GET /api/tables/{id}/log``), and so is Tavola's record of the play
 (``record.json``). :func:`table_states` makes it for several viewers at
@@ -18,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tavola.errors import TavolaError
+from tavola.table import GameTable
 from tavola.web.hints import hint_question
 from tavola.web.live import LiveTable
 
@@ -64,6 +67,7 @@ def table_states(table: LiveTable, viewers: Iterable[int | None]) -> dict[int | 
         "secret": table.secret,
     }
     game = table.served.game_json() if table.served is not None else None
+    clock = table.clock.state_json(table.now()) if table.clock is not None else None
     return {
         viewer: {
             **shared,
@@ -73,9 +77,20 @@ def table_states(table: LiveTable, viewers: Iterable[int | None]) -> dict[int | 
             "may_hint": may_hint(table, viewer),
             "dice": dice,
             "game": game,
+            "clock": clock,
+            "forfeit": _forfeit(table),
         }
         for viewer in viewers
     }
+
+
+def _forfeit(table: LiveTable) -> dict[str, Any] | None:
+    """The forfeit that ended the table, if one did: the seat, why (``time``, ``absent``, ``left``), when."""
+    engine = table.served.table if table.served is not None else None
+    forfeit = engine.series.forfeited if isinstance(engine, GameTable) else None
+    if forfeit is None:
+        return None
+    return {"seat": forfeit.player, "reason": forfeit.reason, "at": forfeit.at}
 
 
 def may_hint(table: LiveTable, viewer: int | None) -> bool:

@@ -1,7 +1,8 @@
 """Where the server keeps its tables: SQLite or PostgreSQL through SQLAlchemy, migrated by Alembic.
 
-Five tables: ``tavola_tables`` (a table's options, status, the secret
+Six tables: ``tavola_tables`` (a table's options, status, the secret
 of its verifiable dice, its revision and the lease on its own actions),
+``tavola_clocks`` (a timed table's clocks, written with each action),
 ``tavola_seats`` (who sits where, with a hash of the seat's token, never the
 token), ``tavola_actions`` (every action done at a table, numbered from 0,
 as :mod:`tavola.web.actions` writes it), ``tavola_chat`` and
@@ -72,6 +73,7 @@ __all__ = [
     "ActionRow",
     "Base",
     "ChatRow",
+    "ClockRow",
     "EventRow",
     "MovedOnError",
     "SeatRow",
@@ -149,6 +151,17 @@ class ActionRow(Base):
     created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
 
 
+class ClockRow(Base):
+    """A timed table's clocks after its action ``number`` (:meth:`tavola.web.clocks.Clock.to_json`): each
+    bank, whose turn runs and since when; written with that action, in its transaction."""
+
+    __tablename__ = "tavola_clocks"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tavola_tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer)
+    clock: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 class ChatRow(Base):
     __tablename__ = "tavola_chat"
 
@@ -174,6 +187,7 @@ TABLES: Table = TableRow.__table__  # type: ignore[assignment]
 SEATS: Table = SeatRow.__table__  # type: ignore[assignment]
 ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
 EVENTS: Table = EventRow.__table__  # type: ignore[assignment]
+CLOCKS: Table = ClockRow.__table__  # type: ignore[assignment]
 
 
 def default_database_url() -> str:
@@ -315,10 +329,18 @@ class Store:
         return self._commits.write(write, table_id)
 
     def append_action(
-        self, table_id: str, number: int, seat: int | None, action: dict[str, Any], *, revision: int
+        self,
+        table_id: str,
+        number: int,
+        seat: int | None,
+        action: dict[str, Any],
+        *,
+        revision: int,
+        clock: dict[str, Any] | None = None,
     ) -> int:
-        """Store action ``number`` (from 0) of the table, at its ``revision``, and take the lease on the
-        table's own actions; the table's new revision. :class:`MovedOnError` where the table is no
+        """Store action ``number`` (from 0) of the table, at its ``revision``, with the table's ``clock``
+        after it where it is timed, and take the lease on the table's own actions; the table's new
+        revision. :class:`MovedOnError` where the table is no
         longer at that revision (nothing is written); it fails too if that number is stored already.
 
         The write is committed with those of other tables waiting at the same time
@@ -332,6 +354,14 @@ class Store:
                 )
             )
             stored = {"revision": revision + 1, "number": number, "seat": seat, "action": action}
+            if clock is not None:
+                values = {"number": number, "clock": clock}
+                kept = connection.execute(
+                    update(CLOCKS).where(CLOCKS.c.table_id == table_id).values(**values)
+                )
+                if kept.rowcount != 1:
+                    connection.execute(insert(CLOCKS).values(table_id=table_id, **values))
+                stored["clock"] = clock
             self._publish_in(connection, {"table": table_id, **stored})
             return revision + 1
 
@@ -464,6 +494,11 @@ class Store:
             return list(
                 session.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.index))
             )
+
+    def clock(self, table_id: str) -> ClockRow | None:
+        """A timed table's clocks as stored with its last action (None: no clock stored)."""
+        with self._session() as session:
+            return session.get(ClockRow, table_id)
 
     def actions(self, table_id: str, start: int = 0) -> list[ActionRow]:
         """The table's actions numbered ``start`` and after, in order."""
