@@ -1,0 +1,1066 @@
+"""Tournaments on the server: a director's knockout or Swiss, its entries, rounds, tables and standings.
+
+A director (any account) creates a tournament (:class:`TournamentSettings`):
+a knockout, seeded by rating, with an optional consolation bracket for the
+first round's losers, or a Swiss of a set number of rounds (the pairings are
+:mod:`tavola.web.pairing`'s); the match length of each round, the variant,
+rated or not, the clock, how long a player has to take their seat, and when
+entries close. Players register themselves; the director enters bots by
+level (each level plays as its account, :func:`~tavola.web.accounts.bot_account`).
+
+**Running.** When the director starts it (or entries close), the entrants
+are seeded by their ratings in the variant and the first round is paired.
+Each match is a table made with the tournament's settings, its seats taken
+at once under the players' accounts: a person finds the match on the
+tournament's page and takes the seat's token there (:meth:`Tournaments.seat`),
+which only they are given. A bot's seat plays itself, as at any table. As
+tables finish, their winners are recorded and, once a round is over, the
+next is paired; a player who has not taken their seat when the match's time
+to start has passed forfeits it (both absent: in a knockout the better seed
+goes through, in a Swiss neither scores). The director may pause (no new
+round is paired, no forfeit counted; results are still recorded), resume,
+and award an undecided match. The final standings stay.
+
+**Nothing lost, nothing forged.** Each step (a result, a forfeit, a round
+paired, a start, an award) is written in one transaction with the
+tournament's revision bumped where it is still the one read, so with several
+server processes a step is taken once: the others see the revision moved
+and read again. A match's table is made after the step that paired it, under
+the id that step stored, so one missing (a server stopped between the two)
+is made at the next sweep. Results come only from finished tables, awards
+only from the director. The listener of each table
+(:meth:`Tournaments.table_changed`) and a sweep every few seconds (and at
+start) advance every tournament.
+
+>>> settings = read_settings({"name": "Friday", "kind": "swiss", "rounds": 3, "lengths": [3]})
+>>> settings.rounds, settings.length(5)
+(3, 3)
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+
+from tavola.dicesource import VerifiableDice
+from tavola.errors import TavolaError
+from tavola.i18n import _
+from tavola.match import Match
+from tavola.schema import Shape, read_shape
+from tavola.table import GameTable
+from tavola.variants import find_variant
+from tavola.web.accounts import AccountRow, Accounts, bot_account, utc_text
+from tavola.web.hub import Hub
+from tavola.web.live import LiveTable, NotFoundError, StateError, TokenError
+from tavola.web.options import GameOptions, read_options
+from tavola.web.pairing import (
+    Entrant,
+    PairingError,
+    Result,
+    consolation_field,
+    first_round,
+    knockout_places,
+    knockout_rounds,
+    next_round,
+    ranked,
+    swiss_pairings,
+    swiss_standings,
+)
+from tavola.web.ratings import INITIAL_RATING, RatingRow
+from tavola.web.storage import Base
+
+__all__ = [
+    "MOST_PLAYERS",
+    "SWEEP_SECONDS",
+    "EntryRow",
+    "NotDirectorError",
+    "TournamentMatchRow",
+    "TournamentRow",
+    "TournamentSettings",
+    "TournamentSettingsError",
+    "TournamentStateError",
+    "Tournaments",
+    "read_settings",
+]
+
+LOG = logging.getLogger("tavola.web")
+
+MOST_PLAYERS = 128
+"""The largest field a tournament takes."""
+SWEEP_SECONDS = 2.0
+"""How often the running tournaments are looked at (for forfeits, entries closing, and steps missed)."""
+MOST_STEPS = 64
+"""The most steps one look at a tournament takes (each its own transaction)."""
+MOST_TRIES = 10
+"""How many times a step is worked out again when another process changed the tournament meanwhile."""
+
+
+class TournamentSettingsError(TavolaError):
+    """Settings a tournament cannot be created with."""
+
+
+class NotDirectorError(TokenError):
+    """A change of a tournament asked by someone other than its director, or by nobody logged in."""
+
+
+class TournamentStateError(StateError):
+    """Something the tournament cannot do now: entries closed, a match decided, too few players."""
+
+
+class _MovedError(Exception):
+    """The tournament changed since it was read: the step is worked out again."""
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+# --- settings -------------------------------------------------------------------------------------
+
+
+class TournamentSettings(Shape):
+    """What a tournament is created with. ``lengths``: the match length of each round, the last one for
+    every round after; ``rounds``: a Swiss's rounds; ``start_seconds``: how long a player has to take
+    their seat once a match is paired; ``closes``: when entries close (ISO 8601; the tournament then
+    starts), or never (the director starts it); ``clock``: the tables' clock, as a table takes it."""
+
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+    kind: Literal["knockout", "swiss"]
+    lengths: Annotated[list[Annotated[int, Field(ge=1, le=25)]], Field(min_length=1, max_length=16)] = Field(
+        default_factory=lambda: [1]
+    )
+    rounds: Annotated[int, Field(ge=1, le=16)] | None = None
+    consolation: bool = False
+    variant: Annotated[str, Field(max_length=40)] = "standard"
+    rated: bool = True
+    clock: dict[str, Any] | None = None
+    start_seconds: Annotated[int, Field(ge=10, le=7 * 24 * 3600)] = 600
+    closes: Annotated[str, Field(max_length=40)] | None = None
+
+    def length(self, round_number: int) -> int:
+        """The match length of round ``round_number`` (from 1)."""
+        return self.lengths[min(round_number, len(self.lengths)) - 1]
+
+    def closing_time(self) -> datetime.datetime | None:
+        """When entries close, as a time in UTC."""
+        if self.closes is None:
+            return None
+        try:
+            moment = datetime.datetime.fromisoformat(self.closes)
+        except ValueError:
+            raise TournamentSettingsError(
+                _("closes: a time such as 2026-05-01T20:00:00Z, not {value}").format(value=self.closes)
+            ) from None
+        return moment.replace(tzinfo=moment.tzinfo or datetime.UTC)
+
+
+def read_settings(data: object) -> TournamentSettings:
+    """The settings ``data`` gives, checked: the shape, the name, and each round's table options as the
+    tables read them (the variant, the lengths, the clock)."""
+    settings: TournamentSettings = read_shape(
+        TournamentSettings, data, TournamentSettingsError, "the settings"
+    )
+    name = settings.name.strip()
+    if not name or not name.isprintable():
+        raise TournamentSettingsError(_("name: a tournament's name is printable text"))
+    if settings.kind == "swiss" and settings.rounds is None:
+        raise TournamentSettingsError(_("rounds: a Swiss needs its number of rounds"))
+    if settings.kind == "knockout" and settings.rounds is not None:
+        raise TournamentSettingsError(_("rounds: a knockout has as many rounds as its field needs"))
+    if settings.kind == "swiss" and settings.consolation:
+        raise TournamentSettingsError(_("consolation: only a knockout has a consolation bracket"))
+    settings.closing_time()
+    for length in set(settings.lengths):
+        try:
+            read_options(_table_options(settings, length, [{}, {}]))
+        except TavolaError as error:
+            raise TournamentSettingsError(str(error)) from None
+    return settings.model_copy(update={"name": name, "variant": find_variant(settings.variant).name})
+
+
+def _table_options(settings: TournamentSettings, length: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "kind": "game",
+        "series": "match",
+        "length": length,
+        "variant": settings.variant,
+        "seats": seats,
+    }
+    if settings.clock is not None:
+        options["clock"] = settings.clock
+    return options
+
+
+# --- storage --------------------------------------------------------------------------------------
+
+
+class TournamentRow(Base):
+    __tablename__ = "tavola_tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    director_id: Mapped[int] = mapped_column(ForeignKey("tavola_accounts.id"), index=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The :class:`TournamentSettings` as JSON."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    revision: Mapped[int] = mapped_column(Integer)
+    """How many steps the tournament has taken: a step is written only at the revision it was read at."""
+    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class EntryRow(Base):
+    __tablename__ = "tavola_tournament_entries"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tavola_tournaments.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("tavola_accounts.id"), primary_key=True, index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    """The order of entry, from 0: equal ratings are seeded by it."""
+    rating: Mapped[float | None] = mapped_column(Float)
+    """The rating in the tournament's variant when it started (its seeding)."""
+
+
+class TournamentMatchRow(Base):
+    """A match of a tournament: its bracket, round and place in it, its players (no second: a bye), its
+    table, who took their seat, and its winner with how it was decided."""
+
+    __tablename__ = "tavola_tournament_matches"
+    __table_args__ = (UniqueConstraint("tournament_id", "bracket", "round", "slot"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tavola_tournaments.id"), index=True)
+    bracket: Mapped[str] = mapped_column(String(16))
+    """``main``, or ``consolation``."""
+    round: Mapped[int] = mapped_column(Integer)
+    slot: Mapped[int] = mapped_column(Integer)
+    first_id: Mapped[int] = mapped_column(ForeignKey("tavola_accounts.id"))
+    second_id: Mapped[int | None] = mapped_column(ForeignKey("tavola_accounts.id"))
+    length: Mapped[int] = mapped_column(Integer)
+    table_id: Mapped[str | None] = mapped_column(String(32))
+    """The table's id, chosen when the match is paired (the table is made just after)."""
+    first_token: Mapped[str | None] = mapped_column(String(64))
+    """The first player's seat token, given only to them (a bot's seat has none)."""
+    second_token: Mapped[str | None] = mapped_column(String(64))
+    first_present: Mapped[bool] = mapped_column(Boolean)
+    """Whether the first player took their seat (a bot always has)."""
+    second_present: Mapped[bool] = mapped_column(Boolean)
+    deadline: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
+    """When a player who has not taken their seat forfeits."""
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("tavola_accounts.id"))
+    decided: Mapped[str | None] = mapped_column(String(16))
+    """How: ``table``, ``bye``, ``forfeit`` or ``award``; None while undecided."""
+    decided_at: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
+
+    @property
+    def players(self) -> list[int]:
+        return [self.first_id] if self.second_id is None else [self.first_id, self.second_id]
+
+
+def _aware(moment: datetime.datetime) -> datetime.datetime:
+    """A stored time with its zone (SQLite gives it back without)."""
+    return moment.replace(tzinfo=moment.tzinfo or datetime.UTC)
+
+
+@dataclass
+class _Loaded:
+    """A tournament as read in one transaction: its row, settings, entries with their accounts, matches."""
+
+    row: TournamentRow
+    settings: TournamentSettings
+    entries: list[EntryRow]
+    accounts: dict[int, AccountRow]
+    matches: list[TournamentMatchRow]
+
+    def bracket(self, name: str) -> dict[int, list[TournamentMatchRow]]:
+        """The bracket's matches by round, each round in slot order."""
+        rounds: dict[int, list[TournamentMatchRow]] = {}
+        for match in sorted(self.matches, key=lambda match: (match.round, match.slot)):
+            if match.bracket == name:
+                rounds.setdefault(match.round, []).append(match)
+        return rounds
+
+    def entrants(self) -> list[Entrant]:
+        return [
+            Entrant(
+                entry.account_id, entry.rating if entry.rating is not None else INITIAL_RATING, entry.number
+            )
+            for entry in self.entries
+        ]
+
+    def is_bot(self, account: int) -> bool:
+        return self.accounts[account].bot is not None
+
+
+# --- the director ---------------------------------------------------------------------------------
+
+
+class Tournaments:
+    """Every tournament of the server: made, entered, run and read here (``clock``: the time, for the
+    deadlines and entries closing).
+
+    :meth:`start` begins the sweep in a thread of its own; :meth:`table_changed` is each table's
+    listener (:attr:`Hub.table_listeners <tavola.web.hub.Hub.table_listeners>`), which wakes it when a
+    table finishes.
+    """
+
+    def __init__(
+        self,
+        hub: Hub,
+        *,
+        clock: Callable[[], datetime.datetime] = _now,
+        sweep_seconds: float = SWEEP_SECONDS,
+    ) -> None:
+        self.hub = hub
+        self.accounts = Accounts(hub.store)
+        self.clock = clock
+        self.sweep_seconds = sweep_seconds
+        self._sessions = sessionmaker(hub.store.engine, expire_on_commit=False)
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- the sweep --------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Advance every tournament now and every :attr:`sweep_seconds`, and whenever a table finishes."""
+        self._thread = threading.Thread(target=self._sweep_often, name="tavola-tournaments", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def table_changed(self, table: LiveTable) -> None:
+        """A table's listener: a finished table may end a tournament's match, so the sweep looks now."""
+        if table.status == "finished":
+            self._wake.set()
+
+    def _sweep_often(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self.advance_all()
+            except Exception:
+                LOG.exception("the sweep of the tournaments failed")
+            self._wake.wait(self.sweep_seconds)
+            self._wake.clear()
+
+    def advance_all(self) -> None:
+        """Advance every tournament not over (:meth:`advance`)."""
+        with self._sessions() as session:
+            found = session.scalars(
+                select(TournamentRow.id).where(TournamentRow.status.in_(("entry", "running", "paused")))
+            )
+            ids = list(found)
+        for tournament_id in ids:
+            try:
+                self.advance(tournament_id)
+            except Exception:
+                LOG.exception("tournament %s did not advance", tournament_id)
+
+    def advance(self, tournament_id: str) -> None:
+        """Take every step the tournament is due (results of finished tables, forfeits, entries closing,
+        the next round), each in its own transaction, then make the tables its matches lack."""
+        for _step in range(MOST_STEPS):
+            if not self._write(
+                tournament_id, functools.partial(self._step, results=self._table_results(tournament_id))
+            ):
+                break
+        self._make_tables(tournament_id)
+
+    # --- a step, in one transaction ------------------------------------------------------------------
+
+    def _write(self, tournament_id: str, change: Callable[[_Loaded], bool]) -> bool:
+        """Read the tournament and apply ``change`` in one transaction, written only where the tournament
+        is still at the revision read (else read again and tried again); what ``change`` said (False:
+        nothing to write)."""
+        for attempt in range(MOST_TRIES):
+            with self._sessions() as session:
+                try:
+                    loaded = self._load(session, tournament_id)
+                    if not change(loaded):
+                        session.rollback()
+                        return False
+                    self._bump(session, loaded.row)
+                    session.commit()
+                    return True
+                except (_MovedError, IntegrityError):
+                    session.rollback()
+                    if attempt == MOST_TRIES - 1:
+                        raise TournamentStateError(_moved()) from None
+        return False
+
+    def _bump(self, session: Session, row: TournamentRow) -> None:
+        revision = row.revision
+        session.flush()
+        moved = session.execute(
+            update(TournamentRow)
+            .where(TournamentRow.id == row.id, TournamentRow.revision == revision)
+            .values(revision=revision + 1)
+            .execution_options(synchronize_session=False)
+        )
+        if moved.rowcount != 1:  # type: ignore[attr-defined]
+            raise _MovedError(row.id)
+
+    def _load(self, session: Session, tournament_id: str) -> _Loaded:
+        row = session.get(TournamentRow, tournament_id)
+        if row is None:
+            raise NotFoundError(_("there is no tournament {id}").format(id=tournament_id))
+        entries = list(
+            session.scalars(
+                select(EntryRow).where(EntryRow.tournament_id == tournament_id).order_by(EntryRow.number)
+            )
+        )
+        ids = {entry.account_id for entry in entries} | {row.director_id}
+        accounts = {
+            account.id: account
+            for account in session.scalars(select(AccountRow).where(AccountRow.id.in_(ids)))
+        }
+        matches = list(
+            session.scalars(
+                select(TournamentMatchRow).where(TournamentMatchRow.tournament_id == tournament_id)
+            )
+        )
+        settings = TournamentSettings.model_validate(row.settings)
+        return _Loaded(row, settings, entries, accounts, matches)
+
+    def _step(self, loaded: _Loaded, results: dict[str, int]) -> bool:
+        """The tournament's next step, made in ``loaded``'s session; False where none is due."""
+        row, now = loaded.row, self.clock()
+        if row.status == "entry":
+            closes = loaded.settings.closing_time()
+            if closes is None or now < closes:
+                return False
+            self._begin(loaded, now)
+            return True
+        if row.status not in ("running", "paused"):
+            return False
+        for match in loaded.matches:
+            if match.decided is None and match.table_id in results:
+                seat = results[match.table_id]
+                self._decide(match, match.players[seat], "table", now)
+                return True
+        if row.status == "paused":
+            return False
+        for match in loaded.matches:
+            due = match.decided is None and match.deadline is not None and _aware(match.deadline) <= now
+            if due and not (match.first_present and match.second_present):
+                self._forfeit(loaded, match, now)
+                return True
+        return self._next_round(loaded, now)
+
+    def _decide(
+        self, match: TournamentMatchRow, winner: int | None, how: str, now: datetime.datetime
+    ) -> None:
+        match.winner_id, match.decided, match.decided_at = winner, how, now
+
+    def _forfeit(self, loaded: _Loaded, match: TournamentMatchRow, now: datetime.datetime) -> None:
+        """The absent player of ``match`` forfeits; both absent: the better seed goes through a knockout,
+        nobody wins a Swiss match."""
+        if match.first_present:
+            winner: int | None = match.first_id
+        elif match.second_present:
+            winner = match.second_id
+        else:
+            winner = match.first_id if loaded.settings.kind == "knockout" else None
+        self._decide(match, winner, "forfeit", now)
+
+    def _begin(self, loaded: _Loaded, now: datetime.datetime) -> None:
+        """Close the entries: seed the entrants by their ratings and pair the first round (too few
+        entrants: the tournament is cancelled)."""
+        row, settings = loaded.row, loaded.settings
+        if len(loaded.entries) < 2:
+            row.status = "cancelled"
+            return
+        session = Session.object_session(row)
+        assert session is not None
+        variant = settings.variant
+        for entry in loaded.entries:
+            rating = session.get(RatingRow, (entry.account_id, variant))
+            entry.rating = rating.rating if rating is not None else INITIAL_RATING
+        row.status = "running"
+        seeds = ranked(loaded.entrants())
+        if settings.kind == "knockout":
+            self._pair(loaded, "main", 1, first_round(seeds), now)
+        else:
+            self._pair_swiss(loaded, 1, now)
+
+    def _next_round(self, loaded: _Loaded, now: datetime.datetime) -> bool:
+        """Pair the next round of each bracket whose round is over, or finish the tournament."""
+        if loaded.settings.kind == "swiss":
+            rounds = loaded.bracket("main")
+            last = max(rounds)
+            if any(match.decided is None for match in rounds[last]):
+                return False
+            if last >= (loaded.settings.rounds or 0) or not self._pair_swiss(loaded, last + 1, now):
+                loaded.row.status = "finished"
+            return True
+        paired = self._next_knockout_round(loaded, "main", now)
+        if loaded.settings.consolation:
+            paired = self._consolation(loaded, now) or paired
+        if paired:
+            return True
+        brackets = [loaded.bracket("main")] + (
+            [loaded.bracket("consolation")] if loaded.settings.consolation else []
+        )
+        if all(self._bracket_over(rounds) for rounds in brackets if rounds) and self._consolation_settled(
+            loaded
+        ):
+            loaded.row.status = "finished"
+            return True
+        return False
+
+    def _bracket_over(self, rounds: dict[int, list[TournamentMatchRow]]) -> bool:
+        last = rounds[max(rounds)]
+        return len(last) == 1 and last[0].decided is not None
+
+    def _consolation_settled(self, loaded: _Loaded) -> bool:
+        """Whether the consolation bracket is paired, or never will be (off, or too few first losers)."""
+        if not loaded.settings.consolation or loaded.bracket("consolation"):
+            return True
+        return len(self._consolation_players(loaded)) < 2
+
+    def _next_knockout_round(self, loaded: _Loaded, bracket: str, now: datetime.datetime) -> bool:
+        rounds = loaded.bracket(bracket)
+        if not rounds:
+            return False
+        last = max(rounds)
+        matches = rounds[last]
+        if len(matches) < 2 or any(match.decided is None for match in matches):
+            return False
+        winners = [match.winner_id for match in matches if match.winner_id is not None]
+        self._pair(loaded, bracket, last + 1, next_round(winners), now)
+        return True
+
+    def _consolation_players(self, loaded: _Loaded) -> list[int]:
+        first = loaded.bracket("main").get(1, [])
+        if not first or any(match.decided is None for match in first):
+            return []
+        pairs = [(match.first_id, match.second_id) for match in first]
+        winners = [match.winner_id for match in first if match.winner_id is not None]
+        return consolation_field(pairs, winners, ranked(loaded.entrants()))
+
+    def _consolation(self, loaded: _Loaded, now: datetime.datetime) -> bool:
+        if loaded.bracket("consolation"):
+            return self._next_knockout_round(loaded, "consolation", now)
+        field = self._consolation_players(loaded)
+        if len(field) < 2:
+            return False
+        self._pair(loaded, "consolation", 1, first_round(field), now)
+        return True
+
+    def _pair_swiss(self, loaded: _Loaded, number: int, now: datetime.datetime) -> bool:
+        """Pair Swiss round ``number``; False where no round is left without a repeat."""
+        decided = [match for match in loaded.matches if match.decided is not None]
+        results = [Result(match.first_id, match.second_id, match.winner_id) for match in decided]
+        ranking = [line.id for line in swiss_standings(loaded.entrants(), results)]
+        played = {frozenset(match.players) for match in loaded.matches if match.second_id is not None}
+        had_bye = {match.first_id for match in loaded.matches if match.second_id is None}
+        try:
+            pairs, bye = swiss_pairings(ranking, played, had_bye)
+        except PairingError:
+            return False
+        round_matches: list[tuple[int, int | None]] = [*pairs]
+        if bye is not None:
+            round_matches.append((bye, None))
+        self._pair(loaded, "main", number, round_matches, now)
+        return True
+
+    def _pair(
+        self,
+        loaded: _Loaded,
+        bracket: str,
+        number: int,
+        pairs: list[tuple[int, int | None]] | list[tuple[int, int]],
+        now: datetime.datetime,
+    ) -> None:
+        """Store a round's matches: a bye decided at once, each other with its table's id and deadline."""
+        session = Session.object_session(loaded.row)
+        assert session is not None
+        settings = loaded.settings
+        deadline = now + datetime.timedelta(seconds=settings.start_seconds)
+        for slot, (first, second) in enumerate(pairs):
+            match = TournamentMatchRow(
+                tournament_id=loaded.row.id,
+                bracket=bracket,
+                round=number,
+                slot=slot,
+                first_id=first,
+                second_id=second,
+                length=settings.length(number),
+                first_present=loaded.is_bot(first),
+                second_present=second is None or loaded.is_bot(second),
+            )
+            if second is None:
+                self._decide(match, first, "bye", now)
+            else:
+                match.table_id = uuid.uuid4().hex[:16]
+                match.deadline = deadline
+            session.add(match)
+            loaded.matches.append(match)
+
+    # --- tables -------------------------------------------------------------------------------------
+
+    def _table_results(self, tournament_id: str) -> dict[str, int]:
+        """The winning seat of each finished table of the tournament's undecided matches."""
+        with self._sessions() as session:
+            tables = list(
+                session.scalars(
+                    select(TournamentMatchRow.table_id).where(
+                        TournamentMatchRow.tournament_id == tournament_id,
+                        TournamentMatchRow.winner_id.is_(None),
+                        TournamentMatchRow.decided.is_(None),
+                        TournamentMatchRow.table_id.is_not(None),
+                    )
+                )
+            )
+        results = {}
+        for table_id in tables:
+            row = self.hub.store.table(table_id) if table_id is not None else None
+            if table_id is None or row is None or row.status != "finished":
+                continue
+            seat = _winning_seat(self.hub.get(table_id))
+            if seat is not None:
+                results[table_id] = seat
+        return results
+
+    def _make_tables(self, tournament_id: str) -> None:
+        """Make the table of each undecided match that lacks one, and seat its players."""
+        with self._sessions() as session:
+            loaded = self._load(session, tournament_id)
+        for match in loaded.matches:
+            if match.table_id is None or match.decided is not None:
+                continue
+            try:
+                self._make_table(loaded, match)
+            except Exception:
+                LOG.exception("tournament %s: the table of match %s was not made", tournament_id, match.id)
+
+    def _make_table(self, loaded: _Loaded, match: TournamentMatchRow) -> None:
+        table_id = match.table_id
+        assert table_id is not None
+        assert match.second_id is not None
+        store = self.hub.store
+        players = [loaded.accounts[match.first_id], loaded.accounts[match.second_id]]
+        seats = [{"bot": player.bot} if player.bot else {"name": player.name} for player in players]
+        options = read_options(_table_options(loaded.settings, match.length, seats))
+        assert isinstance(options, GameOptions)
+        if store.table(table_id) is None:
+            try:
+                if all(player.bot for player in players):
+                    self._make_bots_table(table_id, options, players)
+                    return
+                self.hub.create(options, table_id)
+            except IntegrityError:
+                pass  # made meanwhile by another process
+        table = self.hub.get(table_id)
+        for index, player in enumerate(players):
+            if player.bot is not None or (match.first_token, match.second_token)[index] is not None:
+                continue
+            try:
+                token = table.take_seat(index, player.name)
+            except StateError:
+                continue  # taken by another process, which stores the token
+            if loaded.settings.rated:
+                self.accounts.link_seat(table_id, index, player.id)
+            column = TournamentMatchRow.first_token if index == 0 else TournamentMatchRow.second_token
+            with self._sessions() as session, session.begin():
+                session.execute(
+                    update(TournamentMatchRow)
+                    .where(TournamentMatchRow.id == match.id, column.is_(None))
+                    .values({column: token})
+                )
+
+    def _make_bots_table(self, table_id: str, options: GameOptions, players: list[AccountRow]) -> None:
+        """A table where two bots meet: stored with both seats taken and live, then loaded, which plays it
+        through (in a thread of its own) as a table plays a bot's turns."""
+        store = self.hub.store
+        secret = VerifiableDice().reveal()
+        names = [(player.name, player.bot) for player in players]
+        store.create_table(table_id, options.kind, options.model_dump(mode="json"), secret, names)
+        store.set_status(table_id, "live", revision=0)
+
+        def play() -> None:
+            try:
+                self.hub.get(table_id)
+            except Exception:
+                LOG.exception("table %s between two bots did not play", table_id)
+            self._wake.set()
+
+        threading.Thread(target=play, name=f"tavola-bots-{table_id}", daemon=True).start()
+
+    # --- what people and the director do ------------------------------------------------------------
+
+    def create(self, account: AccountRow | None, data: object) -> str:
+        """A new tournament directed by the logged-in ``account``, open for entries: its id."""
+        director = _logged_in(account)
+        settings = read_settings(data)
+        tournament_id = uuid.uuid4().hex[:16]
+        with self._sessions() as session, session.begin():
+            session.add(
+                TournamentRow(
+                    id=tournament_id,
+                    name=settings.name,
+                    director_id=director.id,
+                    settings=settings.model_dump(mode="json"),
+                    status="entry",
+                    revision=0,
+                    created=self.clock(),
+                )
+            )
+        return tournament_id
+
+    def enter(self, tournament_id: str, account: AccountRow | None) -> None:
+        """Enter the logged-in player (a bot's account enters only by :meth:`enter_bot`)."""
+        player = _logged_in(account)
+        self._write(tournament_id, lambda loaded: self._add_entry(loaded, player.id))
+
+    def enter_bot(self, tournament_id: str, director: AccountRow | None, level: str) -> None:
+        """The director enters the bot at ``level`` (each level once: it plays as its account)."""
+        chosen = _level(level)
+
+        def entered(loaded: _Loaded) -> bool:
+            self._director(loaded, director)
+            session = Session.object_session(loaded.row)
+            assert session is not None
+            return self._add_entry(loaded, bot_account(session, chosen).id)
+
+        self._write(tournament_id, entered)
+
+    def _add_entry(self, loaded: _Loaded, account_id: int) -> bool:
+        if loaded.row.status != "entry":
+            raise TournamentStateError(_("the entries of this tournament are closed"))
+        if any(entry.account_id == account_id for entry in loaded.entries):
+            raise TournamentStateError(_("this player is entered already"))
+        if len(loaded.entries) >= MOST_PLAYERS:
+            raise TournamentStateError(
+                _("this tournament is full ({most} players)").format(most=MOST_PLAYERS)
+            )
+        number = max((entry.number for entry in loaded.entries), default=-1) + 1
+        session = Session.object_session(loaded.row)
+        assert session is not None
+        session.add(EntryRow(tournament_id=loaded.row.id, account_id=account_id, number=number))
+        return True
+
+    def withdraw(self, tournament_id: str, account: AccountRow | None) -> None:
+        """Take the logged-in player's entry back, while entries are open."""
+        player = _logged_in(account)
+        self._write(tournament_id, lambda loaded: self._remove_entry(loaded, player.id))
+
+    def withdraw_bot(self, tournament_id: str, director: AccountRow | None, level: str) -> None:
+        """The director takes back the entry of the bot at ``level``, while entries are open."""
+        chosen = _level(level)
+
+        def withdrawn(loaded: _Loaded) -> bool:
+            self._director(loaded, director)
+            bots = [
+                entry.account_id
+                for entry in loaded.entries
+                if loaded.accounts[entry.account_id].bot == chosen
+            ]
+            return self._remove_entry(loaded, bots[0] if bots else None)
+
+        self._write(tournament_id, withdrawn)
+
+    def _remove_entry(self, loaded: _Loaded, account_id: int | None) -> bool:
+        if loaded.row.status != "entry":
+            raise TournamentStateError(_("the entries of this tournament are closed"))
+        wanted = [entry for entry in loaded.entries if entry.account_id == account_id]
+        if not wanted:
+            raise TournamentStateError(_("this player is not entered"))
+        session = Session.object_session(loaded.row)
+        assert session is not None
+        session.delete(wanted[0])
+        return True
+
+    def begin(self, tournament_id: str, director: AccountRow | None) -> None:
+        """The director closes the entries and starts the tournament (at least 2 entrants)."""
+
+        def begun(loaded: _Loaded) -> bool:
+            self._director(loaded, director)
+            if loaded.row.status != "entry":
+                raise TournamentStateError(_("this tournament has started already"))
+            if len(loaded.entries) < 2:
+                raise TournamentStateError(_("a tournament needs at least 2 players"))
+            self._begin(loaded, self.clock())
+            return True
+
+        self._write(tournament_id, begun)
+        self.advance(tournament_id)
+
+    def pause(self, tournament_id: str, director: AccountRow | None, *, paused: bool = True) -> None:
+        """The director pauses the tournament (no new round, no forfeit) or resumes it (``paused`` False);
+        the deadlines of the matches not yet started are put off by the time it was paused."""
+
+        def changed(loaded: _Loaded) -> bool:
+            self._director(loaded, director)
+            wanted, now = ("running", "paused") if paused else ("paused", "running")
+            if loaded.row.status != wanted:
+                raise TournamentStateError(
+                    _("this tournament is not {status}").format(status=_status_word(wanted))
+                )
+            loaded.row.status = now
+            if not paused:
+                start = self.clock() + datetime.timedelta(seconds=loaded.settings.start_seconds)
+                for match in loaded.matches:
+                    if (
+                        match.decided is None
+                        and match.deadline is not None
+                        and _aware(match.deadline) < start
+                    ):
+                        match.deadline = start
+            return True
+
+        self._write(tournament_id, changed)
+        self._wake.set()
+
+    def award(self, tournament_id: str, director: AccountRow | None, match_id: int, winner: str) -> None:
+        """The director gives an undecided match to ``winner`` (one of its players, by name)."""
+
+        def awarded(loaded: _Loaded) -> bool:
+            self._director(loaded, director)
+            if loaded.row.status not in ("running", "paused"):
+                raise TournamentStateError(_("only a tournament being played has matches to award"))
+            match = _match(loaded, match_id)
+            if match.decided is not None:
+                raise TournamentStateError(_("this match is decided already"))
+            chosen = [player for player in match.players if loaded.accounts[player].name == winner]
+            if not chosen:
+                raise TournamentStateError(_("{name} does not play this match").format(name=winner))
+            self._decide(match, chosen[0], "award", self.clock())
+            return True
+
+        self._write(tournament_id, awarded)
+        self._wake.set()
+
+    def seat(self, tournament_id: str, match_id: int, account: AccountRow | None) -> dict[str, Any]:
+        """The logged-in player takes their seat at their match's table: ``{"table", "seat", "token"}``,
+        and they count as present from then on."""
+        player = _logged_in(account)
+        self._make_tables(tournament_id)
+        found: dict[str, Any] = {}
+
+        def present(loaded: _Loaded) -> bool:
+            match = _match(loaded, match_id)
+            if player.id not in match.players or match.second_id is None:
+                raise NotDirectorError(_("only its players take the seats of a match"))
+            if match.decided is not None:
+                raise TournamentStateError(_("this match is decided already"))
+            index = match.players.index(player.id)
+            token = (match.first_token, match.second_token)[index]
+            if token is None:
+                raise TournamentStateError(_("the match's table is being made: ask again in a moment"))
+            found.update(table=match.table_id, seat=index, token=token)
+            if (match.first_present, match.second_present)[index]:
+                return False
+            if index == 0:
+                match.first_present = True
+            else:
+                match.second_present = True
+            return True
+
+        self._write(tournament_id, present)
+        return found
+
+    def _director(self, loaded: _Loaded, account: AccountRow | None) -> None:
+        if account is None or account.id != loaded.row.director_id:
+            raise NotDirectorError(_("only the tournament's director changes it"))
+
+    # --- reading ------------------------------------------------------------------------------------
+
+    def listed(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The tournaments, newest first: ``{"id", "name", "kind", "variant", "status", "director",
+        "players", "created"}``."""
+        counts = (
+            select(EntryRow.tournament_id, func.count().label("players"))
+            .group_by(EntryRow.tournament_id)
+            .subquery()
+        )
+        query = (
+            select(TournamentRow, AccountRow.name, counts.c.players)
+            .join(AccountRow, AccountRow.id == TournamentRow.director_id)
+            .outerjoin(counts, counts.c.tournament_id == TournamentRow.id)
+            .order_by(TournamentRow.created.desc())
+            .limit(limit)
+        )
+        with self._sessions() as session:
+            return [
+                {
+                    "id": row.id,
+                    "name": row.name,
+                    "kind": row.settings["kind"],
+                    "variant": row.settings["variant"],
+                    "status": row.status,
+                    "director": director,
+                    "players": players or 0,
+                    "created": utc_text(row.created),
+                }
+                for row, director, players in session.execute(query)
+            ]
+
+    def view(self, tournament_id: str, viewer: AccountRow | None) -> dict[str, Any]:
+        """The tournament as anyone sees it (:func:`tournament_json`), with ``you``: what the logged-in
+        ``viewer`` may do (direct it; their entry and matches)."""
+        with self._sessions() as session:
+            loaded = self._load(session, tournament_id)
+        seen = tournament_json(loaded)
+        if viewer is not None:
+            mine = [
+                match.id
+                for match in loaded.matches
+                if viewer.id in match.players and match.decided is None and match.second_id is not None
+            ]
+            seen["you"] = {
+                "name": viewer.name,
+                "director": viewer.id == loaded.row.director_id,
+                "entered": any(entry.account_id == viewer.id for entry in loaded.entries),
+                "matches": mine,
+            }
+        else:
+            seen["you"] = None
+        return seen
+
+
+def _level(level: str) -> str:
+    """The ladder's name of bot level ``level`` (an unknown level refused as a table's seat refuses it)."""
+    chosen = read_options({"kind": "game", "seats": [{"bot": level}, {}]}).seats[0].bot
+    assert chosen is not None
+    return chosen
+
+
+def _logged_in(account: AccountRow | None) -> AccountRow:
+    if account is None:
+        raise NotDirectorError(_("log in first"))
+    return account
+
+
+def _match(loaded: _Loaded, match_id: int) -> TournamentMatchRow:
+    for match in loaded.matches:
+        if match.id == match_id:
+            return match
+    raise NotFoundError(_("there is no match {match} in this tournament").format(match=match_id))
+
+
+def _moved() -> str:
+    return _("the tournament kept changing while this was being done: try again")
+
+
+def _status_word(status: str) -> str:
+    return {"running": _("running"), "paused": _("paused")}.get(status, status)
+
+
+def _winning_seat(table: LiveTable) -> int | None:
+    """The seat that won the table's match, once the table is finished."""
+    with table.lock:
+        table.check()
+        engine = table.served.table if table.served is not None else None
+        if table.status != "finished" or not isinstance(engine, GameTable):
+            return None
+        series = engine.series
+        return series.winner if isinstance(series, Match) else None
+
+
+def tournament_json(loaded: _Loaded) -> dict[str, Any]:
+    """A tournament as JSON: its settings, entries, matches (the bracket or the rounds) and standings."""
+    row, settings = loaded.row, loaded.settings
+    names = {account_id: account.name for account_id, account in loaded.accounts.items()}
+    entrants = loaded.entrants()
+    seeds = (
+        {player: seed for seed, player in enumerate(ranked(entrants), start=1)}
+        if row.status != "entry"
+        else {}
+    )
+    entries = [
+        {
+            "name": names[entry.account_id],
+            "bot": loaded.accounts[entry.account_id].bot,
+            "rating": entry.rating,
+            "seed": seeds.get(entry.account_id),
+        }
+        for entry in loaded.entries
+    ]
+    matches = [
+        {
+            "id": match.id,
+            "bracket": match.bracket,
+            "round": match.round,
+            "slot": match.slot,
+            "players": [
+                names[match.first_id],
+                names[match.second_id] if match.second_id is not None else None,
+            ],
+            "length": match.length,
+            "table": match.table_id,
+            "present": [match.first_present, match.second_present],
+            "deadline": utc_text(match.deadline) if match.deadline is not None else None,
+            "winner": names[match.winner_id] if match.winner_id is not None else None,
+            "decided": match.decided,
+        }
+        for match in sorted(
+            loaded.matches, key=lambda match: (match.bracket != "main", match.round, match.slot)
+        )
+    ]
+    rounds = settings.rounds
+    if settings.kind == "knockout":
+        rounds = knockout_rounds(len(entrants)) if len(entrants) >= 2 else None
+    return {
+        "id": row.id,
+        "name": row.name,
+        "director": names[row.director_id],
+        "status": row.status,
+        "created": utc_text(row.created),
+        "settings": settings.model_dump(mode="json"),
+        "rounds": rounds,
+        "entries": entries,
+        "matches": matches,
+        "standings": _standings(loaded, names),
+    }
+
+
+def _standings(loaded: _Loaded, names: dict[int, str]) -> list[dict[str, Any]]:
+    """A Swiss's table as it stands; a finished knockout's places (the main bracket's)."""
+    if loaded.settings.kind == "swiss":
+        decided = [match for match in loaded.matches if match.decided is not None]
+        results = [Result(match.first_id, match.second_id, match.winner_id) for match in decided]
+        return [
+            {
+                "place": line.place,
+                "name": names[line.id],
+                "points": line.points,
+                "buchholz": line.buchholz,
+                "wins": line.wins,
+                "rating": line.rating,
+            }
+            for line in swiss_standings(loaded.entrants(), results)
+        ]
+    if loaded.row.status != "finished":
+        return []
+    rounds = loaded.bracket("main")
+    played = [
+        [(match.first_id, match.second_id, match.winner_id) for match in rounds[number]]
+        for number in sorted(rounds)
+    ]
+    return [{"place": place, "name": names[player]} for place, player in knockout_places(played)]

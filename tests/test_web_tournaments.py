@@ -1,0 +1,373 @@
+"""Tournaments through the server's API: an 8-player knockout with two bots and a consolation bracket, and
+a 6-player Swiss, each run to the end with the test playing the people; a forfeit, the director's rights,
+and a restart in the middle; on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
+pytest.importorskip("argon2", reason="accounts need argon2-cffi (pip install 'tavola[web]')")
+
+from argon2 import PasswordHasher
+from fastapi.testclient import TestClient
+
+from tavola.web.accounts import Accounts
+from tavola.web.app import create_app
+from tavola.web.limits import RateLimits
+from tavola.web.routes.accounts import AccountsState
+from tavola.web.storage import open_database
+from tavola.web.tournaments import Tournaments
+from web_helpers import auth, choose, state
+
+pytestmark = pytest.mark.timeout(240)
+
+PASSWORD = "correct horse battery"
+RESIGN = {"action": "resign", "kind": "single"}
+ACCEPT = {"action": "accept"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
+    found: str = request.getfixturevalue("postgresql")
+    return found
+
+
+class Club:
+    """A server and its people: a client of their own each, logged in (``director`` directs)."""
+
+    def __init__(self, url: str, names: list[str], *, accounts: bool = True) -> None:
+        self.app = create_app(open_database(url), posts=RateLimits(capacity=1e9, per_second=1e9))
+        # Quick hashes: the tests log in many people, and the hashes' strength is tested elsewhere.
+        store = self.app.state.server.hub.store
+        self.app.state.accounts = AccountsState.of(
+            Accounts(store, hasher=PasswordHasher(time_cost=1, memory_cost=64, parallelism=1))
+        )
+        self.director = TestClient(self.app)
+        self.clients = {name: TestClient(self.app) for name in names}
+        self.names = names
+        self.accounts = accounts
+
+    def __enter__(self) -> Club:
+        self.director.__enter__()
+        for name, client in [("Director", self.director), *self.clients.items()]:
+            how = ("/api/accounts", 201) if self.accounts else ("/api/session", 200)
+            done = client.post(how[0], json={"name": name, "password": PASSWORD})
+            assert done.status_code == how[1], done.text
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.director.__exit__(*exc)
+
+    @property
+    def tournaments(self) -> Tournaments:
+        found: Tournaments = self.app.state.tournaments
+        return found
+
+    def create(self, settings: dict[str, Any], bots: tuple[str, ...] = ()) -> str:
+        made = self.director.post("/api/tournaments", json=settings)
+        assert made.status_code == 201, made.text
+        tournament = str(made.json()["id"])
+        for name in self.names:
+            entered = self.clients[name].post(f"/api/tournaments/{tournament}/entries")
+            assert entered.status_code == 200, entered.text
+        for level in bots:
+            entered = self.director.post(f"/api/tournaments/{tournament}/bots", json={"level": level})
+            assert entered.status_code == 200, entered.text
+        return tournament
+
+    def view(self, tournament: str) -> dict[str, Any]:
+        seen = self.director.get(f"/api/tournaments/{tournament}")
+        assert seen.status_code == 200, seen.text
+        result: dict[str, Any] = seen.json()
+        return result
+
+
+def play(
+    club: Club,
+    tournament: str,
+    loser: Callable[[dict[str, Any]], str | None],
+    until: Callable[[dict[str, Any]], bool] = lambda seen: seen["status"] == "finished",
+    timeout: float = 30,
+) -> dict[str, Any]:
+    """Play the people's matches until ``until`` holds: each takes their seat from the tournament's page,
+    the player ``loser(match)`` names resigns when they may, the others play on and accept."""
+    held: dict[tuple[int, str], dict[str, Any]] = {}
+    ends = time.monotonic() + timeout
+    while True:
+        seen = club.view(tournament)
+        if until(seen):
+            return seen
+        assert time.monotonic() < ends, _waiting(club, seen)
+        acted = False
+        for match in seen["matches"]:
+            if match["decided"] is not None or match["players"][1] is None:
+                continue
+            for name in match["players"]:
+                if name in club.clients:
+                    acted = _act(club.clients[name], tournament, match, name, loser(match), held) or acted
+        if not acted:
+            time.sleep(0.05)
+
+
+def _waiting(club: Club, seen: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The undecided matches, each with its table's status and whose turn it is: what a test waited on."""
+    waiting = []
+    for match in seen["matches"]:
+        if match["decided"] is None:
+            table = state(club.director, match["table"]) if match["table"] else {}
+            waiting.append((match["players"], match["present"], table.get("status"), table.get("to_act")))
+    return waiting
+
+
+def _act(
+    client: TestClient,
+    tournament: str,
+    match: dict[str, Any],
+    name: str,
+    loser: str | None,
+    held: dict[tuple[int, str], dict[str, Any]],
+) -> bool:
+    key = (match["id"], name)
+    if key not in held:
+        taken = client.post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat")
+        if taken.status_code == 409:
+            return False  # its table is being made
+        assert taken.status_code == 200, taken.text
+        held[key] = taken.json()
+    seat, table, token = held[key]["seat"], held[key]["table"], held[key]["token"]
+    seen = state(client, table, token)
+    if seen["status"] != "live" or seat not in seen["to_act"]:
+        return False
+    legal = seen["legal_actions"]
+    action = RESIGN if name == loser and RESIGN in legal else ACCEPT if ACCEPT in legal else choose(legal)
+    done = client.post(f"/api/tables/{table}/actions", json=action, headers=auth(token))
+    assert done.status_code in (200, 409), done.text
+    return True
+
+
+def _round(seen: dict[str, Any], number: int, bracket: str = "main") -> list[list[str | None]]:
+    return [
+        match["players"]
+        for match in seen["matches"]
+        if match["round"] == number and match["bracket"] == bracket
+    ]
+
+
+def _winners(seen: dict[str, Any], number: int, bracket: str = "main") -> list[str]:
+    return [m["winner"] for m in seen["matches"] if m["round"] == number and m["bracket"] == bracket]
+
+
+# --- a knockout -----------------------------------------------------------------------------------
+
+PEOPLE = ["P1", "P2", "P3", "P4", "P5", "P6"]
+KNOCKOUT = {"name": "Friday knockout", "kind": "knockout", "lengths": [1], "consolation": True}
+
+
+def _knockout_loser(match: dict[str, Any]) -> str | None:
+    """The people lose to the bots; between people the second (the lower seed) loses."""
+    first, second = match["players"]
+    if first in PEOPLE and second in PEOPLE:
+        return str(second)
+    return str(first) if first in PEOPLE else str(second) if second in PEOPLE else None
+
+
+def test_an_eight_player_knockout_with_two_bots_runs_to_the_end_with_its_consolation(url: str) -> None:
+    with Club(url, PEOPLE) as club:
+        tournament = club.create(KNOCKOUT, bots=("beginner", "casual"))
+        started = club.director.post(f"/api/tournaments/{tournament}/start")
+        assert started.status_code == 200, started.text
+        # All rated 1500: seeded in the order of entry; 1 v 8, 4 v 5, 2 v 7, 3 v 6.
+        seen = started.json()
+        assert [entry["seed"] for entry in seen["entries"]] == [1, 2, 3, 4, 5, 6, 7, 8]
+        assert _round(seen, 1) == [
+            ["P1", "Tavola casual"],
+            ["P4", "P5"],
+            ["P2", "Tavola beginner"],
+            ["P3", "P6"],
+        ]
+        seen = play(club, tournament, _knockout_loser)
+    assert _winners(seen, 1) == ["Tavola casual", "P4", "Tavola beginner", "P3"]
+    assert _round(seen, 2) == [["Tavola casual", "P4"], ["Tavola beginner", "P3"]]
+    assert _winners(seen, 2) == ["Tavola casual", "Tavola beginner"]
+    assert _round(seen, 3) == [["Tavola casual", "Tavola beginner"]]
+    final = next(match for match in seen["matches"] if match["round"] == 3)
+    champion = final["winner"]
+    assert final["decided"] == "table"
+    assert champion in ("Tavola casual", "Tavola beginner")
+    finalist = "Tavola beginner" if champion == "Tavola casual" else "Tavola casual"
+    # The consolation: the first round's losers, seeded as in the main draw (1, 2, 5, 6): 1 v 6, 2 v 5.
+    assert _round(seen, 1, "consolation") == [["P1", "P6"], ["P2", "P5"]]
+    assert _round(seen, 2, "consolation") == [["P1", "P2"]]
+    assert _winners(seen, 2, "consolation") == ["P1"]
+    assert seen["standings"] == [
+        {"place": 1, "name": champion},
+        {"place": 2, "name": finalist},
+        {"place": 3, "name": "P4"},
+        {"place": 3, "name": "P3"},
+        {"place": 5, "name": "P1"},
+        {"place": 5, "name": "P5"},
+        {"place": 5, "name": "P2"},
+        {"place": 5, "name": "P6"},
+    ]
+    assert all(match["decided"] in ("table", "bye") for match in seen["matches"])
+
+
+# --- a Swiss --------------------------------------------------------------------------------------
+
+SWISS_PLAYERS = ["S1", "S2", "S3", "S4", "S5", "S6"]
+SWISS = {"name": "Swiss evening", "kind": "swiss", "rounds": 3, "lengths": [1]}
+
+
+def test_a_six_player_swiss_pairs_by_score_without_repeats_and_ranks_the_standings(url: str) -> None:
+    with Club(url, SWISS_PLAYERS) as club:
+        tournament = club.create(SWISS)
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        seen = play(club, tournament, lambda match: match["players"][1])  # the better-ranked wins
+    rounds = [_round(seen, number) for number in (1, 2, 3)]
+    # Round 1 by entry (all 1500); round 2 the winners together, 1 v 3, then 5 v 2 and 4 v 6.
+    assert rounds[0] == [["S1", "S2"], ["S3", "S4"], ["S5", "S6"]]
+    assert rounds[1] == [["S1", "S3"], ["S5", "S2"], ["S4", "S6"]]
+    pairs = [frozenset(pair) for played in rounds for pair in played]
+    assert len(set(pairs)) == len(pairs) == 9  # nobody met twice
+    for played in rounds:
+        assert sorted(name for pair in played for name in pair if name) == SWISS_PLAYERS
+    wins = {name: 0 for name in SWISS_PLAYERS}
+    for match in seen["matches"]:
+        assert match["decided"] == "table"
+        assert match["winner"] == match["players"][0]
+        wins[match["winner"]] += 1
+    standings = seen["standings"]
+    assert [line["place"] for line in standings] == [1, 2, 3, 4, 5, 6]
+    assert {line["name"]: line["points"] for line in standings} == wins
+    assert [line["points"] for line in standings] == sorted(
+        (line["points"] for line in standings), reverse=True
+    )
+    # After round 2: S1 2 (Buchholz 1), S5 2 (0), S3 1 (3), S4 1 (1), S2 0 (4), S6 0 (3). S3 met S4, and S4
+    # met S6: round 3 goes back from S3 v S2 to S3 v S6, leaving S4 v S2.
+    assert rounds[2] == [["S1", "S5"], ["S3", "S6"], ["S4", "S2"]]
+    # S1 3; S3, S5 and S4 2 each, by Buchholz (S4 2 + S1 3 + S6 0 = 5, S6 0 + S2 0 + S1 3 = 3, S3 2 + S6 0
+    # + S2 0 = 2); S2 and S6 0 (Buchholz 7 and 6).
+    assert [line["name"] for line in standings] == ["S1", "S3", "S5", "S4", "S2", "S6"]
+    assert [line["buchholz"] for line in standings] == [4, 5, 3, 2, 7, 6]
+
+
+# --- forfeits, the director, a restart ---------------------------------------------------------------
+
+
+def test_a_player_who_does_not_take_their_seat_in_time_forfeits(url: str) -> None:
+    with Club(url, ["Ann", "Bob", "Cid", "Dee"]) as club:
+        tournament = club.create({"name": "Quick", "kind": "knockout", "start_seconds": 60})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        seen = club.view(tournament)
+        assert _round(seen, 1) == [["Ann", "Dee"], ["Bob", "Cid"]]
+        first = seen["matches"][0]
+        taken = club.clients["Dee"].post(f"/api/tournaments/{tournament}/matches/{first['id']}/seat")
+        assert taken.status_code == 200, taken.text
+        later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=61)
+        club.tournaments.clock = lambda: later
+        club.tournaments.advance(tournament)
+        seen = club.view(tournament)
+    assert [(m["winner"], m["decided"]) for m in seen["matches"][:2]] == [
+        ("Dee", "forfeit"),
+        ("Bob", "forfeit"),
+    ]
+    assert _round(seen, 2) == [["Dee", "Bob"]]  # both absent: the better seed goes through
+
+
+def test_only_the_director_changes_a_tournament_and_anyone_reads_it(url: str) -> None:
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament = club.create({"name": "Club night", "kind": "knockout"})
+        ann, guest = club.clients["Ann"], TestClient(club.app)
+        for path in ("start", "pause", "resume"):
+            assert ann.post(f"/api/tournaments/{tournament}/{path}").status_code == 403
+            assert guest.post(f"/api/tournaments/{tournament}/{path}").status_code == 403
+        assert ann.post(f"/api/tournaments/{tournament}/bots", json={"level": "expert"}).status_code == 403
+        assert guest.post(f"/api/tournaments/{tournament}/entries").status_code == 403
+        assert (
+            guest.post("/api/tournaments", json={"name": "Mine", "kind": "swiss", "rounds": 2}).status_code
+            == 403
+        )
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        match = club.view(tournament)["matches"][0]
+        assert (
+            ann.post(
+                f"/api/tournaments/{tournament}/matches/{match['id']}/award", json={"winner": "Ann"}
+            ).status_code
+            == 403
+        )
+        assert (
+            club.clients["Bob"].post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat").status_code
+            == 200
+        )
+        assert guest.post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat").status_code == 403
+        assert ann.post(f"/api/tournaments/{tournament}/entries").status_code == 409  # entries closed
+        seen = guest.get(f"/api/tournaments/{tournament}").json()
+        assert seen["you"] is None
+        assert "token" not in str(seen)
+        listed = guest.get("/api/tournaments").json()["tournaments"]
+        assert [(row["name"], row["players"], row["status"]) for row in listed] == [
+            ("Club night", 2, "running")
+        ]
+        awarded = club.director.post(
+            f"/api/tournaments/{tournament}/matches/{match['id']}/award", json={"winner": "Bob"}
+        )
+        assert awarded.status_code == 200, awarded.text
+        seen = club.view(tournament)
+    assert seen["status"] == "finished"
+    assert seen["standings"] == [{"place": 1, "name": "Bob"}, {"place": 2, "name": "Ann"}]
+
+
+def test_bad_settings_are_refused_saying_why(tmp_path: Path) -> None:
+    with Club(f"sqlite:///{tmp_path / 'server.sqlite3'}", []) as club:
+        for settings, words in (
+            ({"name": "X", "kind": "swiss"}, "rounds"),
+            ({"name": "X", "kind": "knockout", "lengths": [0]}, "lengths"),
+            ({"name": "X", "kind": "knockout", "variant": "chess"}, "chess"),
+            ({"name": "X", "kind": "swiss", "rounds": 3, "consolation": True}, "consolation"),
+            ({"name": "X", "kind": "knockout", "closes": "soon"}, "closes"),
+        ):
+            refused = club.director.post("/api/tournaments", json=settings)
+            assert refused.status_code == 400, refused.text
+            assert words in refused.json()["error"]
+        assert club.director.get("/api/tournaments").json() == {"tournaments": []}
+
+
+def test_entries_close_at_their_time_and_the_tournament_starts(tmp_path: Path) -> None:
+    closes = datetime.datetime.now(datetime.UTC) + datetime.timedelta(hours=1)
+    with Club(f"sqlite:///{tmp_path / 'server.sqlite3'}", ["Ann", "Bob", "Cid"]) as club:
+        tournament = club.create(
+            {"name": "Later", "kind": "swiss", "rounds": 2, "closes": closes.isoformat()}
+        )
+        club.tournaments.advance(tournament)
+        assert club.view(tournament)["status"] == "entry"
+        club.tournaments.clock = lambda: closes
+        club.tournaments.advance(tournament)
+        seen = club.view(tournament)
+    assert seen["status"] == "running"
+    assert _round(seen, 1) == [["Ann", "Bob"], ["Cid", None]]  # the bye: the lowest-ranked
+    assert seen["matches"][1]["decided"] == "bye"
+
+
+def test_a_restart_in_the_middle_carries_on(url: str) -> None:
+    names = ["R1", "R2", "R3", "R4"]
+    with Club(url, names) as club:
+        tournament = club.create({"name": "Restarted", "kind": "knockout"})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        play(
+            club, tournament, lambda match: match["players"][1], until=lambda seen: len(seen["matches"]) == 3
+        )
+    with Club(url, names, accounts=False) as club:
+        seen = play(club, tournament, lambda match: match["players"][1])
+    assert _round(seen, 2) == [["R1", "R2"]]
+    assert seen["standings"][0] == {"place": 1, "name": "R1"}
