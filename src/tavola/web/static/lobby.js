@@ -1,8 +1,10 @@
-// The lobby: a game against the bot, a table for a friend (with its invite link), a chouette, joining
+// The lobby: finding an opponent (seeks.js), a game against the bot, a table for a friend (with its invite link), a chouette, joining
 // by link, and the tables to watch, live or finished (with their records and dice).
 
 import { api, element, sitDown } from "./api.js";
+import { clockFields, clockOf } from "./clock.js";
 import { language, t, translate } from "./i18n.js";
+import { refreshSeeks, seeksPanel } from "./seeks.js";
 
 export const LEVELS = ["beginner", "casual", "intermediate", "advanced", "expert", "world-class"];
 export const VARIANTS = ["standard", "nackgammon", "hypergammon", "dutch", "acey-deucey"];
@@ -52,6 +54,7 @@ function seriesFields(series = "single") {
     field("form.series", chosen),
     length,
     field("form.variant", select("variant", VARIANTS)),
+    clockFields(),
     rulesFields(),
   );
 }
@@ -90,6 +93,7 @@ function gameOptions(form, seats) {
     variant: form.elements.variant.value,
     rules: rulesOf(form),
     hints: Boolean(form.elements.hints?.checked),
+    clock: clockOf(form),
     seats,
   };
 }
@@ -238,6 +242,7 @@ export function showLobby(root) {
       element(
         "section",
         { class: "lists" },
+        seeksPanel(),
         element("div", { class: "panel" }, element("h2", { "data-i18n": "lobby.tables" }), live),
         element("div", { class: "panel" }, element("h2", { "data-i18n": "lobby.finished" }), finished),
       ),
@@ -245,6 +250,7 @@ export function showLobby(root) {
   );
   translate(root);
   const refresh = () => {
+    refreshSeeks();
     fillTables(live, "open,live");
     fillTables(finished, "finished");
   };

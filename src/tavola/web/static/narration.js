@@ -1,7 +1,8 @@
 // The table's log told in the page's language: each entry of GET /api/tables/{id}/log (and of the
-// WebSocket's "log") as a short sentence. A roll is told with the play after it; checkers moved one by
-// one are told once the turn is done. The dice and the cube's value come with an entry where the page
-// saw them arrive (`dice`, `value`); the entries read back later have none, and are told without.
+// WebSocket's "log") as a short sentence. A roll is told with the play after it (the opening roll too,
+// with the play of whoever won it); checkers moved one by one are told once the turn is done. The dice
+// and the cube's value come with an entry where the page saw them arrive (`dice`, `value`), or from the
+// record for the entries read back later (the score sheet's withDice); an entry without is told without.
 
 import { t } from "./i18n.js";
 
@@ -22,6 +23,7 @@ function played(name, play, dice) {
 export function sentences(entries, nameOf, label) {
   const lines = [];
   let moved = [];
+  let rolled = null; // the dice of the last roll, for the play that follows it
   entries.forEach((entry, index) => {
     const table = entry.seat === null || entry.seat === undefined;
     const name = table ? t("log.table") : nameOf(entry.seat);
@@ -30,13 +32,15 @@ export function sentences(entries, nameOf, label) {
     switch (entry.action) {
       case "roll": {
         const next = entries[index + 1];
-        const told = next && next.seat === entry.seat && ["play", "move", "choose_double"].includes(next.action);
+        const told = next && ["play", "move", "choose_double"].includes(next.action);
         if (!told && dice) text = t("log.roll", { name, dice });
+        rolled = dice;
         break;
       }
       case "play":
-        text = played(name, entry.play, dice);
+        text = played(name, entry.play, dice || rolled);
         moved = [];
+        rolled = null;
         break;
       case "move":
         moved.push(entry.moves);
@@ -45,8 +49,9 @@ export function sentences(entries, nameOf, label) {
         moved.pop();
         break;
       case "commit":
-        text = played(name, entry.play ?? moved.join(" "), dice);
+        text = played(name, entry.play ?? moved.join(" "), dice || rolled);
         moved = [];
+        rolled = null;
         break;
       case "double":
         if (entry.against && entry.against.length) text = t("log.double_against", { name, names: entry.against.join(", ") });
@@ -71,6 +76,9 @@ export function sentences(entries, nameOf, label) {
         break;
       case "choose_double":
         text = t("log.choose_double", { name, number: entry.number });
+        break;
+      case "forfeit":
+        text = t(`forfeit.${entry.reason}`, { name: nameOf(entry.player) });
         break;
       case "suggest":
         text = t("log.suggest", { name, play: entry.play || t("action.no_move") });

@@ -5,16 +5,26 @@
 // done since the last one, which the page tells (a message, the log, and a live region for screen
 // readers); when it closes, the page connects again with growing pauses and says hello again. A
 // finished table shows its result, a rematch with the same options and the way back to the lobby.
+// Checkers move by a click on a checker and one on its place, by dragging them, or by typing the play
+// ("24/18 13/10", read by the server); every play slides on the board, with sounds if the player
+// wants them. The score sheet shows the match as it goes, and any move of it on the board.
 
 import { api, element, heldSeat, liveUrl, sitDown } from "./api.js";
+import { reducedMotion, slide, slides, tumble } from "./animate.js";
 import { boardSvg, COLOURS } from "./board.js";
+import { clockBar, forfeitText } from "./clock.js";
+import { allowDrag } from "./drag.js";
 import { language, t, translate } from "./i18n.js";
 import { movesByPlace } from "./moves.js";
 import { isCheckerAction, sentences } from "./narration.js";
+import { ScoreSheet, withDice } from "./scoresheet.js";
+import * as sounds from "./sounds.js";
 
 const LOG_PAGE = 500; // entries a GET of the log brings at most
 
 const PREFERENCES = "tavola.board";
+
+const ANALYSIS_POLL = 700; // milliseconds between two looks at an analysis being made
 
 export class TablePage {
   constructor(root, tableId, invitedSeat) {
@@ -37,6 +47,16 @@ export class TablePage {
     this.announcement = "";
     this.playsOpen = false;
     this.rematching = false;
+    this.sheet = new ScoreSheet(tableId);
+    this.sheetOpen = window.innerWidth > 900; // the score sheet, open beside the board, folded below it
+    this.viewing = null; // a move of the score sheet shown on the board instead of the game
+    this.drawn = null; // the board last drawn: {view, game}, where the next play slides from
+    this.dropped = null; // the move a drag just made ({from, to}): its checker is already there
+    this.typedSent = false; // a typed play went to the server: its field empties when the state moves
+    this.clearTyped = false;
+    this.positions = new Map(); // the positions of each game read (GET .../positions), by game
+    this.animated = 0; // plays slid on the board
+    this.analysis = null; // the finished table's analysis asked for: {status, done, total, players, page}
   }
 
   get held() {
@@ -52,6 +72,18 @@ export class TablePage {
     }
     this.loadLog();
     this.connect();
+    this.refreshSheet(); // the score sheet, and the dice of the log's lines read back
+    document.addEventListener("keydown", (event) => this.keyed(event));
+  }
+
+  // While a move of the score sheet is shown: the arrows step through the moves, Escape goes back.
+  keyed(event) {
+    if (!this.viewing || event.target.closest?.("input, textarea, select")) return;
+    if (event.key === "Escape") this.backToGame();
+    else if (event.key === "ArrowLeft") this.stepSheet(-1);
+    else if (event.key === "ArrowRight") this.stepSheet(1);
+    else return;
+    event.preventDefault();
   }
 
   // --- the log ------------------------------------------------------------------------------------
@@ -165,6 +197,11 @@ export class TablePage {
       this.renderChat();
     } else if (message.type === "error") {
       this.error = message.error;
+      this.typedSent = false; // a refused typed play stays in its field, to be put right
+      if (this.dropped) {
+        this.dropped = null;
+        this.renderBoard(); // the dragged checker back in its place
+      }
       this.renderError();
     }
   }
@@ -197,27 +234,36 @@ export class TablePage {
       this.accept(await api(`/api/tables/${this.tableId}/actions`, { method: "POST", body: action, token: this.held?.token }));
     } catch (error) {
       this.error = error.message;
+      this.typedSent = false;
       this.renderError();
     }
   }
 
-  // After a play chosen below the board (a phone's list of plays, a hint): the board back in view.
+  // After a play chosen below the board (a phone's list of plays, a hint): the board back in view, with
+  // the table's title, score and players above it where the window holds both.
   revealBoard() {
     const board = this.root.querySelector("#board");
     if (!board) return;
     const box = board.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight) window.scrollBy({ top: box.top - 4 });
+    const head = this.root.querySelector(".table-head")?.getBoundingClientRect();
+    const top = head && box.bottom - head.top <= window.innerHeight - 8 ? head.top : box.top;
+    if (top < 0 || box.bottom > window.innerHeight) window.scrollBy({ top: top - 4 });
   }
 
   accept(state) {
     const before = this.state;
     if (before && state.version < before.version && state.you === before.you) return;
+    // the same state again (a connection's hello): nothing to draw, and a checker being dragged stays held
+    if (before && JSON.stringify(before) === JSON.stringify(state)) return;
     this.state = state;
     this.noteOutcome(before, state);
     if (!before || before.version !== state.version) {
       this.selected = null;
       this.hint = null;
       this.error = "";
+      this.clearTyped = this.typedSent;
+      this.typedSent = false;
+      if (before && this.sheetOpen) this.refreshSheet();
     }
     if (state.status === "finished" && !this.verifiedDice) this.loadDice();
     this.render();
@@ -264,10 +310,11 @@ export class TablePage {
     return `${game.captain} (${t("chouette.captain")})`;
   }
 
+  // The board as the viewer sees it: the game now, or the move of the score sheet being shown.
   boardView() {
-    const { state } = this;
+    const { state, viewing } = this;
     const game = state.game;
-    const position = game.position;
+    const position = viewing ? viewing.step.position : game.position;
     const side = this.side();
     const flip = side === 1;
     const board = flip ? position.points.map((_, i) => -position.points[23 - i]) : position.points.slice();
@@ -275,8 +322,8 @@ export class TablePage {
     const onRoll = state.kind === "game" ? game.player_on_roll : game.side_on_roll;
     let cube = null;
     if (state.kind === "game") {
-      const owner = game.cube.owner;
-      cube = { value: game.cube.value, at: owner === null ? "center" : owner === side ? "near" : "far" };
+      const { value, owner } = viewing ? viewing.step.cube : game.cube;
+      cube = { value, at: owner === null ? "center" : owner === side ? "near" : "far" };
     } else if (state.you !== null && game.bets) {
       const name = state.seats[state.you].name;
       const bet = game.bets.find((item) => item.team_side === name);
@@ -285,10 +332,24 @@ export class TablePage {
         cube = { value: bet.cube.value, at: owner === null ? "center" : owner === side ? "near" : "far" };
       }
     }
-    const moves = movesByPlace(state.legal_actions);
+    const moves = movesByPlace(viewing ? [] : state.legal_actions);
     const sources = new Set(moves.keys());
     const targets = this.selected && moves.has(this.selected) ? new Set(moves.get(this.selected).keys()) : new Set();
     const colours = this.preferences.swap ? [COLOURS[1], COLOURS[0]] : COLOURS.slice();
+    // The dice: of the roll to play, of the move shown, else of the last play made (paler).
+    let dice = game.dice;
+    let diceSide = onRoll === side ? "near" : "far";
+    let diceDone = false;
+    const last = game.last_play;
+    const mover = state.kind === "game" && last ? state.seats.findIndex((seat) => seat.name === last.name) : -1;
+    if (viewing) {
+      dice = viewing.move.dice;
+      diceSide = viewing.move.player === side ? "near" : "far";
+    } else if (!dice && mover >= 0 && last.dice) {
+      dice = last.dice;
+      diceSide = mover === side ? "near" : "far";
+      diceDone = true;
+    }
     return {
       board,
       bar: pair(position.bar),
@@ -298,8 +359,9 @@ export class TablePage {
       names: [this.sideNames(side), this.sideNames(1 - side)],
       home: this.preferences.home,
       colours: flip ? [colours[1], colours[0]] : colours,
-      dice: game.dice,
-      diceSide: onRoll === side ? "near" : "far",
+      dice,
+      diceSide,
+      diceDone,
       cube,
       sources,
       targets,
@@ -319,6 +381,16 @@ export class TablePage {
     this.renderBoard();
   }
 
+  // A checker dragged from `from` and dropped on `to`, a legal place for it: the move made.
+  dropOn(from, to) {
+    const action = movesByPlace(this.state.legal_actions).get(from)?.get(to);
+    if (!action) return;
+    this.selected = null;
+    this.dropped = { from, to };
+    if (this.preferences.sounds) sounds.checker();
+    this.act(action);
+  }
+
   // --- drawing ------------------------------------------------------------------------------------
 
   render() {
@@ -326,6 +398,7 @@ export class TablePage {
     const typed = keptInputs(this.root);
     const logScroll = this.root.querySelector("#game-log");
     const followLog = !logScroll || logScroll.scrollTop + logScroll.clientHeight >= logScroll.scrollHeight - 4;
+    const board = this.root.querySelector("#board svg"); // where a play slides from
     this.root.replaceChildren();
     this.root.dataset.version = state.version;
     this.root.dataset.status = state.status;
@@ -339,14 +412,20 @@ export class TablePage {
         { class: "play" },
         this.headline(),
         state.status === "open" ? this.seatsPanel() : null, // the seats to fill (and their links) first
-        element("div", { class: "board-area" }, element("div", { id: "board", class: "board-box" }), state.status === "finished" ? this.summary() : null),
-        element("div", { class: "controls" }, this.turnInfo(), state.status === "finished" ? null : this.actions()),
+        element(
+          "div",
+          { class: "board-area" },
+          element("div", { id: "board", class: this.viewing ? "board-box viewing" : "board-box" }),
+          state.status === "finished" && !this.viewing ? this.summary() : null,
+        ),
+        element("div", { class: "controls" }, this.turnInfo(), this.viewing ? this.viewingBar() : state.status === "finished" ? null : this.actions()),
       ),
       element(
         "aside",
         { class: "side" },
         this.hint ? this.hintPanel() : null,
         this.logPanel(),
+        this.sheetPanel(),
         this.playsPanel(),
         state.status === "open" ? null : this.seatsPanel(),
         this.chouettePanel(),
@@ -357,33 +436,79 @@ export class TablePage {
       ),
     );
     this.root.append(layout);
-    this.renderBoard();
+    this.renderBoard(board);
     this.renderLog(followLog);
+    this.renderSheet();
     this.renderChat();
     this.renderError();
     translate(this.root);
     restoreInputs(typed);
+    if (this.clearTyped) {
+      const field = document.getElementById("play-text");
+      if (field) field.value = "";
+      this.clearTyped = false;
+    }
   }
 
-  renderBoard() {
+  // The board; `old`, the board drawn before (this one's by default), is where a play slides from.
+  renderBoard(old = this.root.querySelector("#board svg")) {
     const holder = this.root.querySelector("#board");
     if (!holder) return;
     if (!this.state.game || !this.state.game.position) {
       holder.replaceChildren(element("p", { class: "waiting" }, this.state.status === "open" ? t("table.waiting") : ""));
+      this.drawn = null;
       return;
     }
     const view = this.boardView();
     holder.innerHTML = boardSvg(view);
     const svg = holder.querySelector("svg");
-    const position = this.state.game.position;
+    const position = this.viewing ? this.viewing.step.position : this.state.game.position;
     svg.setAttribute(
       "aria-label",
       `${t("board.title")}: ${view.names[0]} ${view.pips[0]}, ${view.names[1]} ${view.pips[1]} · ${position.position_id || ""}`,
     );
-    svg.addEventListener("click", (event) => {
-      const target = event.target.closest("[data-point]");
-      if (target) this.picked(target.dataset.point);
-    });
+    if (!this.viewing) {
+      svg.addEventListener("click", (event) => {
+        const target = event.target.closest("[data-point]");
+        if (target) this.picked(target.dataset.point);
+      });
+      if (view.sources.size) {
+        svg.classList.add("movable");
+        allowDrag(svg, {
+          targetsOf: (place) => new Set(movesByPlace(this.state.legal_actions).get(place)?.keys() || []),
+          drop: (from, to) => this.dropOn(from, to),
+        });
+      }
+    }
+    this.motion(old, svg, view);
+  }
+
+  // What changed on the board since it was last drawn, in motion: the checkers of the plays made slide
+  // from their old places (not the one the player just dropped, already there), the dice just rolled
+  // tumble; with a sound for each where the player turned sounds on. Still where motion is reduced.
+  motion(old, svg, view) {
+    const before = this.drawn;
+    const game = this.viewing ? null : this.state.game.number;
+    const rolled = !view.diceDone && view.dice ? view.dice : null;
+    this.drawn = { view, game, rolled };
+    if (!before || !old || game === null || before.game !== game) return;
+    const moves = slides(before.view, view);
+    const dropped = this.dropped && moves.findIndex((move) => move.side === "near" && move.from === this.dropped.from && move.to === this.dropped.to);
+    if (dropped !== null && dropped >= 0) moves.splice(dropped, 1);
+    if (moves.length) this.dropped = null;
+    const sound = this.preferences.sounds;
+    if (rolled && !before.rolled) {
+      if (sound) sounds.dice();
+      if (!reducedMotion()) tumble(svg);
+    }
+    if (!moves.length) return;
+    if (reducedMotion()) {
+      if (sound) sounds.checker();
+      return;
+    }
+    this.animated += 1;
+    this.root.dataset.animated = this.animated;
+    slide(old, svg, moves, () => sound && sounds.checker());
   }
 
   renderError() {
@@ -410,6 +535,7 @@ export class TablePage {
       element("h1", {}, title + variant),
       element("span", { class: "status" }, element("span", { id: "status" }, status), " · ", element("span", { id: "you" }, you)),
       element("span", { class: "score", id: "score" }, this.scoreText()),
+      clockBar(state, this.side()),
     );
   }
 
@@ -483,12 +609,46 @@ export class TablePage {
       buttons.push(element("button", { class: "hint-button", id: "hint-button", onclick: () => this.askHint() }, t("hint.ask")));
     }
     const parts = [element("div", { class: "buttons", id: "actions" }, buttons)];
+    if (state.legal_actions.some((action) => action.action === "play" || action.action === "move")) parts.push(this.typedPlay());
     if (resignations.length) {
       // Drawn again with every state: a resignation menu the player opened stays open.
       const open = Boolean(this.root.querySelector("details.resign")?.open);
       parts.push(element("details", { class: "resign", open }, element("summary", { "data-i18n": "resign.title" }), element("div", { class: "buttons" }, resignations)));
     }
     return element("div", { class: "actions" }, parts);
+  }
+
+  // A play typed as the terminal takes it ("24/18 13/10", "bar/22", "6/off"), sent as it is: the
+  // server reads it against the turn, and its refusal says why.
+  typedPlay() {
+    const field = element("input", {
+      id: "play-text",
+      name: "play",
+      autocomplete: "off",
+      autocapitalize: "off",
+      spellcheck: "false",
+      maxlength: 80,
+      placeholder: "24/18 13/10",
+      "aria-describedby": "play-text-help",
+    });
+    return element(
+      "form",
+      {
+        class: "typed-play",
+        id: "typed-play",
+        onsubmit: (event) => {
+          event.preventDefault();
+          const play = field.value.trim();
+          if (!play) return;
+          this.typedSent = true;
+          this.act({ action: "play", play });
+        },
+      },
+      element("label", { for: "play-text" }, t("typed.label")),
+      field,
+      element("button", { type: "submit", id: "play-typed" }, t("typed.play")),
+      element("span", { id: "play-text-help", class: "visually-hidden" }, t("typed.help")),
+    );
   }
 
   // Every whole play the roll allows, one click each, folded away unless the viewer opens it.
@@ -522,7 +682,8 @@ export class TablePage {
   renderLog(follow = true) {
     const list = this.root.querySelector("#game-log");
     if (!list) return;
-    const lines = sentences(this.log, (seat) => this.nameOf(seat), actionLabel);
+    const log = this.state.kind === "game" ? withDice(this.log, this.sheet.games) : this.log;
+    const lines = sentences(log, (seat) => this.nameOf(seat), actionLabel);
     for (const seen of this.outcomes) lines.push({ at: seen.at, text: outcomeText(this.state, seen.outcome), outcome: true });
     lines.sort((a, b) => a.at - b.at);
     const items = lines.map((line) =>
@@ -532,17 +693,187 @@ export class TablePage {
     if (follow) list.scrollTop = list.scrollHeight;
   }
 
+  // --- the score sheet ----------------------------------------------------------------------------
+
+  sheetPanel() {
+    const { state } = this;
+    if (state.kind !== "game" || !state.game) return null;
+    const panel = element(
+      "details",
+      { class: "panel score-sheet", id: "score-sheet", open: this.sheetOpen },
+      element("summary", {}, t("sheet.title")),
+      element("div", { id: "sheet-body", class: "sheet-body" }),
+    );
+    panel.addEventListener("toggle", () => {
+      this.sheetOpen = panel.open;
+      if (panel.open) this.refreshSheet();
+    });
+    return panel;
+  }
+
+  renderSheet() {
+    const body = this.root.querySelector("#sheet-body");
+    if (!body) return;
+    const follow = body.scrollTop + body.clientHeight >= body.scrollHeight - 4;
+    const names = this.state.seats.map((seat) => seat.name || "?");
+    body.replaceChildren(this.sheet.panel(names, this.viewing?.move, (move) => this.showMove(move)));
+    const shown = body.querySelector(".sheet-move.shown");
+    if (shown) shown.scrollIntoView({ block: "nearest" });
+    else if (follow) body.scrollTop = body.scrollHeight;
+  }
+
+  // The record read again a moment after the state moves (one read for a burst of states); the sheet
+  // and the log's dice drawn again.
+  refreshSheet() {
+    const { state } = this;
+    if (state.kind !== "game" || !state.game) return;
+    clearTimeout(this.sheetTimer);
+    this.sheetTimer = setTimeout(async () => {
+      try {
+        await this.sheet.refresh();
+      } catch {
+        return; // read again with the next state
+      }
+      this.renderSheet();
+      this.renderLog(false);
+    }, 120);
+  }
+
+  // The board after a move of the score sheet (read-only), with the way back to the game.
+  async showMove(move) {
+    try {
+      const steps = await this.positionsOf(move.game);
+      if (!steps[move.at]) return;
+      this.viewing = { move, step: steps[move.at] };
+    } catch (error) {
+      this.error = error.message;
+      this.renderError();
+      return;
+    }
+    this.selected = null;
+    this.render();
+    this.revealBoard();
+  }
+
+  // The positions of a game (GET /api/tables/{id}/positions), kept: a finished game's for good, the
+  // game in play's until the table moves on.
+  async positionsOf(game) {
+    const known = this.positions.get(game);
+    const over = game < this.sheet.games.length - 1 || this.sheet.games[game]?.outcome;
+    if (known && (over || known.version === this.state.version)) return known.steps;
+    const read = await api(`/api/tables/${this.tableId}/positions?game=${game}`);
+    this.positions.set(game, read);
+    return read.steps;
+  }
+
+  // The move before or after the one shown (`by` -1 or 1), across the games.
+  stepSheet(by) {
+    if (!this.viewing) return;
+    const moves = this.sheet.moves();
+    const { game, at } = this.viewing.move;
+    const next = moves[moves.findIndex((move) => move.game === game && move.at === at) + by];
+    if (next) this.showMove(next);
+  }
+
+  backToGame() {
+    this.viewing = null;
+    this.render();
+  }
+
+  viewingBar() {
+    const { move } = this.viewing;
+    const name = this.nameOf(move.player);
+    const what = move.dice ? `${move.dice.join("")}: ${move.text}` : move.text;
+    const moves = this.sheet.moves();
+    const index = moves.findIndex((item) => item.game === move.game && item.at === move.at);
+    return element(
+      "div",
+      { class: "viewing-bar", id: "viewing" },
+      element("p", { id: "viewing-label" }, t("sheet.viewing", { number: move.game + 1, name, move: what })),
+      element(
+        "div",
+        { class: "buttons" },
+        element("button", { id: "sheet-previous", disabled: index <= 0, onclick: () => this.stepSheet(-1) }, `◀ ${t("sheet.previous")}`),
+        element("button", { id: "sheet-next", disabled: index < 0 || index >= moves.length - 1, onclick: () => this.stepSheet(1) }, `${t("sheet.next")} ▶`),
+        element("button", { id: "back-to-game", class: "action-roll", onclick: () => this.backToGame() }, t("sheet.back")),
+      ),
+    );
+  }
+
   // The end of the table: its result, and a rematch (a new table with the same options) or the lobby.
   summary() {
     const { state } = this;
     const parts = [element("h2", {}, t("table.finished")), element("p", { id: "result", class: "outcome" }, resultText(state))];
+    if (state.forfeit) parts.splice(1, 0, element("p", { id: "forfeit", class: "outcome forfeit" }, forfeitText(state)));
     const buttons = [];
     if (state.you !== null) {
       buttons.push(element("button", { id: "rematch", class: "action-roll", disabled: this.rematching, onclick: () => this.rematch() }, t("end.rematch")));
     }
     buttons.push(element("a", { id: "to-lobby", class: "button", href: "/" }, t("end.lobby")));
+    if (state.kind === "game") parts.push(element("div", { id: "analysis-part" }, this.analysisPart()));
     parts.push(element("div", { class: "buttons" }, buttons));
     return element("div", { class: "summary", id: "summary" }, parts);
+  }
+
+  // The players' error rates from the table's analysis (the server's, POST /api/tables/{id}/analyses),
+  // asked for with a button, its progress shown while it is made; then the way to step through it.
+  analysisPart() {
+    const analysis = this.analysis;
+    if (!analysis) return element("button", { id: "analyse", onclick: () => this.analyse() }, t("end.analyse"));
+    if (analysis.status === "failed") return element("p", { class: "error", id: "analysis-failed" }, t("review.failed", { error: analysis.error || "" }));
+    if (analysis.status !== "done") {
+      const known = analysis.total > 0;
+      return element(
+        "p",
+        { id: "analysing" },
+        element("progress", { id: "analysis-progress", max: known ? analysis.total : undefined, value: known ? analysis.done : undefined }),
+        " ",
+        known ? t("review.progress", { done: analysis.done, total: analysis.total }) : t("end.analysing"),
+      );
+    }
+    const rows = analysis.players.map((player) =>
+      element(
+        "tr",
+        {},
+        element("th", { scope: "row" }, player.name),
+        element("td", { class: "equity" }, player.error_rate_memg.toFixed(1)),
+        element("td", { class: "equity" }, player.pr.toFixed(1)),
+        element("td", {}, t(`review.rating.${String(player.rating).replaceAll(" ", "_")}`)),
+      ),
+    );
+    return element(
+      "div",
+      {},
+      element(
+        "table",
+        { class: "error-rates", id: "error-rates" },
+        element("thead", {}, element("tr", {}, element("th", {}), element("th", {}, t("review.error_rate")), element("th", {}, t("review.pr")), element("th", {}, t("review.rating")))),
+        element("tbody", {}, rows),
+      ),
+      analysis.page ? element("a", { id: "step-through", href: analysis.page }, t("end.step_through")) : null,
+    );
+  }
+
+  async analyse() {
+    const shown = (job) => {
+      this.analysis = { ...this.analysis, status: job.status, done: job.done, total: job.total, error: job.error };
+      if (job.analysis) this.analysis.players = job.analysis.players;
+      this.root.querySelector("#analysis-part")?.replaceChildren(this.analysisPart());
+    };
+    this.analysis = { status: "running", done: 0, total: 0 };
+    try {
+      const started = await api(`/api/tables/${this.tableId}/analyses`, { method: "POST" });
+      this.analysis.page = started.page;
+      let job = started;
+      while (job.status === "running") {
+        shown(job);
+        await new Promise((resolve) => setTimeout(resolve, ANALYSIS_POLL));
+        job = await api(started.url);
+      }
+      shown(job);
+    } catch (error) {
+      shown({ status: "failed", done: 0, total: 0, error: error.message });
+    }
   }
 
   async rematch() {
@@ -819,6 +1150,19 @@ export class TablePage {
       element("option", { value: "right", selected: this.preferences.home === "right" }, t("board.home_right")),
       element("option", { value: "left", selected: this.preferences.home === "left" }, t("board.home_left")),
     );
+    const sound = element("input", {
+      type: "checkbox",
+      id: "sounds",
+      checked: this.preferences.sounds,
+      onchange: () => {
+        this.preferences.sounds = sound.checked;
+        savePreferences(this.preferences);
+        if (sound.checked) {
+          sounds.wake();
+          sounds.checker();
+        }
+      },
+    });
     const swap = element("input", {
       type: "checkbox",
       id: "swap",
@@ -835,6 +1179,7 @@ export class TablePage {
       element("h2", { "data-i18n": "board.title" }),
       element("label", {}, t("board.home"), " ", home),
       element("label", {}, swap, " ", t("board.swap")),
+      element("label", {}, sound, " ", t("board.sounds")),
     );
   }
 }
@@ -912,11 +1257,14 @@ function copy(field) {
   else document.execCommand("copy");
 }
 
+// The board's settings the player chose, kept in localStorage: the home board's side, the colours,
+// the sounds (off unless turned on).
 function readPreferences() {
+  const chosen = { home: "right", swap: false, sounds: false };
   try {
-    return { home: "right", swap: false, ...JSON.parse(localStorage.getItem(PREFERENCES)) };
+    return { ...chosen, ...JSON.parse(localStorage.getItem(PREFERENCES)) };
   } catch {
-    return { home: "right", swap: false };
+    return chosen;
   }
 }
 

@@ -1,0 +1,87 @@
+"""The clocks on the page, in a real browser (headless Chromium through Playwright) against ``tavola serve``
+in its own process: a match made in the lobby with a time control of its own, both clocks by the
+players' names, the running one counting down by itself with its delay apart, and the player who lets
+it run out told they lost on time.
+
+A screenshot goes to the test's folder, and to $TAVOLA_ARTEFACTS where it is set.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
+pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
+
+from web_helpers import Server
+
+pytestmark = pytest.mark.timeout(180)
+
+WAIT = 30_000  # milliseconds a page may take to show what the server sent
+DELAY, BANK = 2, 6  # seconds: a 1-point match, so the bank is 6 s
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "server.sqlite3")
+    yield running
+    running.kill()
+
+
+def _screenshot(page: Any, folder: Path, name: str) -> None:
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
+    if artefacts:
+        Path(artefacts).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(artefacts) / path.name)
+
+
+def test_the_page_shows_both_clocks_counting_down_and_the_match_lost_on_time(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    context = browser.new_context()
+    context.set_default_timeout(WAIT)
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.fill("#play-friend input[name=name]", "Ann")
+    page.select_option("#play-friend select[name=series]", "match")
+    page.fill("#play-friend input[name=match_length]", "1")
+    page.select_option("#play-friend select[name=clock]", "custom")
+    page.fill("#play-friend input[name=clock_delay]", str(DELAY))
+    page.fill("#play-friend input[name=clock_bank]", str(BANK))
+    page.click("#play-friend button[type=submit]")
+    page.wait_for_selector("#invite-1")
+    table = page.evaluate("window.tavolaTable.state.id")
+    options = page.evaluate("window.tavolaTable.state.options")
+    assert options["clock"] == {"delay": DELAY, "bank": BANK}
+
+    sat = server.client.post(f"/api/tables/{table}/seats/1", json={"name": "Ben"})
+    assert sat.status_code == 200, sat.text
+    page.wait_for_selector("#main[data-status='live']")
+    assert page.inner_text("#clock-0 .clock-name") == "Ann"
+    assert page.inner_text("#clock-1 .clock-name") == "Ben"
+    running = page.get_attribute(".clock.running", "id")
+    assert running in ("clock-0", "clock-1")
+    loser = int(running[-1])
+    # Counting down by itself, with no state coming: the delay first, then the bank below its 6 s.
+    page.wait_for_function(
+        "() => Number(document.querySelector('.clock.running').dataset.left) < 5", timeout=WAIT
+    )
+    assert float(page.get_attribute(f"#clock-{1 - loser}", "data-left")) == BANK
+    _screenshot(page, tmp_path, "page-clocks-running")
+
+    page.wait_for_selector("#forfeit", timeout=WAIT)
+    who = "Ann" if loser == 0 else "Ben"
+    assert page.inner_text("#forfeit") == f"{who} lost on time"
+    assert "out" in (page.get_attribute(f"#clock-{loser}", "class") or "")
+    assert page.inner_text(f"#clock-{loser} .clock-bank") == "out of time"
+    assert page.get_attribute("#main", "data-status") == "finished"
+    _screenshot(page, tmp_path, "page-clocks-lost-on-time")
+    context.close()
