@@ -196,6 +196,20 @@ class ServerProcess:
                     raise RuntimeError(f"tavola serve did not answer in {most:.0f} seconds")
                 await asyncio.sleep(0.05)
 
+    def cpu_seconds(self) -> float:
+        """The processor time (user and system) the server's processes have used so far, read from
+        Linux's ``/proc`` (``nan`` elsewhere): its process group's, search workers and ``--workers``
+        processes included."""
+        if self.process is None or not Path("/proc/self/stat").exists():
+            return float("nan")
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError):
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[2]) == self.process.pid:  # its process group (fields after the name)
+                    total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
+
     def kill(self) -> None:
         """kill -9 of the server's every process: no clean-up of any kind."""
         self._signal(signal.SIGKILL)
@@ -564,6 +578,8 @@ class LoadReport:
     """Each state message's table version and size in bytes."""
     workers: int = 1
     """The server's processes."""
+    cpu_seconds: float = float("nan")
+    """The processor time the server used while the clients played (``nan`` across a kill -9)."""
     database: str = "SQLite"
     """The kind of the server's database: SQLite or PostgreSQL."""
 
@@ -587,6 +603,11 @@ class LoadReport:
     @property
     def actions_per_second(self) -> float:
         return self.acknowledged / self.seconds
+
+    @property
+    def cpu_per_action(self) -> float:
+        """The server's processor seconds per action acknowledged."""
+        return self.cpu_seconds / self.acknowledged if self.acknowledged else float("nan")
 
     def latency(self, percent: float) -> float:
         return float(np.percentile(self.latencies, percent)) if self.latencies else float("nan")
@@ -622,7 +643,7 @@ async def _run(
     run = Run(server.url, seed, deadline=time.perf_counter() + seconds, think=think)
     try:
         places = [asyncio.create_task(game_place(run, place)) for place in range(games)]
-        playing = time.perf_counter()
+        playing, cpu_before = time.perf_counter(), server.cpu_seconds()
         if kill_at is not None:
             await asyncio.sleep(max(0.0, playing + kill_at - time.perf_counter()))
             run.killed = time.perf_counter()
@@ -634,12 +655,15 @@ async def _run(
         run.stopping = True
         await asyncio.gather(*places)
         elapsed = time.perf_counter() - playing
+        cpu = server.cpu_seconds() - cpu_before if kill_at is None else float("nan")
     finally:
         server.stop()
-    return _report(run, server, games, elapsed, start)
+    return _report(run, server, games, elapsed, start, cpu)
 
 
-def _report(run: Run, server: ServerProcess, games: int, elapsed: float, start: float) -> LoadReport:
+def _report(
+    run: Run, server: ServerProcess, games: int, elapsed: float, start: float, cpu: float = float("nan")
+) -> LoadReport:
     """What ``run`` measured, with what the server stored and logged."""
     lost, duplicated, diverged, stored = check(run, server.database)
     acknowledged = [decision.acknowledged for decision in run.decisions if decision.acknowledged is not None]
@@ -664,6 +688,7 @@ def _report(run: Run, server: ServerProcess, games: int, elapsed: float, start: 
         think=run.think,
         sizes=run.sizes,
         workers=server.workers,
+        cpu_seconds=cpu,
         database=database_name(server.database),
     )
 
@@ -996,6 +1021,7 @@ def show(report: LoadReport, console: Console) -> None:
         ("actions acknowledged a second", f"{report.actions_per_second:.1f}"),
         ("latency p50 (sent → its state)", _ms(report.latency(50))),
         ("latency p99", _ms(report.latency(99))),
+        ("server processor time per action", f"{report.cpu_per_action * 1000:.2f} ms"),
         ("actions chosen / acknowledged", f"{report.decisions} / {report.acknowledged}"),
         ("state message bytes, versions ≤ 20 / highest tenth", f"{early:,.0f} / {late:,.0f}"),
         ("acknowledged across the restart", str(report.recovered)),

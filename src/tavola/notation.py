@@ -81,13 +81,10 @@ def format_play(moves: Sequence[Move]) -> str:
             if hit or index == len(path) - 1:
                 shown.append(point_name(point) + ("*" if hit else ""))
         texts.append("/".join(shown))
-    counts = Counter(texts)
-    written: list[str] = []
+    counts: dict[str, int] = {}
     for text in texts:
-        if text in counts:
-            written.append(text if counts[text] == 1 else f"{text}({counts[text]})")
-            del counts[text]
-    return " ".join(written)
+        counts[text] = counts.get(text, 0) + 1
+    return " ".join(text if count == 1 else f"{text}({count})" for text, count in counts.items())
 
 
 # --- reading -----------------------------------------------------------------

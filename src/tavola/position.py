@@ -287,8 +287,8 @@ class Position:
     def sides(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Each side's counts from its own side, the inverse of :meth:`from_sides`."""
         array = self.to_array()
-        mover = (*(max(int(v), 0) for v in array[1:25]), int(array[MY_BAR]))
-        opponent = (*(max(-int(v), 0) for v in array[24:0:-1]), int(array[THEIR_BAR]))
+        mover = (*np.maximum(array[1:25], 0).tolist(), int(array[MY_BAR]))
+        opponent = (*np.maximum(-array[24:0:-1], 0).tolist(), int(array[THEIR_BAR]))
         return mover, opponent
 
     def flip(self) -> Position:

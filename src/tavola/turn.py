@@ -190,7 +190,13 @@ class Turn:
 
     def next_moves(self) -> list[Move]:
         """The single-die moves that may come next, each leaving a way to finish the roll."""
-        found = []
+        return list(self._next_moves)
+
+    @cached_property
+    def _next_moves(self) -> tuple[Move, ...]:
+        """:meth:`next_moves`, found once per turn (a turn never changes; a page lists them after every
+        change, and a table asks them again to see who may act)."""
+        found: list[Move] = []
         board = self.current.to_array()
         for die in sorted(set(self.remaining), reverse=True):
             top, hitting = highest_checker(board, BAR), may_hit(board, self.variant.flags)
@@ -206,7 +212,7 @@ class Turn:
                 except IllegalPlayError:
                     continue
                 found.append(move)
-        return found
+        return tuple(found)
 
     def __str__(self) -> str:
         moves = self.notation or _("(no moves yet)")

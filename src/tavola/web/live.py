@@ -191,6 +191,8 @@ class LiveTable:
         """The revision at which :meth:`take_over` last found nothing to do."""
         self._lease_read_at = -LEASE_SECONDS
         """When :meth:`take_over` last read the lease."""
+        self._legal: tuple[tuple[int, int, str, int], dict[int, list[dict[str, Any]]]] = ((-1, -1, "", 0), {})
+        """Each seat's legal actions as listed at the change the key names (:meth:`legal_actions`)."""
 
     # --- making and loading ------------------------------------------------------------------
 
@@ -506,7 +508,21 @@ class LiveTable:
         return seats
 
     def legal_actions(self, index: int) -> list[dict[str, Any]]:
-        """What seat ``index`` may do now, as JSON: the engine's legal actions, and the table's."""
+        """What seat ``index`` may do now, as JSON: the engine's legal actions, and the table's.
+
+        Listed once per change of the table (its revision, actions and status) and kept: the state
+        sent to every viewer, who is to act and the check of an action all ask for them. Read the list,
+        never change it."""
+        key = (self.revision, len(self.actions), self.status, id(self.served))
+        memo = self._legal
+        if memo[0] != key:
+            memo = self._legal = (key, {})
+        listed = memo[1].get(index)
+        if listed is None:
+            listed = memo[1][index] = self._list_legal(index)
+        return listed
+
+    def _list_legal(self, index: int) -> list[dict[str, Any]]:
         if self.status != "live" or self.seats[index].bot is not None:
             return []
         served = self.served

@@ -31,6 +31,7 @@ from tavola.web.limits import MAX_MESSAGE, RateLimits, TokenBucket, too_large, t
 from tavola.web.live import LiveTable, TokenError
 from tavola.web.routes.chat import chat_as, team_chat_as
 from tavola.web.routes.common import COOKIE, LOG, ServerDep, status
+from tavola.web.wire import json_text
 
 __all__ = ["router", "watch_table"]
 
@@ -100,7 +101,7 @@ async def _send_queued(websocket: WebSocket, connection: Connection) -> None:
     with contextlib.suppress(WebSocketDisconnect):
         while True:
             message = await connection.queue.get()
-            await websocket.send_json(message)
+            await websocket.send_text(message if isinstance(message, str) else json_text(message))
 
 
 async def _answer(hub: Hub, table: LiveTable, connection: Connection, text: str) -> dict[str, Any] | None:
@@ -120,7 +121,7 @@ async def _answer(hub: Hub, table: LiveTable, connection: Connection, text: str)
             version = message.get("version")
             if version is not None and (type(version) is not int or version < 0):
                 return {"type": "error", "error": "version: a whole number, the table's", "status": 400}
-            await run_in_threadpool(table.act, viewer, message.get("action"), version)
+            await hub.call(table.act, viewer, message.get("action"), version)
             return None
         if kind == "chat":
             viewer = _seated(connection.viewer)
