@@ -366,3 +366,17 @@ def test_a_person_cannot_send_a_forfeit_as_an_action(tmp_path: Path) -> None:
         assert refused.status_code == 400
         assert "forfeit" in refused.json()["error"]
         assert state(client, table)["status"] == "live"
+
+
+def test_two_processes_holding_a_timed_table_forfeit_it_once(postgresql: str) -> None:
+    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
+    now = FakeTime()
+    with _app(postgresql, now) as first, _app(postgresql, now) as second:
+        table, _tokens = _timed_match(first, delay=1, bank=1)
+        seat = state(second, table)["to_act"][0]  # the second process holds the table too
+        now.now += 4
+        for client in (first, second):
+            assert _until_finished(client, table)["forfeit"]["seat"] == seat
+        log = first.get(f"/api/tables/{table}/log").json()["entries"]
+        assert [entry["action"] for entry in log].count("forfeit") == 1
+        assert log[-1]["action"] == "forfeit"
