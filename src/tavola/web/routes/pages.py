@@ -1,5 +1,6 @@
-"""The page: ``/`` the lobby and ``/t/{id}`` a table, one document (``static/index.html``) that reads
-the address; its scripts, styles and words are under ``/static`` (:data:`STATIC`). ``/favicon.ico`` is
+"""The page: ``/`` the lobby, ``/t/{id}`` a table, ``/analysis`` (an upload), ``/analysis/{job}`` and
+``/t/{id}/analysis`` an analysis to step through: one document (``static/index.html``) that reads the
+address; its scripts, styles and words are under ``/static`` (:data:`STATIC`). ``/favicon.ico`` is
 Tavola's icon (``static/favicon.svg``), for the pages that do not link it themselves."""
 
 from __future__ import annotations
@@ -24,6 +25,36 @@ async def lobby_page() -> Response:
 
 @router.get("/t/{table_id}")
 async def table_page(table_id: str) -> Response:
+    return _page()
+
+
+@router.get("/t/{table_id}/analysis")
+async def table_analysis_page(table_id: str) -> Response:
+    """A finished table's analysis, to step through (``static/review.js``)."""
+    return _page()
+
+
+@router.get("/analysis")
+async def upload_page() -> Response:
+    """The form to upload a record to analyse."""
+    return _page()
+
+
+@router.get("/analysis/{job_id}")
+async def analysis_page(job_id: str) -> Response:
+    """An analysis, made or being made, to step through."""
+    return _page()
+
+
+@router.get("/players/{name}")
+async def player_page(name: str) -> Response:
+    """A player's page: ratings, their history as a chart, matches (``static/players.js``)."""
+    return _page()
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> Response:
+    """The leaderboard, a variant at a time (``static/players.js``)."""
     return _page()
 
 

@@ -1,8 +1,13 @@
-// The page's entry: the language, then the lobby at "/" or a table at "/t/{id}".
+// The page's entry: the language, then the lobby at "/", a table at "/t/{id}", or an analysis to step
+// through at "/analysis", "/analysis/{job}" and "/t/{id}/analysis"; a player's page at "/players/{name}",
+// the leaderboard at "/leaderboard"; and in the header, the account (log in, sign up, log out).
 
 import { showLobby } from "./lobby.js";
 import { TablePage } from "./table.js";
+import { ReviewPage } from "./review.js";
 import { preferredLanguage, translate, useLanguage } from "./i18n.js";
+import { showAccount } from "./account.js";
+import { showLeaderboard, showPlayer } from "./players.js";
 
 let lobbyTimer = null;
 
@@ -13,8 +18,18 @@ function lobby() {
 
 async function show() {
   const main = document.getElementById("main");
+  const review = location.pathname.match(/^\/(?:analysis(?:\/([A-Za-z0-9_-]+))?|t\/([A-Za-z0-9_-]+)\/analysis)\/?$/);
   const found = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
-  if (found) {
+  const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
+  if (player) return showPlayer(main, decodeURIComponent(player[1]));
+  if (/^\/leaderboard\/?$/.test(location.pathname)) {
+    return showLeaderboard(main, new URLSearchParams(location.search).get("variant") || "standard");
+  }
+  if (review) {
+    const page = new ReviewPage(main, { job: review[1] || null, table: review[2] || null });
+    window.tavolaReview = page;
+    await page.start();
+  } else if (found) {
     const seat = new URLSearchParams(location.search).get("seat");
     const page = new TablePage(main, found[1], seat === null ? null : Number(seat));
     window.tavolaTable = page;
@@ -33,8 +48,10 @@ async function start() {
     await useLanguage(switcher.value, true);
     translate();
     if (window.tavolaTable) window.tavolaTable.relanguage();
-    else lobby();
+    else if (window.tavolaReview) window.tavolaReview.relanguage();
+    else show();
   });
+  showAccount(document.getElementById("account"));
   await show();
 }
 

@@ -1,7 +1,11 @@
 // The board as SVG, drawn from the viewer's side, in the look of tavola.render.svg: the viewer's
 // checkers at the bottom, their home board on the right or the left, each side's colour. Points, the
 // bar and the viewer's tray are targets to click (data-point="13", "bar", "off"). Checkers borne off
-// and, in Acey-Deucey, checkers still to enter lie in the trays (class "off" and "waiting").
+// and, in Acey-Deucey, checkers still to enter lie in the trays (class "off" and "waiting"). Every
+// checker drawn names its place, its side and its height in the stack (data-place="13",
+// data-side="near", data-level="2"), for the animations and the drag to find it.
+
+import { t } from "./i18n.js";
 
 const WIDTH = 17.2;
 const HEIGHT = 15.0;
@@ -55,13 +59,18 @@ function columnX(column) {
   return BOARD_X + column + 0.5 + (column >= 6 ? BAR : 0);
 }
 
-function stack(count, x, base, direction, fill, ink) {
+// The data attributes of a checker drawn at `place` ("13", "bar", "off", "waiting") for `side`.
+function named(place, side, level) {
+  return `data-place="${place}" data-side="${side}" data-level="${level}"`;
+}
+
+function stack(count, x, base, direction, fill, ink, where) {
   const parts = [];
   const shown = Math.min(count, STACK);
   let last = base;
   for (let level = 0; level < shown; level += 1) {
     last = base + direction * (RADIUS + 2 * RADIUS * level);
-    parts.push(`<circle class="checker" cx="${n(x)}" cy="${n(last)}" r="${n(RADIUS - 0.02)}" fill="${fill}" ${OUTLINE}/>`);
+    parts.push(`<circle class="checker" cx="${n(x)}" cy="${n(last)}" r="${n(RADIUS - 0.02)}" fill="${fill}" ${OUTLINE} ${named(...where, level)}/>`);
   }
   if (count > STACK) parts.push(text(count, x, last, 0.45, ink, 'font-weight="bold"'));
   return parts;
@@ -79,7 +88,8 @@ function die(x, y, value, fill, ink) {
 //   board: 24 counts, index p-1 for the viewer's point p, the viewer's checkers positive;
 //   bar, off, waiting, pips: [viewer's, other side's]; names: [viewer's side, other side];
 //   home: "right" or "left"; colours: [viewer's, other side's];
-//   dice: [high, low] or null, rolled by diceSide ("near" or "far");
+//   dice: [high, low] or null, rolled by diceSide ("near" or "far"); diceDone: the dice of a play made
+//   (drawn paler), not a roll to play;
 //   cube: {value, at: "center" | "near" | "far"} or null;
 //   sources, targets: sets of clickable places ("13", "bar", "off"); selected: the chosen source.
 export function boardSvg(view) {
@@ -111,10 +121,10 @@ export function boardSvg(view) {
         const band = direction > 0 ? edge - 0.16 : edge;
         parts.push(`<rect class="lit" x="${n(x - 0.46)}" y="${n(band)}" width="0.92" height="0.16" fill="${lit}"/>`);
       }
-      parts.push(text(point, x, edge - direction * (FRAME + 0.35), 0.42, INK));
+      parts.push(text(point, x, edge - direction * (FRAME + 0.35), 0.42, INK, 'class="number"'));
       const count = view.board[point - 1];
       const side = count > 0 ? "near" : "far";
-      parts.push(...stack(Math.abs(count), x, edge, direction, ...paint[side]));
+      parts.push(...stack(Math.abs(count), x, edge, direction, ...paint[side], [name, side]));
       if (view.selected === name && count) parts.push(ring(x, edge + direction * (RADIUS + 2 * RADIUS * (Math.min(Math.abs(count), STACK) - 1))));
       if (targets.has(name)) parts.push(landing(x, edge + direction * (RADIUS + 2 * RADIUS * Math.min(Math.max(count, 0), STACK - 1))));
       const top = direction > 0 ? edge : MIDDLE;
@@ -124,9 +134,9 @@ export function boardSvg(view) {
   const barX = BOARD_X + 6 + BAR / 2;
   const barLit = glow("bar", sources, targets, view.selected);
   if (barLit) parts.push(`<rect class="lit" x="${n(barX - BAR / 2 + 0.1)}" y="${MIDDLE}" width="${n(BAR - 0.2)}" height="${n(BOTTOM - MIDDLE)}" rx="0.1" fill="${barLit}" fill-opacity="0.8"/>`);
-  parts.push(...stack(view.bar[0], barX, MIDDLE + 0.05, 1, ...paint.near));
+  parts.push(...stack(view.bar[0], barX, MIDDLE + 0.05, 1, ...paint.near, ["bar", "near"]));
   if (view.selected === "bar" && view.bar[0]) parts.push(ring(barX, MIDDLE + 0.05 + RADIUS + 2 * RADIUS * (Math.min(view.bar[0], STACK) - 1)));
-  parts.push(...stack(view.bar[1], barX, MIDDLE - 0.05, -1, ...paint.far));
+  parts.push(...stack(view.bar[1], barX, MIDDLE - 0.05, -1, ...paint.far, ["bar", "far"]));
   hits.push(place("bar", barX - BAR / 2, MIDDLE, BAR, BOTTOM - MIDDLE, sources, targets, view.selected));
   const waiting = view.waiting || [0, 0];
   [[BOTTOM, -1, view.off[0], waiting[0], "near"], [TOP, 1, view.off[1], waiting[1], "far"]].forEach(([edge, direction, count, toEnter, side]) => {
@@ -136,7 +146,7 @@ export function boardSvg(view) {
     if (trayLit) parts.push(`<rect class="lit" x="${n(traysX + 0.06)}" y="${n(top + 0.06)}" width="${n(SIDE - 0.12)}" height="${n(MIDDLE - TOP - 0.32)}" fill="${trayLit}" fill-opacity="0.8"/>`);
     for (let level = 0; level < count; level += 1) {
       const y = Math.min(edge + direction * SLICE * level, edge + direction * SLICE * (level + 1)) + 0.02;
-      parts.push(`<rect class="off" x="${n(traysX + 0.15)}" y="${n(y)}" width="${n(SIDE - 0.3)}" height="${n(SLICE - 0.04)}" rx="0.05" fill="${paint[side][0]}" ${OUTLINE}/>`);
+      parts.push(`<rect class="off" x="${n(traysX + 0.15)}" y="${n(y)}" width="${n(SIDE - 0.3)}" height="${n(SLICE - 0.04)}" rx="0.05" fill="${paint[side][0]}" ${OUTLINE} ${named("off", side, level)}/>`);
     }
     if (count) parts.push(text(count, traysX + SIDE / 2, edge + direction * (SLICE * count + 0.4), 0.4, "#ffffff"));
     // Checkers still to enter (Acey-Deucey) wait in the same tray, paler, stacked from its inner end:
@@ -144,7 +154,7 @@ export function boardSvg(view) {
     const inner = edge + direction * (MIDDLE - TOP - 0.2);
     for (let level = 0; level < toEnter; level += 1) {
       const y = Math.min(inner - direction * SLICE * level, inner - direction * SLICE * (level + 1)) + 0.02;
-      parts.push(`<rect class="waiting" x="${n(traysX + 0.15)}" y="${n(y)}" width="${n(SIDE - 0.3)}" height="${n(SLICE - 0.04)}" rx="0.05" fill="${paint[side][0]}" fill-opacity="0.55" stroke-dasharray="0.08 0.05" ${OUTLINE}/>`);
+      parts.push(`<rect class="waiting" x="${n(traysX + 0.15)}" y="${n(y)}" width="${n(SIDE - 0.3)}" height="${n(SLICE - 0.04)}" rx="0.05" fill="${paint[side][0]}" fill-opacity="0.55" stroke-dasharray="0.08 0.05" ${OUTLINE} ${named("waiting", side, level)}/>`);
     }
     if (toEnter) parts.push(text(toEnter, traysX + SIDE / 2, inner - direction * (SLICE * toEnter + 0.4), 0.4, "#ffffff"));
     if (side === "near") hits.push(place("off", traysX, top, SIDE, MIDDLE - TOP - 0.2, sources, targets, view.selected));
@@ -164,7 +174,8 @@ export function boardSvg(view) {
     const near = view.diceSide !== "far";
     const start = near ? BOARD_X + 6 + BAR + 2.5 : BOARD_X + 2.5;
     const [fill, ink] = paint[near ? "near" : "far"];
-    parts.push(`<g class="dice">${view.dice.map((value, i) => die(start + i, MIDDLE, value, fill, ink)).join("")}</g>`);
+    const classes = view.diceDone ? "dice done" : "dice";
+    parts.push(`<g class="${classes}" data-side="${near ? "near" : "far"}">${view.dice.map((value, i) => die(start + i, MIDDLE, value, fill, ink)).join("")}</g>`);
   }
   return (
     `<svg class="board" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" ` +
@@ -206,5 +217,6 @@ function place(name, x, y, width, height, sources, targets, selected) {
   if (targets.has(name)) classes.push("target");
   if (selected === name) classes.push("selected");
   const active = sources.has(name) || targets.has(name);
-  return `<rect class="${classes.join(" ")}" data-point="${name}" x="${n(x)}" y="${n(y)}" width="${n(width)}" height="${n(height)}"${active ? ' role="button"' : ""}/>`;
+  const label = t(/^\d+$/.test(name) ? "board.point" : `board.${name}`, { number: name });
+  return `<rect class="${classes.join(" ")}" data-point="${name}" x="${n(x)}" y="${n(y)}" width="${n(width)}" height="${n(height)}"${active ? ` role="button" aria-label="${escapeText(label)}"` : ""}/>`;
 }
