@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
 
-from web_helpers import Server
+from web_helpers import Server, auth, choose, create, sit
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -153,6 +153,44 @@ def test_stepping_through_an_uploaded_match_from_move_to_move_and_error_to_error
     )
     assert page.is_disabled("#review-forward")
     screenshot(page, tmp_path, f"review-{size}-chart")
+    assert watch.problems == []
+    context.close()
+
+
+def _resigned_game(server: Server) -> str:
+    """A single game between two people, ended by a resignation after a few plays (a few requests: the
+    server limits them)."""
+    client = server.client
+    table = create(client, {"kind": "game", "series": "single", "seats": [{}, {}]})  # type: ignore[arg-type]
+    tokens = {0: sit(client, table, 0, "Ann"), 1: sit(client, table, 1, "Bob")}  # type: ignore[arg-type]
+    for turn in range(40):
+        seen = server.state(table, tokens[0])
+        if seen["status"] == "finished":
+            return table
+        seat = seen["to_act"][0]
+        legal = server.state(table, tokens[seat])["legal_actions"]
+        resign = next((action for action in legal if action["action"] == "resign"), None)
+        action = resign if resign is not None and turn > 6 else choose(legal)
+        answer = client.post(f"/api/tables/{table}/actions", json=action, headers=auth(tokens[seat]))
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("the game did not end")
+
+
+def test_a_finished_tables_analysis_opens_from_its_page_and_lists_every_decision(
+    browser: Any, server: Server
+) -> None:
+    client = server.client
+    table = _resigned_game(server)
+    watch = Watch(server)
+    context = watch.context(browser, "desktop")
+    page = watch.page(context)
+    page.goto(f"{server.url}/t/{table}")
+    page.click("#analysis-steps", timeout=CLICK)
+    page.wait_for_selector("#main[data-status='done'] #board svg", timeout=WAIT)
+    assert page.evaluate("location.pathname") == f"/t/{table}/analysis"
+    assert page.inner_text("#review-title") == "Ann \N{EN DASH} Bob"
+    decisions = client.get(f"/api/analyses/table-{table}-1-ply").json()["analysis"]["decisions"]
+    assert page.locator(".review-moves button").count() == len(decisions)
     assert watch.problems == []
     context.close()
 

@@ -190,7 +190,9 @@ export class TablePage {
   received(message) {
     if (message.type === "state") {
       this.heard(message.log, message.state);
-      this.accept(message.state);
+      // a new connection's first state is a spectator's until its hello is heard: the seat's comes next
+      const beforeHello = message.state.you === null && this.state && this.state.you !== null;
+      if (!beforeHello) this.accept(message.state);
     }
     else if (message.type === "chat") {
       this.chat.push(message.message);
@@ -1131,6 +1133,7 @@ export class TablePage {
       if (state.status === "finished") {
         const report = `/api/tables/${this.tableId}/analysis.html?lang=${language()}`;
         links.push(" · ", element("a", { href: report, target: "_blank", id: "analysis-report", "data-i18n": "records.analysis" }));
+        links.push(" · ", element("a", { href: `/t/${this.tableId}/analysis`, id: "analysis-steps", "data-i18n": "records.steps" }));
       }
     }
     return element("div", { class: "panel" }, element("h2", { "data-i18n": "records.title" }), element("p", {}, links));
