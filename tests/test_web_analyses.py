@@ -4,6 +4,7 @@ table (``POST /api/tables/{id}/analyses``) analysed off the request path, follow
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -16,7 +17,9 @@ pytest.importorskip("fastapi", reason="the web server needs the web extra (pip i
 
 from fastapi.testclient import TestClient
 
+from tavola.analysis.model import Analysis
 from tavola.records import read_mat, to_json
+from tavola.web.analyses import AnalysisJob, AnalysisJobs
 from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
 from tavola.web.routes.analyses import MAX_UPLOAD
@@ -233,3 +236,35 @@ def test_an_analysis_in_a_worker_process_tells_its_progress_through_the_pool(tmp
         assert told == sorted(told)
         assert {total for _, total in told} == {7}  # from the worker
         assert answer["done"] == answer["total"] == 7
+
+
+def test_past_the_bound_the_oldest_job_is_dropped_and_stopped_and_a_failed_job_starts_again() -> None:
+    async def kept() -> None:
+        jobs = AnalysisJobs(most=2)
+        waiting = asyncio.Event()
+
+        async def never(job: AnalysisJob) -> Analysis:
+            await waiting.wait()
+            raise AssertionError("a job waiting for nothing was let go")
+
+        async def failing(job: AnalysisJob) -> Analysis:
+            raise ValueError("the worker died")
+
+        async def written(analysis: Analysis) -> dict[str, Any]:
+            return {}
+
+        first = jobs.start(AnalysisJob("upload-1", "a.mat", "0-ply", None), never, written)
+        jobs.start(AnalysisJob("upload-2", "b.mat", "0-ply", None), never, written)
+        broken = jobs.start(AnalysisJob("upload-3", "c.mat", "0-ply", None), failing, written)
+        await asyncio.sleep(0.05)  # the jobs run their first steps
+        assert jobs.get("upload-1") is None
+        assert first.task is not None
+        assert first.task.cancelled()
+        assert broken.json()["status"] == "failed"
+        assert broken.json()["error"] == "the worker died"
+        again = jobs.start(AnalysisJob("upload-3", "c.mat", "0-ply", None), never, written)
+        assert again is not broken
+        assert jobs.get("upload-3") is again
+        assert len(jobs) == 2
+
+    asyncio.run(kept())

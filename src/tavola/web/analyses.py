@@ -11,8 +11,9 @@ the analysis goes on; once made it holds the
 (:func:`~tavola.analysis.jsonout.analysis_json`).
 
 Jobs live in the server process that made them, at most :data:`MAX_JOBS`, the
-oldest dropped first: a finished table's job is simply made again, an
-uploaded record's must be uploaded again.
+oldest dropped first (and stopped, if it still waits for a worker): a
+finished table's job is simply made again, an uploaded record's must be
+uploaded again.
 
 >>> job = AnalysisJob(upload_id(b"; a match", "0-ply"), "a.mat", "0-ply", None)
 >>> job.id.startswith("upload-"), job.json()["status"], table_job("3f2a", "1-ply")
@@ -127,7 +128,9 @@ class AnalysisJobs:
             return known
         self._jobs.pop(job.id, None)
         while len(self._jobs) >= self.most:
-            self._jobs.popitem(last=False)
+            _, dropped = self._jobs.popitem(last=False)
+            if dropped.task is not None:
+                dropped.task.cancel()  # one still waiting for a worker gives its place up
         self._jobs[job.id] = job
         job.task = asyncio.ensure_future(_run(job, make, write))
         return job

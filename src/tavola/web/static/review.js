@@ -165,10 +165,17 @@ export class ReviewPage {
     if (!file) return;
     const level = form.querySelector("#upload-level").value;
     const query = new URLSearchParams({ name: file.name, level, lang: language() });
-    const response = await fetch(`/api/analyses?${query}`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: file });
+    const refused = form.querySelector("#upload-error");
+    let response;
+    try {
+      response = await fetch(`/api/analyses?${query}`, { method: "POST", headers: { "content-type": "application/octet-stream" }, body: file });
+    } catch (failure) {
+      refused.textContent = String(failure);
+      return;
+    }
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
-      form.querySelector("#upload-error").textContent = data.error || response.statusText;
+      refused.textContent = data.error || response.statusText;
       return;
     }
     location.assign(`${data.page}?level=${encodeURIComponent(level)}`);
