@@ -151,6 +151,14 @@ def test_a_seek_accepted_by_another_person_seats_both_at_one_table_with_its_opti
     assert linked(app, taken["table"]) == {}  # guests' seats belong to no account
 
 
+def test_a_seeks_time_control_is_the_tables(app: FastAPI) -> None:
+    ann, bob = person(app), person(app)
+    seek, _secret = post(ann, name="Ann", series="match", length=3, clock={"delay": 12, "bank": 60})
+    assert seek["clock"] == {"delay": 12, "bank": 60}
+    taken = bob.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Bob"}).json()
+    assert taken["state"]["options"]["clock"] == {"delay": 12, "bank": 60}
+
+
 def test_a_rated_seek_links_both_seats_to_the_accounts_and_an_unrated_one_neither(app: FastAPI) -> None:
     ann, bob = person(app, "Ann"), person(app, "Bob")
     rated, _secret = post(ann, series="match", length=1, rated=True)
@@ -191,6 +199,7 @@ def test_the_poster_waiting_for_their_seek_hears_of_the_table_at_once(app: FastA
         ({"name": "Ann", "series": "money", "rated": True}, 400, "only matches are rated"),
         ({"series": "match"}, 400, "a guest gives the name"),
         ({"name": "Ann", "series": "match", "rated": True}, 403, "log in"),
+        ({"name": "Ann", "clock": {"delay": -1, "bank": 60}}, 400, "clock.delay"),
     ],
 )
 def test_a_seek_with_bad_options_or_rated_by_a_guest_is_refused(
@@ -340,6 +349,7 @@ def test_play_now_pairs_only_the_same_game(app: FastAPI) -> None:
         {"series": "match", "length": 5},
         {"series": "match", "length": 3, "variant": "nackgammon"},
         {"series": "single"},
+        {"series": "match", "length": 3, "clock": {"delay": 12, "bank": 60}},
     ):
         seek, _secret = post(bob, name="Bob", auto=True, **other)
         assert seek["status"] == "open", other

@@ -204,6 +204,8 @@ def _game(request: SeekRequest) -> dict[str, Any]:
     options = read_options(table_options(game, ("Player 0", "Player 1")))
     assert isinstance(options, GameOptions)
     game["variant"] = find_variant(options.variant).name
+    if options.clock is not None:
+        game["clock"] = options.clock.model_dump(mode="json")
     if request.rated and request.series != "match":
         raise SeekError(_("only matches are rated: ask for a match, or an unrated game"))
     return game
