@@ -98,7 +98,7 @@ def play(
     tournament: str,
     loser: Callable[[dict[str, Any]], str | None],
     until: Callable[[dict[str, Any]], bool] = lambda seen: seen["status"] == "finished",
-    timeout: float = 30,
+    timeout: float = 120,
 ) -> dict[str, Any]:
     """Play the people's matches until ``until`` holds: each takes their seat from the tournament's page,
     the player ``loser(match)`` names resigns when they may, the others play on and accept."""
@@ -278,9 +278,15 @@ def test_a_player_who_does_not_take_their_seat_in_time_forfeits(url: str) -> Non
         club.tournaments.clock = lambda: later
         club.tournaments.advance(tournament)
         seen = club.view(tournament)
+        tables = [state(club.director, match["table"]) for match in seen["matches"][:2]]
     assert [(m["winner"], m["decided"]) for m in seen["matches"][:2]] == [
         ("Dee", "forfeit"),
         ("Bob", "forfeit"),
+    ]
+    # The tables end by the absent player's forfeit (both absent: the second's), as their records keep it.
+    assert [(table["status"], table["forfeit"]["seat"], table["forfeit"]["reason"]) for table in tables] == [
+        ("finished", 0, "absent"),
+        ("finished", 1, "absent"),
     ]
     assert _round(seen, 2) == [["Dee", "Bob"]]  # both absent: the better seed goes through
 

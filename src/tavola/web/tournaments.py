@@ -39,6 +39,7 @@ start) advance every tournament.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import functools
 import logging
@@ -337,6 +338,8 @@ class Tournaments:
         self.clock = clock
         self.sweep_seconds = sweep_seconds
         self._sessions = sessionmaker(hub.store.engine, expire_on_commit=False)
+        self._making: dict[str, threading.Lock] = {}
+        """A lock for each tournament whose tables this process is making: one thread makes them at a time."""
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -648,18 +651,37 @@ class Tournaments:
         return results
 
     def _make_tables(self, tournament_id: str) -> None:
-        """Make the table of each undecided match that lacks one, and seat its players."""
+        """Make the table of each undecided match that lacks one and seat its players, and end the table
+        of each match forfeited (one thread of this process at a time; another process making the same
+        table is refused by the store)."""
         with self._sessions() as session:
             loaded = self._load(session, tournament_id)
-        for match in loaded.matches:
-            if match.table_id is None or match.decided is not None:
-                continue
-            try:
-                self._make_table(loaded, match)
-            except Exception:
-                LOG.exception("tournament %s: the table of match %s was not made", tournament_id, match.id)
+        making = self._making.setdefault(tournament_id, threading.Lock())
+        with making:
+            for match in loaded.matches:
+                try:
+                    if match.table_id is not None and match.decided is None:
+                        self._make_table(match.id, loaded)
+                    elif match.table_id is not None and match.decided == "forfeit":
+                        self._end_forfeited(match.table_id, 1 if not match.second_present else 0)
+                except Exception:
+                    LOG.exception(
+                        "tournament %s: the table of match %s not made or ended", tournament_id, match.id
+                    )
 
-    def _make_table(self, loaded: _Loaded, match: TournamentMatchRow) -> None:
+    def _end_forfeited(self, table_id: str, seat: int) -> None:
+        """The table of a match forfeited by the player at ``seat`` (both absent: the second), ended by
+        their forfeit where it is still being played."""
+        row = self.hub.store.table(table_id)
+        if row is not None and row.status == "live":
+            table = self.hub.get(table_id)
+            with contextlib.suppress(StateError):  # finished meanwhile
+                table.forfeit(seat, "absent")
+
+    def _make_table(self, match_id: int, loaded: _Loaded) -> None:
+        with self._sessions() as session:
+            match = session.get(TournamentMatchRow, match_id)  # its tokens as stored now
+        assert match is not None
         table_id = match.table_id
         assert table_id is not None
         assert match.second_id is not None
