@@ -20,6 +20,8 @@ the storage and the recovery. In short:
   as the HTML report (:mod:`tavola.analysis`; ``?level=`` as ``tavola analyze``'s);
 * ``GET /api/tables/{id}/hint``: the bot's advice on what the seat decides now (the
   roll's plays, the cube, an answer), at tables that allow hints (:mod:`tavola.web.hints`);
+* ``/api/seeks``: seeks posted, listed, accepted (the table made and both seated) and play now's
+  pairing by rating (:mod:`tavola.web.seeks`);
 * ``WS /api/tables/{id}/live``: the state after every action, and chat (a
   chouette side's own channel with ``"scope": "team"``).
 
