@@ -59,9 +59,14 @@ class Watch:
         page = context.new_page()
         page.on("console", lambda message: message.type == "error" and self.problems.append(message.text))
         page.on("pageerror", lambda error: self.problems.append(f"exception: {error}"))
-        page.on("requestfailed", lambda request: self.problems.append(f"failed: {request.url}"))
+        page.on("requestfailed", lambda request: self._failed(request))
         page.on("response", lambda response: response.status >= 400 and self.problems.append(response.url))
         return page
+
+    def _failed(self, request: Any) -> None:
+        """A request that failed; one cut short by leaving its page (or refused by :meth:`_route`) is not."""
+        if request.failure != "net::ERR_ABORTED":
+            self.problems.append(f"failed: {request.url} {request.failure}")
 
     def _route(self, route: Any) -> None:
         url = route.request.url
@@ -130,6 +135,7 @@ def test_stepping_through_an_uploaded_match_from_move_to_move_and_error_to_error
     page.keyboard.press("ArrowLeft")
     page.wait_for_function("() => document.querySelector('#main').dataset.at === '1'")
     assert decisions[1]["played"] in page.inner_text("#review-caption")
+    assert decisions[1]["position_id"] in page.get_attribute("#board svg", "aria-label")  # told each step
 
     _step(page, "#review-next-error", errors[0])
     _step(page, "#review-next-error", errors[1])
@@ -185,6 +191,7 @@ def test_a_finished_tables_analysis_opens_from_its_page_and_lists_every_decision
     context = watch.context(browser, "desktop")
     page = watch.page(context)
     page.goto(f"{server.url}/t/{table}")
+    page.wait_for_selector("#main[data-status='finished']", timeout=WAIT)
     page.click("#analysis-steps", timeout=CLICK)
     page.wait_for_selector("#main[data-status='done'] #board svg", timeout=WAIT)
     assert page.evaluate("location.pathname") == f"/t/{table}/analysis"
