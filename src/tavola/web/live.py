@@ -784,13 +784,9 @@ class LiveTable:
         """Keep an action done: stored in its own transaction, then the listeners told."""
         if not self._replaying:
             clock = self._clock_now()
+            timed = {} if clock is None else {"clock": clock.to_json()}  # stored with the action
             self.revision = self.store.append_action(
-                self.id,
-                len(self.actions),
-                index,
-                data,
-                revision=self.revision,
-                clock=None if clock is None else clock.to_json(),
+                self.id, len(self.actions), index, data, revision=self.revision, **timed
             )
             self.clock = clock
             self.changed_at = time.monotonic()
