@@ -58,6 +58,18 @@ async def leaderboard_page() -> Response:
     return _page()
 
 
+@router.get("/tournaments")
+async def tournaments_page() -> Response:
+    """The tournaments, and the form to create one (``static/tournaments.js``)."""
+    return _page()
+
+
+@router.get("/tournaments/{tournament_id}")
+async def tournament_page(tournament_id: str) -> Response:
+    """A tournament: its bracket or standings, live (``static/tournaments.js``)."""
+    return _page()
+
+
 def _page() -> Response:
     """The page's one document: it reads the address to show the lobby or a table."""
     return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})

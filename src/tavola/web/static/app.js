@@ -1,6 +1,6 @@
 // The page's entry: the language, then the lobby at "/", a table at "/t/{id}", or an analysis to step
 // through at "/analysis", "/analysis/{job}" and "/t/{id}/analysis"; a player's page at "/players/{name}",
-// the leaderboard at "/leaderboard"; and in the header, the account (log in, sign up, log out).
+// the leaderboard at "/leaderboard"; the tournaments at "/tournaments" and "/tournaments/{id}"; and in the header, the account (log in, sign up, log out).
 
 import { showLobby } from "./lobby.js";
 import { TablePage } from "./table.js";
@@ -8,8 +8,10 @@ import { ReviewPage } from "./review.js";
 import { preferredLanguage, translate, useLanguage } from "./i18n.js";
 import { showAccount } from "./account.js";
 import { showLeaderboard, showPlayer } from "./players.js";
+import { showTournament, showTournaments } from "./tournaments.js";
 
 let lobbyTimer = null;
+let tournamentTimer = null;
 
 function lobby() {
   clearInterval(lobbyTimer);
@@ -22,6 +24,12 @@ async function show() {
   const found = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
   const player = location.pathname.match(/^\/players\/([^/]+)\/?$/);
   if (player) return showPlayer(main, decodeURIComponent(player[1]));
+  const tournament = location.pathname.match(/^\/tournaments(?:\/([0-9a-f]+))?\/?$/);
+  if (tournament) {
+    clearInterval(tournamentTimer);
+    tournamentTimer = tournament[1] ? showTournament(main, tournament[1]) : showTournaments(main);
+    return;
+  }
   if (/^\/leaderboard\/?$/.test(location.pathname)) {
     return showLeaderboard(main, new URLSearchParams(location.search).get("variant") || "standard");
   }

@@ -243,6 +243,7 @@ export function showLobby(root) {
         "section",
         { class: "lists" },
         seeksPanel(),
+        element("p", { class: "panel tournaments-link" }, element("a", { href: "/tournaments", "data-i18n": "tournament.lobby_link" })),
         element("div", { class: "panel" }, element("h2", { "data-i18n": "lobby.tables" }), live),
         element("div", { class: "panel" }, element("h2", { "data-i18n": "lobby.finished" }), finished),
       ),
