@@ -50,7 +50,8 @@ __all__ = ["MAX_UPLOAD", "UPLOAD_PATH", "file_of", "read_upload", "router"]
 
 UPLOAD_PATH = "/api/analyses"
 MAX_UPLOAD = 1024 * 1024
-"""The most bytes an uploaded record may have (a 25-point match's ``.mat`` has about 60,000)."""
+"""The most bytes an uploaded record may have (``tests/data``'s 5-point match of six games has under
+6,000 as a ``.mat`` file)."""
 
 router = APIRouter()
 
