@@ -297,6 +297,41 @@ def test_two_people_accepting_at_once_make_one_table_and_the_other_hears_409(app
     assert tables(app) == 1
 
 
+def test_two_processes_serving_one_database_share_the_seeks_and_make_one_table(url: str) -> None:
+    """Two servers on one database (as ``tavola serve --workers 2``): a seek posted through one is
+    accepted through the other, its poster hears of it through the first, and both sit at one table
+    that each server serves; of two people accepting at once through the two, one makes the table."""
+    apps = [
+        create_app(open_database(url), posts=RateLimits(capacity=1e9, per_second=1e9), shared=True)
+        for _ in range(2)
+    ]
+    with TestClient(apps[0]) as first, TestClient(apps[1]) as second:
+        seek, secret = post(first, name="Ann", series="single")
+        assert listed(second) == [seek["id"]]
+        taken = second.post(f"/api/seeks/{seek['id']}/accept", json={"name": "Bob"})
+        assert taken.status_code == 200, taken.text
+        mine = first.get(f"/api/seeks/{seek['id']}?wait=10", headers=auth(secret)).json()["seek"]
+        assert mine["table"] == taken.json()["table"]
+        assert state(first, mine["table"], secret)["you"] == 0
+        assert state(first, mine["table"], taken.json()["token"])["you"] == 1
+
+        other, _secret = post(first, name="Cid", series="single")
+        start = threading.Barrier(2)
+        answers: list[int] = []
+
+        def accept(client: TestClient, name: str) -> None:
+            start.wait()
+            answers.append(client.post(f"/api/seeks/{other['id']}/accept", json={"name": name}).status_code)
+
+        takers = [threading.Thread(target=accept, args=pair) for pair in ((first, "Dan"), (second, "Eve"))]
+        for thread in takers:
+            thread.start()
+        for thread in takers:
+            thread.join(timeout=60)
+        assert sorted(answers) == [200, 409]
+        assert tables(apps[0]) == 2
+
+
 # --- play now --------------------------------------------------------------------------------------
 
 

@@ -284,19 +284,21 @@ class Seeks:
             raise NotFoundError(_("there is no seek {seek}").format(seek=seek_id))
         return row
 
-    def look(self, seek_id: str, secret: str | None) -> tuple[SeekRow, Seated | None]:
-        """Its poster's look at the seek: it stays open :data:`KEPT_SECONDS` more, and a play-now seek
-        is paired where it can be (the poster's seat then comes back, with a new token)."""
+    def look(self, seek_id: str, secret: str | None, *, keep: bool = True) -> tuple[SeekRow, Seated | None]:
+        """Its poster's look at the seek: it stays open :data:`KEPT_SECONDS` more (unless ``keep`` is
+        false), and a play-now seek is paired where it can be (the poster's seat then comes back, with a
+        new token)."""
         row = self._own(seek_id, secret)
         if row.status != "open":
             return row, None
-        now = self.clock()
-        with self._sessions() as session, session.begin():
-            session.execute(
-                update(SeekRow)
-                .where(SeekRow.id == seek_id, SeekRow.status == "open")
-                .values(expires=min(now + KEPT_SECONDS, row.created + MOST_SECONDS))
-            )
+        if keep:
+            now = self.clock()
+            with self._sessions() as session, session.begin():
+                session.execute(
+                    update(SeekRow)
+                    .where(SeekRow.id == seek_id, SeekRow.status == "open")
+                    .values(expires=min(now + KEPT_SECONDS, row.created + MOST_SECONDS))
+                )
         seated = self._pair(row) if row.auto else None
         return self._read(seek_id) or row, seated
 

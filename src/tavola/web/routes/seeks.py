@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -115,8 +116,10 @@ async def look(
         row = await run_in_threadpool(seeks.find, seek_id)
         return {"seek": seek_json(row)}
     deadline = time.monotonic() + wait
+    keep = True  # the seek kept open once a request: the looks while it waits only read
     while True:
-        row, seated = await run_in_threadpool(seeks.look, seek_id, secret)
+        row, seated = await run_in_threadpool(partial(seeks.look, seek_id, secret, keep=keep))
+        keep = False
         if row.status == "accepted" or seated is not None or time.monotonic() >= deadline:
             return {"seek": _seated_json(row, secret, seated)}
         await asyncio.sleep(min(LOOK_SECONDS, max(0.0, deadline - time.monotonic())))
