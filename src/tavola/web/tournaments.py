@@ -479,6 +479,7 @@ class Tournaments:
         self, match: TournamentMatchRow, winner: int | None, how: str, now: datetime.datetime
     ) -> None:
         match.winner_id, match.decided, match.decided_at = winner, how, now
+        match.first_token = match.second_token = None  # kept only while the match may be played
 
     def _forfeit(self, loaded: _Loaded, match: TournamentMatchRow, now: datetime.datetime) -> None:
         """The absent player of ``match`` forfeits; both absent: the better seed goes through a knockout,
@@ -712,7 +713,11 @@ class Tournaments:
             with self._sessions() as session, session.begin():
                 session.execute(
                     update(TournamentMatchRow)
-                    .where(TournamentMatchRow.id == match.id, column.is_(None))
+                    .where(
+                        TournamentMatchRow.id == match.id,
+                        TournamentMatchRow.decided.is_(None),
+                        column.is_(None),
+                    )
                     .values({column: token})
                 )
 
