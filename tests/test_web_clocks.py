@@ -14,7 +14,7 @@ from tavola.dicesource import RandomDice
 from tavola.errors import IllegalActionError
 from tavola.match import Forfeit, Match, MoneySession
 from tavola.position import WinKind
-from tavola.records import from_json, mat_text, parse_mat, to_json
+from tavola.records import from_json, mat_text, parse_mat, parse_sgf, sgf_text, to_json
 from tavola.scoring import Ending
 from tavola.table import GameTable, Seat
 from tavola.table.events import Forfeited, GameOver, SeriesOver
@@ -117,6 +117,29 @@ def test_the_mat_file_tags_the_forfeit_and_gives_the_winner_every_point_missing(
     assert again.score == (0, 5)
     with pytest.raises(ValueError, match="by the forfeit, Ben wins 5 points"):
         parse_mat(text.replace("Wins 5 points", "Wins 4 points"))
+
+
+def test_the_sgf_file_holds_the_forfeit_and_gives_the_winner_every_point_missing() -> None:
+    match = _match_in_play()
+    match.forfeit(Forfeit(1, "left", "2026-05-01T12:00:00Z"))
+    text = sgf_text(match)
+    assert "XF[Player 2 left 2026-05-01T12:00:00Z]RE[W+5]" in text
+    again = parse_sgf(text)
+    assert again.forfeited == match.forfeited
+    assert again.score == (5, 0)
+    with pytest.raises(ValueError, match="by the forfeit, Ann wins 5 points"):
+        parse_sgf(text.replace("RE[W+5]", "RE[W+3]"))
+    with pytest.raises(ValueError, match="a forfeit names the player, why"):
+        parse_sgf(text.replace("XF[Player 2 left", "XF[Player 2 bored"))
+
+
+def test_a_money_game_forfeited_before_its_first_play_is_written_and_read_back() -> None:
+    session = MoneySession(dice=RandomDice(seed=4), players=("Ann", "Ben"))
+    session.new_game()
+    session.forfeit(Forfeit(0, "absent"))
+    for again in (parse_sgf(sgf_text(session)), parse_mat(mat_text(session)), from_json(to_json(session))):
+        assert again.forfeited == Forfeit(0, "absent")
+        assert again.score.points == session.score.points
 
 
 def test_the_table_announces_the_forfeit_then_the_game_and_the_match_over() -> None:
@@ -281,6 +304,8 @@ def test_a_player_out_of_time_loses_the_match_recorded_so_and_an_action_after_is
         record = client.get(f"/api/tables/{table}/record.json").json()
         assert record["forfeit"]["player"] == seat
         assert record["forfeit"]["reason"] == "time"
+        sgf = client.get(f"/api/tables/{table}/record.sgf").text
+        assert f"XF[Player {seat + 1} time " in sgf
         mat = client.get(f"/api/tables/{table}/record.mat").text
         assert f'; [Forfeit "Player {seat + 1} time ' in mat
         assert "and the match" in mat

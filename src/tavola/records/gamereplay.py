@@ -34,8 +34,9 @@ from tavola.dicesource import ManualDice
 from tavola.errors import RecordError, TavolaError
 from tavola.game import Ending, Game, Phase
 from tavola.i18n import _, ngettext
-from tavola.match import Match, Series, scores_before
+from tavola.match import Forfeit, Match, Series, scores_before
 from tavola.position import WinKind
+from tavola.records.outcomes import forfeit_points
 from tavola.records.replay import play_text
 from tavola.rules import Rules, checked_stake
 
@@ -47,6 +48,7 @@ __all__ = [
     "parse_flag",
     "parse_rules",
     "read_stake",
+    "replay_forfeited",
     "replay_games",
     "rules_text",
 ]
@@ -116,6 +118,32 @@ def replay_games(series: Series, manual: ManualDice, games: Sequence[GameText]) 
             raise RecordError(message.format(line=text.score_line, number=text.number), text.score_line)
         notes += (Note(index, after, note) for after, note in _GameReplay(series, game, text, manual).run())
     return tuple(notes)
+
+
+def replay_forfeited(
+    series: Series, manual: ManualDice, games: Sequence[GameText], forfeit: Forfeit, line: int
+) -> tuple[Note, ...]:
+    """Replay ``games`` (:func:`replay_games`) of a series ended by ``forfeit``, written at ``line``: the
+    last game's result (its last cell, ``Wins N points``) is the forfeit's, not a resignation, and must
+    give the winner the points a forfeit gives (:func:`~tavola.records.outcomes.forfeit_points`)."""
+    last = games[-1] if games else None
+    wins = last.cells[-1] if last is not None and last.cells and last.cells[-1].kind == "wins" else None
+    if last is None or wins is None:
+        message = _("line {line}: a forfeited series ends with its last game's result")
+        raise RecordError(message.format(line=line), line)
+    notes = replay_games(series, manual, [*games[:-1], dataclasses.replace(last, cells=last.cells[:-1])])
+    try:
+        series.forfeit(forfeit)
+    except TavolaError as error:
+        raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
+    points = forfeit_points(series)
+    if (wins.player, wins.value) != (1 - forfeit.player, points):
+        message = _("line {line}: {text}: by the forfeit, {winner} wins {count} points")
+        winner = series.players[1 - forfeit.player]
+        raise RecordError(
+            message.format(line=wins.line, text=repr(wins.text), winner=winner, count=points), wins.line
+        )
+    return notes
 
 
 def _check_heading(series: Series, index: int, text: GameText) -> None:

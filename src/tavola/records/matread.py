@@ -6,14 +6,14 @@ import codecs
 import os
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from tavola.dice import Dice
 from tavola.dicesource import DiceSource, ManualDice
 from tavola.errors import RecordError, TavolaError
 from tavola.i18n import _
-from tavola.match import FORFEIT_REASONS, Forfeit, Match, MoneySession, Series
+from tavola.match import Forfeit, Match, MoneySession, Series
 from tavola.position import WinKind
 from tavola.records.gamereplay import (
     Cell,
@@ -22,10 +22,11 @@ from tavola.records.gamereplay import (
     parse_flag,
     parse_rules,
     read_stake,
+    replay_forfeited,
     replay_games,
 )
 from tavola.records.matformat import VARIATIONS
-from tavola.records.matwrite import forfeit_points
+from tavola.records.outcomes import read_forfeit_tag
 from tavola.records.replay import ReplayDice
 from tavola.rules import Rules
 from tavola.variants import Variant
@@ -274,11 +275,6 @@ def _tag_flag(tags: dict[str, tuple[int, str]], key: str, *, default: bool) -> b
         raise RecordError(message.format(line=line, key=key, value=repr(value)), line) from None
 
 
-_FORFEIT = re.compile(
-    r"^Player (?P<player>[12]) (?P<reason>" + "|".join(FORFEIT_REASONS) + r")(?: (?P<at>\S{1,40}))?$"
-)
-
-
 class _Replay:
     """Replays the games of a .mat text through a new match or session."""
 
@@ -326,25 +322,7 @@ class _Replay:
             replay_games(self.series, self.manual, self.games)
             return self.series
         line, _value = self.header.tags["Forfeit"]
-        games = list(self.games)
-        last = games[-1] if games else None
-        wins = last.cells[-1] if last is not None and last.cells and last.cells[-1].kind == "wins" else None
-        if last is None or wins is None:
-            message = _("line {line}: a forfeited series ends with its last game's 'Wins' line")
-            raise RecordError(message.format(line=line), line)
-        games[-1] = replace(last, cells=last.cells[:-1])
-        replay_games(self.series, self.manual, games)
-        try:
-            self.series.forfeit(forfeit)
-        except TavolaError as error:
-            raise RecordError(_("line {line}: {error}").format(line=line, error=error), line) from None
-        if (wins.player, wins.value) != (1 - forfeit.player, forfeit_points(self.series)):
-            message = _("line {line}: {text}: by the forfeit, {winner} wins {count} points")
-            winner = self.series.players[1 - forfeit.player]
-            text = message.format(
-                line=wins.line, text=repr(wins.text), winner=winner, count=forfeit_points(self.series)
-            )
-            raise RecordError(text, wins.line)
+        replay_forfeited(self.series, self.manual, self.games, forfeit, line)
         return self.series
 
     def _forfeit(self) -> Forfeit | None:
@@ -352,11 +330,4 @@ class _Replay:
         if "Forfeit" not in self.header.tags:
             return None
         line, value = self.header.tags["Forfeit"]
-        found = _FORFEIT.match(value)
-        if found is None:
-            message = _(
-                "line {line}: the [Forfeit] tag names the player, why ({reasons}) and when, not {value}"
-            )
-            reasons = ", ".join(FORFEIT_REASONS)
-            raise RecordError(message.format(line=line, reasons=reasons, value=repr(value)), line)
-        return Forfeit(int(found.group("player")) - 1, found.group("reason"), found.group("at"))
+        return read_forfeit_tag(value, line)

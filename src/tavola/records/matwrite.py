@@ -24,16 +24,16 @@ from tavola.errors import RecordError
 from tavola.files import write_atomically
 from tavola.game import Game
 from tavola.i18n import _
-from tavola.match import Forfeit, Match, Series, scores_before
+from tavola.match import Match, Series, scores_before
 from tavola.play import Play
 from tavola.position import WinKind
 from tavola.records.gamereplay import rules_text
 from tavola.records.matformat import RIGHT_START, VARIATIONS
-from tavola.records.outcomes import is_tie, raw_win_kind
+from tavola.records.outcomes import forfeit_points, forfeit_tag, is_tie, raw_win_kind
 from tavola.rules import Rules
 from tavola.variants import STANDARD
 
-__all__ = ["forfeit_points", "forfeit_tag", "mat_text", "unwritable_in_mat", "write_mat"]
+__all__ = ["mat_text", "unwritable_in_mat", "write_mat"]
 
 
 # --- writing -----------------------------------------------------------------------
@@ -132,27 +132,6 @@ def _header(series: Series) -> list[str]:
     if series.forfeited is not None:
         tags.append(("Forfeit", forfeit_tag(series.forfeited)))
     return [*(f'; [{key} "{value}"]' for key, value in tags), "", f" {length} point match"]
-
-
-def forfeit_tag(forfeit: Forfeit) -> str:
-    """The ``[Forfeit]`` tag's value: the player as the header names them, why, and when where known.
-
-    >>> forfeit_tag(Forfeit(1, "time", "2026-05-01T12:00:00Z"))
-    'Player 2 time 2026-05-01T12:00:00Z'
-    """
-    return " ".join(
-        part for part in (f"Player {forfeit.player + 1}", forfeit.reason, forfeit.at) if part is not None
-    )
-
-
-def forfeit_points(series: Series) -> int:
-    """What the ``Wins`` line of a forfeited series' last game shows: in a match every point the winner
-    still needed, in a money session the game's points."""
-    outcome = series.games[-1].outcome
-    assert outcome is not None
-    if isinstance(series, Match):
-        return series.length - scores_before(series, len(series.games) - 1)[outcome.winner]
-    return outcome.points
 
 
 def _on(value: bool) -> str:

@@ -34,14 +34,19 @@ What Tavola adds, and why
 -------------------------
 gnubg records a resignation only as an ``R`` in the result, takes a
 property's name of two letters at most, and reads past those it does not
-know. So Tavola writes, and reads, three of its own:
+know. So Tavola writes, and reads, four of its own:
 
 * ``XO[W:gammon]``: a resignation offered, ``XO[W:gammon:declined]`` one
   declined (one accepted is also in ``RE``);
 * ``XR[beavers=2, holland=True]``: the rules, where ``RU`` cannot say them
   (beavers, the Holland rule, automatic doubles...), as a ``.mat`` file's
   ``[Rules]`` tag writes them;
-* ``XS[2.5]``: a money session's stake.
+* ``XS[2.5]``: a money session's stake;
+* ``XF[Player 2 time 2026-05-01T12:00:00Z]``: in the last game's root, the
+  forfeit that ended the series (:meth:`~tavola.match.Match.forfeit`), as a
+  ``.mat`` file's ``[Forfeit]`` tag writes it; that game's ``RE`` gives the
+  winner, in a match, every point still missing (``RE[B+5]``), so that gnubg
+  ends the match there too.
 
 A file gnubg wrote has no ``XR``: its money sessions are read with as many
 beavers as they use, as ``.mat`` files are.

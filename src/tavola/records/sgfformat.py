@@ -11,6 +11,7 @@ from __future__ import annotations
 from tavola.variants import HYPERGAMMON, NACKGAMMON, STANDARD, Variant
 
 __all__ = [
+    "FORFEIT",
     "RESIGN",
     "RULES",
     "STAKE",
@@ -29,6 +30,9 @@ STAKE = "XS"
 """A money session's stake (``XS[2.5]``)."""
 RESIGN = "XO"
 """A resignation offered (``XO[W:gammon]``), declined (``XO[W:gammon:declined]``)."""
+FORFEIT = "XF"
+"""The forfeit that ended the series, in the root of its last game (``XF[Player 2 time
+2026-05-01T12:00:00Z]``, as :func:`tavola.records.outcomes.forfeit_tag` writes it)."""
 
 _BAR, _OFF = 25, 0
 

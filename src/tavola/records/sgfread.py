@@ -24,10 +24,12 @@ from tavola.records.gamereplay import (
     longest_beaver_chain,
     parse_rules,
     read_stake,
+    replay_forfeited,
     replay_games,
 )
+from tavola.records.outcomes import read_forfeit_tag
 from tavola.records.replay import ReplayDice
-from tavola.records.sgfformat import RESIGN, RULES, STAKE, VARIANTS, letter_point
+from tavola.records.sgfformat import FORFEIT, RESIGN, RULES, STAKE, VARIANTS, letter_point
 from tavola.records.sgftree import Node, Property, parse_trees
 from tavola.rules import Rules
 from tavola.variants import STANDARD, Variant
@@ -86,7 +88,12 @@ def parse_sgf_record(text: str, *, dice: DiceSource | None = None) -> SgfRecord:
         games.pop()  # a game not begun: no roll yet
     manual = ManualDice()
     series = _series(first, games, ReplayDice(manual, dice))
-    comments = replay_games(series, manual, games)
+    forfeited = roots[len(games) - 1] if games and roots[len(games) - 1].forfeit is not None else None
+    if forfeited is not None:
+        assert forfeited.forfeit is not None
+        comments = replay_forfeited(series, manual, games, forfeited.forfeit, forfeited.node.line)
+    else:
+        comments = replay_games(series, manual, games)
     for game, root in zip(series.games, roots, strict=False):
         root.check_result(game)
     notes = [Note(index, 0, root.comment) for index, root in enumerate(roots[: len(games)]) if root.comment]
@@ -162,6 +169,9 @@ class _Root:
         self._variant = self._named_variant(named)
         self._check_cube()
         self.result = self._result()
+        forfeited = node.get(FORFEIT)
+        self.forfeit = None if forfeited is None else read_forfeit_tag(forfeited.values[0], forfeited.line)
+        """The forfeit that ended the series, in its last game's root (``XF``)."""
 
     def _name(self, name: str) -> str | None:
         return _simple(self._text(name)) if self.node.get(name) else None

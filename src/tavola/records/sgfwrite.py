@@ -27,8 +27,8 @@ from tavola.match import Match, Series, scores_before
 from tavola.play import Play
 from tavola.position import WinKind
 from tavola.records.gamereplay import Note, rules_text
-from tavola.records.outcomes import is_tie, raw_win_kind
-from tavola.records.sgfformat import RESIGN, RULES, STAKE, VARIANTS, point_letter
+from tavola.records.outcomes import forfeit_points, forfeit_tag, is_tie, raw_win_kind
+from tavola.records.sgfformat import FORFEIT, RESIGN, RULES, STAKE, VARIANTS, point_letter
 from tavola.records.sgftree import value_text
 from tavola.rules import Rules
 from tavola.variants import STANDARD
@@ -54,7 +54,7 @@ def sgf_text(series: Series, *, date: str | None = None, comments: Sequence[Note
     what gnubg would read differently (see the module documentation).
     """
     _check_writable(series)
-    games: list[Game | None] = [game for game in series.games if _begun(game)] or [None]
+    games: list[Game | None] = [game for game in series.games if _begun(game) or game.is_over] or [None]
     trees = []
     for index, game in enumerate(games):
         notes = [note for note in comments if note.game == index]
@@ -122,7 +122,11 @@ def _root(series: Series, index: int, game: Game | None, date: str | None) -> st
     outcome = game.outcome if game is not None else None
     if outcome is not None:
         resigned = "R" if outcome.ending is Ending.RESIGNATION else ""
-        properties.append(f"RE[{_COLOURS[outcome.winner]}+{outcome.points}{resigned}]")
+        points = outcome.points
+        if series.forfeited is not None and index == len(series.games) - 1:
+            properties.append(f"{FORFEIT}[{value_text(forfeit_tag(series.forfeited))}]")
+            points = forfeit_points(series)  # in a match, every point missing: the match ends there too
+        properties.append(f"RE[{_COLOURS[outcome.winner]}+{points}{resigned}]")
     return ";" + "".join(properties)
 
 
