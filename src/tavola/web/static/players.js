@@ -65,9 +65,14 @@ export function ratingChart(matches) {
   return chart;
 }
 
+// A table in a box of its own that scrolls sideways where the screen is narrower than the table.
+function scrolled(...made) {
+  return element("div", { class: "scroll" }, element(...made));
+}
+
 function ratingsTable(ratings) {
   if (!ratings.length) return element("p", { class: "none" }, t("player.unrated"));
-  return element(
+  return scrolled(
     "table",
     { class: "ratings" },
     element("thead", {}, element("tr", {}, ["form.variant", "player.rating", "player.matches", "player.wins", "player.experience"].map((key) => element("th", {}, t(key))))),
@@ -77,7 +82,7 @@ function ratingsTable(ratings) {
 
 function matchesTable(history) {
   if (!history.length) return element("p", { class: "none" }, t("player.no_matches"));
-  return element(
+  return scrolled(
     "table",
     { class: "matches" },
     element("thead", {}, element("tr", {}, ["player.date", "player.opponent", "form.variant", "form.length", "player.result", "player.change", "player.table"].map((key) => element("th", {}, t(key))))),
@@ -112,7 +117,7 @@ function chartSection(history, ratings) {
   const variants = ratings.map((row) => row.variant);
   if (!variants.length) return null;
   const holder = element("div", { class: "chart-box" });
-  const choose = element("select", { name: "chart-variant" }, variants.map((variant) => element("option", { value: variant }, variant)));
+  const choose = element("select", { name: "chart-variant", "aria-label": t("form.variant") }, variants.map((variant) => element("option", { value: variant }, variant)));
   const draw = () => {
     const matches = history.filter((match) => match.variant === choose.value);
     holder.replaceChildren(matches.length ? ratingChart(matches) : element("p", { class: "none" }, t("player.no_matches")));
@@ -178,7 +183,7 @@ export async function showLeaderboard(root, variant = "standard") {
       { class: "panel leaderboard" },
       element("h1", {}, t("leaderboard.title")),
       element("label", { class: "field" }, element("span", {}, t("form.variant")), choose),
-      element(
+      scrolled(
         "table",
         { class: "ratings" },
         element("thead", {}, element("tr", {}, ["leaderboard.place", "leaderboard.player", "player.rating", "player.matches", "player.wins"].map((key) => element("th", {}, t(key))))),
