@@ -18,7 +18,7 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Engine
 
 import tavola.web.ratings  # noqa: F401 - its models join the metadata compared
-import tavola.web.tournaments  # noqa: F401 - its models join the metadata compared
+import tavola.web.tournament_rows  # noqa: F401 - its models join the metadata compared
 import tavola.web.seeks  # noqa: F401 - its models join the metadata compared
 from tavola.web.accounts import Accounts
 from tavola.web.storage import MIGRATIONS, Base, Store, migrate, open_database

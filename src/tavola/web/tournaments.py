@@ -1,6 +1,7 @@
 """Tournaments on the server: a director's knockout or Swiss, its entries, rounds, tables and standings.
 
-A director (any account) creates a tournament (:class:`TournamentSettings`):
+A director (any account) creates a tournament
+(:class:`~tavola.web.tournament_rows.TournamentSettings`):
 a knockout, seeded by rating, with an optional consolation bracket for the
 first round's losers, or a Swiss of a set number of rounds (the pairings are
 :mod:`tavola.web.pairing`'s); the match length of each round, the variant,
@@ -32,9 +33,7 @@ only from the director. The listener of each table
 (:meth:`Tournaments.table_changed`) and a sweep every few seconds (and at
 start) advance every tournament.
 
->>> settings = read_settings({"name": "Friday", "kind": "swiss", "rounds": 3, "lengths": [3]})
->>> settings.rounds, settings.length(5)
-(3, 3)
+Its settings, rows and JSON are :mod:`tavola.web.tournament_rows`'.
 """
 
 from __future__ import annotations
@@ -46,65 +45,51 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import Field
-from sqlalchemy import (
-    JSON,
-    Boolean,
-    DateTime,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    UniqueConstraint,
-    func,
-    select,
-    update,
-)
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from tavola.dicesource import VerifiableDice
-from tavola.errors import TavolaError
 from tavola.i18n import _
 from tavola.match import Match
-from tavola.schema import Shape, read_shape
 from tavola.table import GameTable
-from tavola.variants import find_variant
 from tavola.web.accounts import AccountRow, Accounts, bot_account, utc_text
 from tavola.web.hub import Hub
 from tavola.web.live import LiveTable, NotFoundError, StateError, TokenError
 from tavola.web.options import GameOptions, read_options
 from tavola.web.pairing import (
-    Entrant,
     PairingError,
     Result,
     consolation_field,
     first_round,
-    knockout_places,
-    knockout_rounds,
     next_round,
     ranked,
     swiss_pairings,
     swiss_standings,
 )
 from tavola.web.ratings import INITIAL_RATING, RatingRow
-from tavola.web.storage import Base
+from tavola.web.storage import MovedOnError
+from tavola.web.tournament_rows import (
+    EntryRow,
+    Loaded,
+    TournamentMatchRow,
+    TournamentRow,
+    TournamentSettings,
+    aware,
+    read_settings,
+    table_options,
+    tournament_json,
+    utc_now,
+)
 
 __all__ = [
     "MOST_PLAYERS",
     "SWEEP_SECONDS",
-    "EntryRow",
     "NotDirectorError",
-    "TournamentMatchRow",
-    "TournamentRow",
-    "TournamentSettings",
-    "TournamentSettingsError",
     "TournamentStateError",
     "Tournaments",
-    "read_settings",
 ]
 
 LOG = logging.getLogger("tavola.web")
@@ -119,10 +104,6 @@ MOST_TRIES = 10
 """How many times a step is worked out again when another process changed the tournament meanwhile."""
 
 
-class TournamentSettingsError(TavolaError):
-    """Settings a tournament cannot be created with."""
-
-
 class NotDirectorError(TokenError):
     """A change of a tournament asked by someone other than its director, or by nobody logged in."""
 
@@ -133,185 +114,6 @@ class TournamentStateError(StateError):
 
 class _MovedError(Exception):
     """The tournament changed since it was read: the step is worked out again."""
-
-
-def _now() -> datetime.datetime:
-    return datetime.datetime.now(datetime.UTC)
-
-
-# --- settings -------------------------------------------------------------------------------------
-
-
-class TournamentSettings(Shape):
-    """What a tournament is created with. ``lengths``: the match length of each round, the last one for
-    every round after; ``rounds``: a Swiss's rounds; ``start_seconds``: how long a player has to take
-    their seat once a match is paired; ``closes``: when entries close (ISO 8601; the tournament then
-    starts), or never (the director starts it); ``clock``: the tables' clock, as a table takes it."""
-
-    name: Annotated[str, Field(min_length=1, max_length=80)]
-    kind: Literal["knockout", "swiss"]
-    lengths: Annotated[list[Annotated[int, Field(ge=1, le=25)]], Field(min_length=1, max_length=16)] = Field(
-        default_factory=lambda: [1]
-    )
-    rounds: Annotated[int, Field(ge=1, le=16)] | None = None
-    consolation: bool = False
-    variant: Annotated[str, Field(max_length=40)] = "standard"
-    rated: bool = True
-    clock: dict[str, Any] | None = None
-    start_seconds: Annotated[int, Field(ge=10, le=7 * 24 * 3600)] = 600
-    closes: Annotated[str, Field(max_length=40)] | None = None
-
-    def length(self, round_number: int) -> int:
-        """The match length of round ``round_number`` (from 1)."""
-        return self.lengths[min(round_number, len(self.lengths)) - 1]
-
-    def closing_time(self) -> datetime.datetime | None:
-        """When entries close, as a time in UTC."""
-        if self.closes is None:
-            return None
-        try:
-            moment = datetime.datetime.fromisoformat(self.closes)
-        except ValueError:
-            raise TournamentSettingsError(
-                _("closes: a time such as 2026-05-01T20:00:00Z, not {value}").format(value=self.closes)
-            ) from None
-        return moment.replace(tzinfo=moment.tzinfo or datetime.UTC)
-
-
-def read_settings(data: object) -> TournamentSettings:
-    """The settings ``data`` gives, checked: the shape, the name, and each round's table options as the
-    tables read them (the variant, the lengths, the clock)."""
-    settings: TournamentSettings = read_shape(
-        TournamentSettings, data, TournamentSettingsError, "the settings"
-    )
-    name = settings.name.strip()
-    if not name or not name.isprintable():
-        raise TournamentSettingsError(_("name: a tournament's name is printable text"))
-    if settings.kind == "swiss" and settings.rounds is None:
-        raise TournamentSettingsError(_("rounds: a Swiss needs its number of rounds"))
-    if settings.kind == "knockout" and settings.rounds is not None:
-        raise TournamentSettingsError(_("rounds: a knockout has as many rounds as its field needs"))
-    if settings.kind == "swiss" and settings.consolation:
-        raise TournamentSettingsError(_("consolation: only a knockout has a consolation bracket"))
-    settings.closing_time()
-    for length in set(settings.lengths):
-        try:
-            read_options(_table_options(settings, length, [{}, {}]))
-        except TavolaError as error:
-            raise TournamentSettingsError(str(error)) from None
-    return settings.model_copy(update={"name": name, "variant": find_variant(settings.variant).name})
-
-
-def _table_options(settings: TournamentSettings, length: int, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    options: dict[str, Any] = {
-        "kind": "game",
-        "series": "match",
-        "length": length,
-        "variant": settings.variant,
-        "seats": seats,
-    }
-    if settings.clock is not None:
-        options["clock"] = settings.clock
-    return options
-
-
-# --- storage --------------------------------------------------------------------------------------
-
-
-class TournamentRow(Base):
-    __tablename__ = "tavola_tournaments"
-
-    id: Mapped[str] = mapped_column(String(16), primary_key=True)
-    name: Mapped[str] = mapped_column(String(80))
-    director_id: Mapped[int] = mapped_column(ForeignKey("tavola_accounts.id"), index=True)
-    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
-    """The :class:`TournamentSettings` as JSON."""
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    revision: Mapped[int] = mapped_column(Integer)
-    """How many steps the tournament has taken: a step is written only at the revision it was read at."""
-    created: Mapped[datetime.datetime] = mapped_column(DateTime(timezone=True), default=_now)
-
-
-class EntryRow(Base):
-    __tablename__ = "tavola_tournament_entries"
-
-    tournament_id: Mapped[str] = mapped_column(ForeignKey("tavola_tournaments.id"), primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("tavola_accounts.id"), primary_key=True, index=True)
-    number: Mapped[int] = mapped_column(Integer)
-    """The order of entry, from 0: equal ratings are seeded by it."""
-    rating: Mapped[float | None] = mapped_column(Float)
-    """The rating in the tournament's variant when it started (its seeding)."""
-
-
-class TournamentMatchRow(Base):
-    """A match of a tournament: its bracket, round and place in it, its players (no second: a bye), its
-    table, who took their seat, and its winner with how it was decided."""
-
-    __tablename__ = "tavola_tournament_matches"
-    __table_args__ = (UniqueConstraint("tournament_id", "bracket", "round", "slot"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    tournament_id: Mapped[str] = mapped_column(ForeignKey("tavola_tournaments.id"), index=True)
-    bracket: Mapped[str] = mapped_column(String(16))
-    """``main``, or ``consolation``."""
-    round: Mapped[int] = mapped_column(Integer)
-    slot: Mapped[int] = mapped_column(Integer)
-    first_id: Mapped[int] = mapped_column(ForeignKey("tavola_accounts.id"))
-    second_id: Mapped[int | None] = mapped_column(ForeignKey("tavola_accounts.id"))
-    length: Mapped[int] = mapped_column(Integer)
-    table_id: Mapped[str | None] = mapped_column(String(32))
-    """The table's id, chosen when the match is paired (the table is made just after)."""
-    first_token: Mapped[str | None] = mapped_column(String(64))
-    """The first player's seat token, given only to them (a bot's seat has none)."""
-    second_token: Mapped[str | None] = mapped_column(String(64))
-    first_present: Mapped[bool] = mapped_column(Boolean)
-    """Whether the first player took their seat (a bot always has)."""
-    second_present: Mapped[bool] = mapped_column(Boolean)
-    deadline: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
-    """When a player who has not taken their seat forfeits."""
-    winner_id: Mapped[int | None] = mapped_column(ForeignKey("tavola_accounts.id"))
-    decided: Mapped[str | None] = mapped_column(String(16))
-    """How: ``table``, ``bye``, ``forfeit`` or ``award``; None while undecided."""
-    decided_at: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
-
-    @property
-    def players(self) -> list[int]:
-        return [self.first_id] if self.second_id is None else [self.first_id, self.second_id]
-
-
-def _aware(moment: datetime.datetime) -> datetime.datetime:
-    """A stored time with its zone (SQLite gives it back without)."""
-    return moment.replace(tzinfo=moment.tzinfo or datetime.UTC)
-
-
-@dataclass
-class _Loaded:
-    """A tournament as read in one transaction: its row, settings, entries with their accounts, matches."""
-
-    row: TournamentRow
-    settings: TournamentSettings
-    entries: list[EntryRow]
-    accounts: dict[int, AccountRow]
-    matches: list[TournamentMatchRow]
-
-    def bracket(self, name: str) -> dict[int, list[TournamentMatchRow]]:
-        """The bracket's matches by round, each round in slot order."""
-        rounds: dict[int, list[TournamentMatchRow]] = {}
-        for match in sorted(self.matches, key=lambda match: (match.round, match.slot)):
-            if match.bracket == name:
-                rounds.setdefault(match.round, []).append(match)
-        return rounds
-
-    def entrants(self) -> list[Entrant]:
-        return [
-            Entrant(
-                entry.account_id, entry.rating if entry.rating is not None else INITIAL_RATING, entry.number
-            )
-            for entry in self.entries
-        ]
-
-    def is_bot(self, account: int) -> bool:
-        return self.accounts[account].bot is not None
 
 
 # --- the director ---------------------------------------------------------------------------------
@@ -330,7 +132,7 @@ class Tournaments:
         self,
         hub: Hub,
         *,
-        clock: Callable[[], datetime.datetime] = _now,
+        clock: Callable[[], datetime.datetime] = utc_now,
         sweep_seconds: float = SWEEP_SECONDS,
     ) -> None:
         self.hub = hub
@@ -340,6 +142,8 @@ class Tournaments:
         self._sessions = sessionmaker(hub.store.engine, expire_on_commit=False)
         self._making: dict[str, threading.Lock] = {}
         """A lock for each tournament whose tables this process is making: one thread makes them at a time."""
+        self._playing: set[str] = set()
+        """The tables between two bots this process is playing through."""
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -396,7 +200,7 @@ class Tournaments:
 
     # --- a step, in one transaction ------------------------------------------------------------------
 
-    def _write(self, tournament_id: str, change: Callable[[_Loaded], bool]) -> bool:
+    def _write(self, tournament_id: str, change: Callable[[Loaded], bool]) -> bool:
         """Read the tournament and apply ``change`` in one transaction, written only where the tournament
         is still at the revision read (else read again and tried again); what ``change`` said (False:
         nothing to write)."""
@@ -428,7 +232,7 @@ class Tournaments:
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             raise _MovedError(row.id)
 
-    def _load(self, session: Session, tournament_id: str) -> _Loaded:
+    def _load(self, session: Session, tournament_id: str) -> Loaded:
         row = session.get(TournamentRow, tournament_id)
         if row is None:
             raise NotFoundError(_("there is no tournament {id}").format(id=tournament_id))
@@ -448,9 +252,9 @@ class Tournaments:
             )
         )
         settings = TournamentSettings.model_validate(row.settings)
-        return _Loaded(row, settings, entries, accounts, matches)
+        return Loaded(row, settings, entries, accounts, matches)
 
-    def _step(self, loaded: _Loaded, results: dict[str, int]) -> bool:
+    def _step(self, loaded: Loaded, results: dict[str, int]) -> bool:
         """The tournament's next step, made in ``loaded``'s session; False where none is due."""
         row, now = loaded.row, self.clock()
         if row.status == "entry":
@@ -469,7 +273,7 @@ class Tournaments:
         if row.status == "paused":
             return False
         for match in loaded.matches:
-            due = match.decided is None and match.deadline is not None and _aware(match.deadline) <= now
+            due = match.decided is None and match.deadline is not None and aware(match.deadline) <= now
             if due and not (match.first_present and match.second_present):
                 self._forfeit(loaded, match, now)
                 return True
@@ -481,7 +285,7 @@ class Tournaments:
         match.winner_id, match.decided, match.decided_at = winner, how, now
         match.first_token = match.second_token = None  # kept only while the match may be played
 
-    def _forfeit(self, loaded: _Loaded, match: TournamentMatchRow, now: datetime.datetime) -> None:
+    def _forfeit(self, loaded: Loaded, match: TournamentMatchRow, now: datetime.datetime) -> None:
         """The absent player of ``match`` forfeits; both absent: the better seed goes through a knockout,
         nobody wins a Swiss match."""
         if match.first_present:
@@ -492,7 +296,7 @@ class Tournaments:
             winner = match.first_id if loaded.settings.kind == "knockout" else None
         self._decide(match, winner, "forfeit", now)
 
-    def _begin(self, loaded: _Loaded, now: datetime.datetime) -> None:
+    def _begin(self, loaded: Loaded, now: datetime.datetime) -> None:
         """Close the entries: seed the entrants by their ratings and pair the first round (too few
         entrants: the tournament is cancelled)."""
         row, settings = loaded.row, loaded.settings
@@ -512,7 +316,7 @@ class Tournaments:
         else:
             self._pair_swiss(loaded, 1, now)
 
-    def _next_round(self, loaded: _Loaded, now: datetime.datetime) -> bool:
+    def _next_round(self, loaded: Loaded, now: datetime.datetime) -> bool:
         """Pair the next round of each bracket whose round is over, or finish the tournament."""
         if loaded.settings.kind == "swiss":
             rounds = loaded.bracket("main")
@@ -541,13 +345,13 @@ class Tournaments:
         last = rounds[max(rounds)]
         return len(last) == 1 and last[0].decided is not None
 
-    def _consolation_settled(self, loaded: _Loaded) -> bool:
+    def _consolation_settled(self, loaded: Loaded) -> bool:
         """Whether the consolation bracket is paired, or never will be (off, or too few first losers)."""
         if not loaded.settings.consolation or loaded.bracket("consolation"):
             return True
         return len(self._consolation_players(loaded)) < 2
 
-    def _next_knockout_round(self, loaded: _Loaded, bracket: str, now: datetime.datetime) -> bool:
+    def _next_knockout_round(self, loaded: Loaded, bracket: str, now: datetime.datetime) -> bool:
         rounds = loaded.bracket(bracket)
         if not rounds:
             return False
@@ -559,7 +363,7 @@ class Tournaments:
         self._pair(loaded, bracket, last + 1, next_round(winners), now)
         return True
 
-    def _consolation_players(self, loaded: _Loaded) -> list[int]:
+    def _consolation_players(self, loaded: Loaded) -> list[int]:
         first = loaded.bracket("main").get(1, [])
         if not first or any(match.decided is None for match in first):
             return []
@@ -567,7 +371,7 @@ class Tournaments:
         winners = [match.winner_id for match in first if match.winner_id is not None]
         return consolation_field(pairs, winners, ranked(loaded.entrants()))
 
-    def _consolation(self, loaded: _Loaded, now: datetime.datetime) -> bool:
+    def _consolation(self, loaded: Loaded, now: datetime.datetime) -> bool:
         if loaded.bracket("consolation"):
             return self._next_knockout_round(loaded, "consolation", now)
         field = self._consolation_players(loaded)
@@ -576,7 +380,7 @@ class Tournaments:
         self._pair(loaded, "consolation", 1, first_round(field), now)
         return True
 
-    def _pair_swiss(self, loaded: _Loaded, number: int, now: datetime.datetime) -> bool:
+    def _pair_swiss(self, loaded: Loaded, number: int, now: datetime.datetime) -> bool:
         """Pair Swiss round ``number``; False where no round is left without a repeat."""
         decided = [match for match in loaded.matches if match.decided is not None]
         results = [Result(match.first_id, match.second_id, match.winner_id) for match in decided]
@@ -595,7 +399,7 @@ class Tournaments:
 
     def _pair(
         self,
-        loaded: _Loaded,
+        loaded: Loaded,
         bracket: str,
         number: int,
         pairs: list[tuple[int, int | None]] | list[tuple[int, int]],
@@ -679,7 +483,7 @@ class Tournaments:
             with contextlib.suppress(StateError):  # finished meanwhile
                 table.forfeit(seat, "absent")
 
-    def _make_table(self, match_id: int, loaded: _Loaded) -> None:
+    def _make_table(self, match_id: int, loaded: Loaded) -> None:
         with self._sessions() as session:
             match = session.get(TournamentMatchRow, match_id)  # its tokens as stored now
         assert match is not None
@@ -689,16 +493,14 @@ class Tournaments:
         store = self.hub.store
         players = [loaded.accounts[match.first_id], loaded.accounts[match.second_id]]
         seats = [{"bot": player.bot} if player.bot else {"name": player.name} for player in players]
-        options = read_options(_table_options(loaded.settings, match.length, seats))
+        options = read_options(table_options(loaded.settings, match.length, seats))
         assert isinstance(options, GameOptions)
+        if all(player.bot for player in players):
+            self._make_bots_table(table_id, options, players)
+            return
         if store.table(table_id) is None:
-            try:
-                if all(player.bot for player in players):
-                    self._make_bots_table(table_id, options, players)
-                    return
+            with contextlib.suppress(IntegrityError):  # else made meanwhile by another process
                 self.hub.create(options, table_id)
-            except IntegrityError:
-                pass  # made meanwhile by another process
         table = self.hub.get(table_id)
         for index, player in enumerate(players):
             if player.bot is not None or (match.first_token, match.second_token)[index] is not None:
@@ -723,18 +525,29 @@ class Tournaments:
 
     def _make_bots_table(self, table_id: str, options: GameOptions, players: list[AccountRow]) -> None:
         """A table where two bots meet: stored with both seats taken and live, then loaded, which plays it
-        through (in a thread of its own) as a table plays a bot's turns."""
+        through (in a thread of its own, one per table in this process) as a table plays a bot's turns.
+        Each step is done again where it is missing, so a table left half made is finished."""
         store = self.hub.store
-        secret = VerifiableDice().reveal()
-        names = [(player.name, player.bot) for player in players]
-        store.create_table(table_id, options.kind, options.model_dump(mode="json"), secret, names)
-        store.set_status(table_id, "live", revision=0)
+        if table_id in self._playing:
+            return
+        if store.table(table_id) is None:
+            secret = VerifiableDice().reveal()
+            names = [(player.name, player.bot) for player in players]
+            with contextlib.suppress(IntegrityError):  # else made meanwhile by another process
+                store.create_table(table_id, options.kind, options.model_dump(mode="json"), secret, names)
+        row = store.table(table_id)
+        if row is not None and row.status == "open":
+            with contextlib.suppress(MovedOnError):  # else started meanwhile by another process
+                store.set_status(table_id, "live", revision=row.revision)
+        self._playing.add(table_id)
 
         def play() -> None:
             try:
                 self.hub.get(table_id)
             except Exception:
                 LOG.exception("table %s between two bots did not play", table_id)
+            finally:
+                self._playing.discard(table_id)
             self._wake.set()
 
         threading.Thread(target=play, name=f"tavola-bots-{table_id}", daemon=True).start()
@@ -769,7 +582,7 @@ class Tournaments:
         """The director enters the bot at ``level`` (each level once: it plays as its account)."""
         chosen = _level(level)
 
-        def entered(loaded: _Loaded) -> bool:
+        def entered(loaded: Loaded) -> bool:
             self._director(loaded, director)
             session = Session.object_session(loaded.row)
             assert session is not None
@@ -777,7 +590,7 @@ class Tournaments:
 
         self._write(tournament_id, entered)
 
-    def _add_entry(self, loaded: _Loaded, account_id: int) -> bool:
+    def _add_entry(self, loaded: Loaded, account_id: int) -> bool:
         if loaded.row.status != "entry":
             raise TournamentStateError(_("the entries of this tournament are closed"))
         if any(entry.account_id == account_id for entry in loaded.entries):
@@ -801,7 +614,7 @@ class Tournaments:
         """The director takes back the entry of the bot at ``level``, while entries are open."""
         chosen = _level(level)
 
-        def withdrawn(loaded: _Loaded) -> bool:
+        def withdrawn(loaded: Loaded) -> bool:
             self._director(loaded, director)
             bots = [
                 entry.account_id
@@ -812,7 +625,7 @@ class Tournaments:
 
         self._write(tournament_id, withdrawn)
 
-    def _remove_entry(self, loaded: _Loaded, account_id: int | None) -> bool:
+    def _remove_entry(self, loaded: Loaded, account_id: int | None) -> bool:
         if loaded.row.status != "entry":
             raise TournamentStateError(_("the entries of this tournament are closed"))
         wanted = [entry for entry in loaded.entries if entry.account_id == account_id]
@@ -826,7 +639,7 @@ class Tournaments:
     def begin(self, tournament_id: str, director: AccountRow | None) -> None:
         """The director closes the entries and starts the tournament (at least 2 entrants)."""
 
-        def begun(loaded: _Loaded) -> bool:
+        def begun(loaded: Loaded) -> bool:
             self._director(loaded, director)
             if loaded.row.status != "entry":
                 raise TournamentStateError(_("this tournament has started already"))
@@ -842,7 +655,7 @@ class Tournaments:
         """The director pauses the tournament (no new round, no forfeit) or resumes it (``paused`` False);
         the deadlines of the matches not yet started are put off by the time it was paused."""
 
-        def changed(loaded: _Loaded) -> bool:
+        def changed(loaded: Loaded) -> bool:
             self._director(loaded, director)
             wanted, now = ("running", "paused") if paused else ("paused", "running")
             if loaded.row.status != wanted:
@@ -853,11 +666,7 @@ class Tournaments:
             if not paused:
                 start = self.clock() + datetime.timedelta(seconds=loaded.settings.start_seconds)
                 for match in loaded.matches:
-                    if (
-                        match.decided is None
-                        and match.deadline is not None
-                        and _aware(match.deadline) < start
-                    ):
+                    if match.decided is None and match.deadline is not None and aware(match.deadline) < start:
                         match.deadline = start
             return True
 
@@ -867,7 +676,7 @@ class Tournaments:
     def award(self, tournament_id: str, director: AccountRow | None, match_id: int, winner: str) -> None:
         """The director gives an undecided match to ``winner`` (one of its players, by name)."""
 
-        def awarded(loaded: _Loaded) -> bool:
+        def awarded(loaded: Loaded) -> bool:
             self._director(loaded, director)
             if loaded.row.status not in ("running", "paused"):
                 raise TournamentStateError(_("only a tournament being played has matches to award"))
@@ -890,7 +699,7 @@ class Tournaments:
         self._make_tables(tournament_id)
         found: dict[str, Any] = {}
 
-        def present(loaded: _Loaded) -> bool:
+        def present(loaded: Loaded) -> bool:
             match = _match(loaded, match_id)
             if player.id not in match.players or match.second_id is None:
                 raise NotDirectorError(_("only its players take the seats of a match"))
@@ -912,7 +721,7 @@ class Tournaments:
         self._write(tournament_id, present)
         return found
 
-    def _director(self, loaded: _Loaded, account: AccountRow | None) -> None:
+    def _director(self, loaded: Loaded, account: AccountRow | None) -> None:
         if account is None or account.id != loaded.row.director_id:
             raise NotDirectorError(_("only the tournament's director changes it"))
 
@@ -984,7 +793,7 @@ def _logged_in(account: AccountRow | None) -> AccountRow:
     return account
 
 
-def _match(loaded: _Loaded, match_id: int) -> TournamentMatchRow:
+def _match(loaded: Loaded, match_id: int) -> TournamentMatchRow:
     for match in loaded.matches:
         if match.id == match_id:
             return match
@@ -1008,86 +817,3 @@ def _winning_seat(table: LiveTable) -> int | None:
             return None
         series = engine.series
         return series.winner if isinstance(series, Match) else None
-
-
-def tournament_json(loaded: _Loaded) -> dict[str, Any]:
-    """A tournament as JSON: its settings, entries, matches (the bracket or the rounds) and standings."""
-    row, settings = loaded.row, loaded.settings
-    names = {account_id: account.name for account_id, account in loaded.accounts.items()}
-    entrants = loaded.entrants()
-    seeds = (
-        {player: seed for seed, player in enumerate(ranked(entrants), start=1)}
-        if row.status != "entry"
-        else {}
-    )
-    entries = [
-        {
-            "name": names[entry.account_id],
-            "bot": loaded.accounts[entry.account_id].bot,
-            "rating": entry.rating,
-            "seed": seeds.get(entry.account_id),
-        }
-        for entry in loaded.entries
-    ]
-    matches = [
-        {
-            "id": match.id,
-            "bracket": match.bracket,
-            "round": match.round,
-            "slot": match.slot,
-            "players": [
-                names[match.first_id],
-                names[match.second_id] if match.second_id is not None else None,
-            ],
-            "length": match.length,
-            "table": match.table_id,
-            "present": [match.first_present, match.second_present],
-            "deadline": utc_text(match.deadline) if match.deadline is not None else None,
-            "winner": names[match.winner_id] if match.winner_id is not None else None,
-            "decided": match.decided,
-        }
-        for match in sorted(
-            loaded.matches, key=lambda match: (match.bracket != "main", match.round, match.slot)
-        )
-    ]
-    rounds = settings.rounds
-    if settings.kind == "knockout":
-        rounds = knockout_rounds(len(entrants)) if len(entrants) >= 2 else None
-    return {
-        "id": row.id,
-        "name": row.name,
-        "director": names[row.director_id],
-        "status": row.status,
-        "created": utc_text(row.created),
-        "settings": settings.model_dump(mode="json"),
-        "rounds": rounds,
-        "entries": entries,
-        "matches": matches,
-        "standings": _standings(loaded, names),
-    }
-
-
-def _standings(loaded: _Loaded, names: dict[int, str]) -> list[dict[str, Any]]:
-    """A Swiss's table as it stands; a finished knockout's places (the main bracket's)."""
-    if loaded.settings.kind == "swiss":
-        decided = [match for match in loaded.matches if match.decided is not None]
-        results = [Result(match.first_id, match.second_id, match.winner_id) for match in decided]
-        return [
-            {
-                "place": line.place,
-                "name": names[line.id],
-                "points": line.points,
-                "buchholz": line.buchholz,
-                "wins": line.wins,
-                "rating": line.rating,
-            }
-            for line in swiss_standings(loaded.entrants(), results)
-        ]
-    if loaded.row.status != "finished":
-        return []
-    rounds = loaded.bracket("main")
-    played = [
-        [(match.first_id, match.second_id, match.winner_id) for match in rounds[number]]
-        for number in sorted(rounds)
-    ]
-    return [{"place": place, "name": names[player]} for place, player in knockout_places(played)]

@@ -23,7 +23,8 @@ from tavola.schema import read_shape
 from tavola.web.accounts import AccountRow
 from tavola.web.routes.accounts import AccountsDep, session_token
 from tavola.web.routes.common import COOKIE, BodyError, body_doc, json_body
-from tavola.web.tournaments import Tournaments, TournamentSettings
+from tavola.web.tournament_rows import TournamentSettings
+from tavola.web.tournaments import Tournaments
 
 __all__ = ["Award", "BotEntry", "router"]
 
