@@ -44,7 +44,7 @@ processes: the seeks are rows of the shared database.
 from __future__ import annotations
 
 import datetime
-import logging
+import hmac
 import time
 import uuid
 from collections.abc import Callable
@@ -82,8 +82,6 @@ __all__ = [
     "seek_json",
     "table_options",
 ]
-
-LOG = logging.getLogger("tavola.web")
 
 KEPT_SECONDS = 30.0
 """How long an open seek lasts after its poster last looked at it."""
@@ -155,7 +153,8 @@ class SeekRow(Base):
     to the request that paired them."""
     created: Mapped[float] = mapped_column(Float)
     expires: Mapped[float] = mapped_column(Float)
-    """When an open seek ends (Unix time); for an accepted one, when it is deleted."""
+    """When an open seek ends (Unix time), or one being made ends unless made by then; when an accepted one
+    was accepted. A seek is deleted :data:`FORGOTTEN_SECONDS` after."""
 
 
 @dataclass(frozen=True)
@@ -280,7 +279,7 @@ class Seeks:
     def find(self, seek_id: str) -> SeekRow:
         """The seek, open or accepted (:class:`NotFoundError` where it ended or never was)."""
         row = self._read(seek_id)
-        if row is None or (row.status == "open" and row.expires <= self.clock()):
+        if row is None or (row.status != "accepted" and row.expires <= self.clock()):
             raise NotFoundError(_("there is no seek {seek}").format(seek=seek_id))
         return row
 
@@ -312,7 +311,7 @@ class Seeks:
 
     def _own(self, seek_id: str, secret: str | None) -> SeekRow:
         row = self.find(seek_id)
-        if not secret or token_hash(secret) != row.secret_hash:
+        if not secret or not hmac.compare_digest(token_hash(secret), row.secret_hash):
             raise SeekLoginError(_("only the person who posted a seek may do this: send its secret"))
         return row
 
@@ -329,7 +328,10 @@ class Seeks:
         if row.auto:
             raise NotFoundError(_("there is no seek {seek}").format(seek=seek_id))
         own_account = taker.account is not None and taker.account.id == row.account_id
-        if own_account or (taker.secret is not None and token_hash(taker.secret) == row.secret_hash):
+        own_secret = taker.secret is not None and hmac.compare_digest(
+            token_hash(taker.secret), row.secret_hash
+        )
+        if own_account or own_secret:
             raise SeekTakenError(_("this seek is your own: wait for someone else to accept it"))
         if row.rated and taker.account is None:
             raise SeekLoginError(_("a rated seek is for people logged in: log in first"))
@@ -376,12 +378,13 @@ class Seeks:
             return session.get(AccountRow, account_id)
 
     def _claim(self, ids: list[str]) -> bool:
-        """Take the open seeks ``ids`` from the list, all or none (one conditional write); whether done."""
+        """Take the open seeks ``ids`` from the list, all or none (one conditional write), for as long as
+        an open seek lasts unless its table is made by then; whether done."""
         with self._sessions() as session:
             taken = session.execute(
                 update(SeekRow)
                 .where(SeekRow.id.in_(ids), SeekRow.status == "open", SeekRow.expires > self.clock())
-                .values(status="taken")
+                .values(status="taken", expires=self.clock() + KEPT_SECONDS)
             )
             if taken.rowcount != len(ids):  # type: ignore[attr-defined]
                 session.rollback()
@@ -415,27 +418,25 @@ class Seeks:
                     .values(status="open")
                 )
             raise
-        forgotten = self.clock() + FORGOTTEN_SECONDS
+        now = self.clock()
         with self._sessions() as session, session.begin():
             session.execute(
                 update(SeekRow)
                 .where(SeekRow.id == poster.id)
-                .values(
-                    status="accepted", table_id=table.id, seat=0, seated_by_secret=True, expires=forgotten
-                )
+                .values(status="accepted", table_id=table.id, seat=0, seated_by_secret=True, expires=now)
             )
             if taker_row is not None:
                 session.execute(
                     update(SeekRow)
                     .where(SeekRow.id == taker_row.id)
-                    .values(status="accepted", table_id=table.id, seat=1, expires=forgotten)
+                    .values(status="accepted", table_id=table.id, seat=1, expires=now)
                 )
         return Seated(table.id, 1, token)
 
 
 def seek_json(row: SeekRow, secret: str | None = None) -> dict[str, Any]:
-    """A seek as anyone sees it; with its poster's ``secret``, once accepted, their table, seat and token
-    (null where the token came in the answer that paired them)."""
+    """A seek as anyone sees it; with its poster's ``secret``, when an open seek ends, or once accepted,
+    their table, seat and token (null where the token came in the answer that paired them)."""
     seen: dict[str, Any] = {
         "id": row.id,
         "name": row.name,
@@ -446,9 +447,9 @@ def seek_json(row: SeekRow, secret: str | None = None) -> dict[str, Any]:
         "status": "accepted" if row.status == "accepted" else "open",
         "since": datetime.datetime.fromtimestamp(row.created, datetime.UTC).isoformat(),
     }
-    if secret is not None:
+    if secret is not None and row.status != "accepted":
         seen["expires"] = datetime.datetime.fromtimestamp(row.expires, datetime.UTC).isoformat()
-        if row.status == "accepted":
-            token = secret if row.seated_by_secret else None
-            seen.update(table=row.table_id, seat=row.seat, token=token)
+    elif secret is not None:
+        token = secret if row.seated_by_secret else None
+        seen.update(table=row.table_id, seat=row.seat, token=token)
     return seen
