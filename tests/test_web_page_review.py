@@ -182,7 +182,7 @@ def _resigned_game(server: Server) -> str:
     raise AssertionError("the game did not end")
 
 
-def test_a_finished_tables_analysis_opens_from_its_page_and_lists_every_decision(
+def test_a_finished_tables_analysis_opens_from_its_page_shows_its_progress_and_lists_every_decision(
     browser: Any, server: Server
 ) -> None:
     client = server.client
@@ -190,9 +190,24 @@ def test_a_finished_tables_analysis_opens_from_its_page_and_lists_every_decision
     watch = Watch(server)
     context = watch.context(browser, "desktop")
     page = watch.page(context)
+    answered: list[str] = []
+
+    def running_first(route: Any) -> None:
+        """The job's first answer says it is at step 2 of 5, whatever it is: the progress bar shows it."""
+        if answered:
+            route.continue_()
+        else:
+            answered.append(route.request.url)
+            route.fulfill(json={"id": "j", "status": "running", "done": 2, "total": 5, "analysis": None})
+
+    page.route("**/api/analyses/table-*", running_first)
     page.goto(f"{server.url}/t/{table}")
     page.wait_for_selector("#main[data-status='finished']", timeout=WAIT)
     page.click("#analysis-steps", timeout=CLICK)
+    page.wait_for_selector("#main[data-status='running'] #review-progress", timeout=WAIT)
+    assert page.get_attribute("#review-progress", "value") == "2"
+    assert page.get_attribute("#review-progress", "max") == "5"
+    assert "2" in page.inner_text(".review-progress [role=status]")
     page.wait_for_selector("#main[data-status='done'] #board svg", timeout=WAIT)
     assert page.evaluate("location.pathname") == f"/t/{table}/analysis"
     assert page.inner_text("#review-title") == "Ann \N{EN DASH} Bob"
