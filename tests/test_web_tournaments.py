@@ -5,6 +5,7 @@ and a restart in the middle; on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import datetime
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 pytest.importorskip("argon2", reason="accounts need argon2-cffi (pip install 'tavola[web]')")
 
+import httpx
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
@@ -24,7 +26,7 @@ from tavola.web.limits import RateLimits
 from tavola.web.routes.accounts import AccountsState
 from tavola.web.storage import open_database
 from tavola.web.tournaments import Tournaments
-from web_helpers import auth, choose, state
+from web_helpers import Server, auth, choose, state
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -46,8 +48,12 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 class Club:
     """A server and its people: a client of their own each, logged in (``director`` directs)."""
 
-    def __init__(self, url: str, names: list[str], *, accounts: bool = True) -> None:
-        self.app = create_app(open_database(url), posts=RateLimits(capacity=1e9, per_second=1e9))
+    def __init__(
+        self, url: str, names: list[str], *, accounts: bool = True, shared: bool | None = None
+    ) -> None:
+        self.app = create_app(
+            open_database(url), posts=RateLimits(capacity=1e9, per_second=1e9), shared=shared
+        )
         # Quick hashes: the tests log in many people, and the hashes' strength is tested elsewhere.
         store = self.app.state.server.hub.store
         self.app.state.accounts = AccountsState.of(
@@ -377,3 +383,63 @@ def test_a_restart_in_the_middle_carries_on(url: str) -> None:
         seen = play(club, tournament, lambda match: match["players"][1])
     assert _round(seen, 2) == [["R1", "R2"]]
     assert seen["standings"][0] == {"place": 1, "name": "R1"}
+
+
+def test_two_servers_on_one_database_take_each_step_once(url: str) -> None:
+    """Two applications serving one database, each sweeping the tournaments: every round is paired once, and
+    the Swiss runs to the end as with one."""
+    with Club(url, SWISS_PLAYERS, shared=True) as club:
+        other = create_app(open_database(url), posts=RateLimits(capacity=1e9, per_second=1e9), shared=True)
+        with TestClient(other) as second:
+            tournament = club.create({**SWISS, "rounds": 2})
+            for _attempt in range(3):  # both advance at once, again and again
+                threads = [
+                    threading.Thread(target=app.state.tournaments.advance, args=(tournament,))
+                    for app in (club.app, other)
+                ]
+                for thread in threads:
+                    thread.start()
+                assert club.director.post(f"/api/tournaments/{tournament}/start").status_code in (200, 409)
+                for thread in threads:
+                    thread.join()
+            seen = play(club, tournament, lambda match: match["players"][1])
+            assert second.get(f"/api/tournaments/{tournament}").json()["standings"] == seen["standings"]
+    assert [len(_round(seen, number)) for number in (1, 2)] == [3, 3]
+    assert len(seen["matches"]) == 6
+    assert [line["name"] for line in seen["standings"]][:1] == ["S1"]
+
+
+def test_a_server_killed_in_the_middle_of_a_round_carries_on_after_its_restart(tmp_path: Path) -> None:
+    database = tmp_path / "server.sqlite3"
+    server = Server(database)
+    try:
+        clients = {}
+        for name in ("Director", "K1", "K2", "K3", "K4"):
+            clients[name] = httpx.Client(base_url=server.url, timeout=30)
+            assert (
+                _post(clients[name], "/api/accounts", {"name": name, "password": PASSWORD}).status_code == 201
+            )
+        made = _post(clients["Director"], "/api/tournaments", {"name": "Killed", "kind": "knockout"})
+        tournament = made.json()["id"]
+        for name in ("K1", "K2", "K3", "K4"):
+            assert _post(clients[name], f"/api/tournaments/{tournament}/entries").status_code == 200
+        assert _post(clients["Director"], f"/api/tournaments/{tournament}/start").status_code == 200
+        first = clients["Director"].get(f"/api/tournaments/{tournament}").json()["matches"][0]
+        seat = _post(clients["K1"], f"/api/tournaments/{tournament}/matches/{first['id']}/seat")
+        assert seat.status_code == 200, seat.text
+    finally:
+        server.kill()
+    with Club(f"sqlite:///{database}", ["K1", "K2", "K3", "K4"], accounts=False) as club:
+        seen = club.view(tournament)
+        assert seen["matches"][0]["present"] == [True, False]  # stored before the kill
+        seen = play(club, tournament, lambda match: match["players"][1])
+    assert seen["standings"][:2] == [{"place": 1, "name": "K1"}, {"place": 2, "name": "K2"}]
+
+
+def _post(client: httpx.Client, path: str, body: Any = None) -> httpx.Response:
+    """POST, sent again a moment later while the server's limit on POST requests refuses it."""
+    while True:
+        answer = client.post(path, json=body)
+        if answer.status_code != 429:
+            return answer
+        time.sleep(0.2)
