@@ -290,6 +290,7 @@ export class ReviewPage {
     const parts = [t("game.number", { number: decision.game }), t("review.move", { number: decision.move }), `${this.names[decision.player]}: ${this.choiceText(decision)}`];
     if (decision.skill !== "none") parts.push(`${said("skill", decision.skill)} (${signed(-decision.equity_loss)})`);
     if (decision.forced) parts.push(t("review.forced"));
+    if (decision.luck_class !== "none") parts.push(`${said("luck_class", decision.luck_class)} (${signed(decision.luck)})`);
     return parts.join(" · ");
   }
 
