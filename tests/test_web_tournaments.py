@@ -353,6 +353,16 @@ def test_bad_settings_are_refused_saying_why(tmp_path: Path) -> None:
             assert refused.status_code == 400, refused.text
             assert words in refused.json()["error"]
         assert club.director.get("/api/tournaments").json() == {"tournaments": []}
+        tournament = club.create({"name": "Bots", "kind": "knockout"})
+        refused = club.director.post(f"/api/tournaments/{tournament}/bots", json={"level": "grandmaster"})
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"].startswith("level: ")
+        entered = club.director.post(f"/api/tournaments/{tournament}/bots", json={"level": "expert"})
+        assert [entry["name"] for entry in entered.json()["entries"]] == ["Tavola expert"]
+        again = club.director.post(f"/api/tournaments/{tournament}/bots", json={"level": "expert"})
+        assert again.status_code == 409, again.text
+        withdrawn = club.director.delete(f"/api/tournaments/{tournament}/bots/expert")
+        assert withdrawn.json()["entries"] == []
 
 
 def test_entries_close_at_their_time_and_the_tournament_starts(tmp_path: Path) -> None:
@@ -443,3 +453,29 @@ def _post(client: httpx.Client, path: str, body: Any = None) -> httpx.Response:
         if answer.status_code != 429:
             return answer
         time.sleep(0.2)
+
+
+def test_a_paused_tournament_records_results_but_pairs_no_round_nor_counts_a_forfeit(tmp_path: Path) -> None:
+    with Club(f"sqlite:///{tmp_path / 'server.sqlite3'}", ["Ann", "Bob", "Cid", "Dee"]) as club:
+        tournament = club.create({"name": "Paused", "kind": "knockout", "start_seconds": 60})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        paused = club.director.post(f"/api/tournaments/{tournament}/pause")
+        assert paused.json()["status"] == "paused"
+        assert club.director.post(f"/api/tournaments/{tournament}/pause").status_code == 409
+        later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=120)
+        club.tournaments.clock = lambda: later
+        seen = play(club, tournament, lambda match: match["players"][1], until=_all_decided)
+        club.tournaments.advance(tournament)
+        seen = club.view(tournament)
+        assert [match["decided"] for match in seen["matches"]] == ["table", "table"]  # no forfeit
+        assert len(seen["matches"]) == 2  # no round paired
+        resumed = club.director.post(f"/api/tournaments/{tournament}/resume")
+        assert resumed.json()["status"] == "running"
+        final = resumed.json()["matches"][2]
+    assert final["players"] == ["Ann", "Bob"]
+    deadline = datetime.datetime.fromisoformat(final["deadline"])
+    assert deadline == later + datetime.timedelta(seconds=60)
+
+
+def _all_decided(seen: dict[str, Any]) -> bool:
+    return all(match["decided"] is not None for match in seen["matches"])

@@ -51,6 +51,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from tavola.bot.levels import UnknownLevelError, level
 from tavola.dicesource import VerifiableDice
 from tavola.i18n import _
 from tavola.match import Match
@@ -77,6 +78,7 @@ from tavola.web.tournament_rows import (
     TournamentMatchRow,
     TournamentRow,
     TournamentSettings,
+    TournamentSettingsError,
     aware,
     read_settings,
     table_options,
@@ -671,7 +673,7 @@ class Tournaments:
             return True
 
         self._write(tournament_id, changed)
-        self._wake.set()
+        self.advance(tournament_id)
 
     def award(self, tournament_id: str, director: AccountRow | None, match_id: int, winner: str) -> None:
         """The director gives an undecided match to ``winner`` (one of its players, by name)."""
@@ -690,7 +692,7 @@ class Tournaments:
             return True
 
         self._write(tournament_id, awarded)
-        self._wake.set()
+        self.advance(tournament_id)
 
     def seat(self, tournament_id: str, match_id: int, account: AccountRow | None) -> dict[str, Any]:
         """The logged-in player takes their seat at their match's table: ``{"table", "seat", "token"}``,
@@ -780,11 +782,12 @@ class Tournaments:
         return seen
 
 
-def _level(level: str) -> str:
-    """The ladder's name of bot level ``level`` (an unknown level refused as a table's seat refuses it)."""
-    chosen = read_options({"kind": "game", "seats": [{"bot": level}, {}]}).seats[0].bot
-    assert chosen is not None
-    return chosen
+def _level(name: str) -> str:
+    """The ladder's name of the bot level called ``name`` (an unknown one refused, saying which there are)."""
+    try:
+        return level(name).name
+    except UnknownLevelError as error:
+        raise TournamentSettingsError(f"level: {error}") from None
 
 
 def _logged_in(account: AccountRow | None) -> AccountRow:

@@ -229,7 +229,7 @@ function entriesView(view) {
     element(
       "ol",
       { class: "entries" },
-      view.entries.map((entry) =>
+      [...view.entries].sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0)).map((entry) =>
         element("li", {}, entry.name, entry.bot ? element("span", { class: "tag" }, t("player.bot")) : null, entry.rating !== null ? ` · ${Math.round(entry.rating)}` : ""),
       ),
     ),
@@ -247,7 +247,7 @@ function controls(view, act) {
   }
   if (you.director) {
     if (view.status === "entry") {
-      const level = element("select", { name: "bot-level" }, options(LEVELS, (value) => t(`level.${value}`)));
+      const level = element("select", { name: "bot-level", onchange: () => { act.botLevel = level.value; } }, options(LEVELS, (value) => t(`level.${value}`), act.botLevel));
       buttons.push(element("span", { class: "add-bot" }, level, element("button", { type: "button", class: "secondary", onclick: () => act.post("bots", "POST", { level: level.value }) }, t("tournament.add_bot"))));
       buttons.push(element("button", { type: "button", id: "start", onclick: () => act.post("start") }, t("tournament.start")));
     }
@@ -271,6 +271,7 @@ export function showTournament(root, id) {
   const error = element("p", { class: "error", role: "alert" });
   let timer = null;
   const act = {
+    botLevel: LEVELS[0], // kept across the page's redraws
     async post(path, method = "POST", body = undefined) {
       error.textContent = "";
       try {
