@@ -116,6 +116,9 @@ def test_an_uploaded_mat_is_analysed_off_the_request_path_with_every_move_its_ca
     assert doubles
     assert {"no double", "double, take"} <= {item["text"] for item in doubles[0]["alternatives"]}
     assert doubles[0]["best"] == doubles[0]["alternatives"][0]["text"]
+    referenced = [item["reference"] for item in doubles[0]["alternatives"]]  # the double answered otherwise
+    assert referenced == [False, False] + [True] * (len(referenced) - 2)
+    assert len(referenced) > 2
     traced = sum(len(game["trace"]) for game in analysis["games"])
     assert traced == len(analysis["decisions"])  # one point of the chart a decision
 

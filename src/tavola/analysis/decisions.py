@@ -101,11 +101,20 @@ def cube_decision(
     error: CubeError,
     plies: int = 0,
     offer: CubeOffer | None = None,
+    open_choices: int | None = None,
 ) -> Decision:
     """The cube decision of ``context.player`` among ``choices`` (best first; values in the series' terms);
-    ``offer`` is the double it answers, if it is an answer."""
+    ``offer`` is the double it answers, if it is an answer. Where ``open_choices`` is given, the choices
+    after that many are shown for reference only (a double answered otherwise than at best)."""
     alternatives = tuple(
-        Alternative(text, context.normalised(value), context.mwc(value), plies) for text, value in choices
+        Alternative(
+            text,
+            context.normalised(value),
+            context.mwc(value),
+            plies,
+            reference=open_choices is not None and rank >= open_choices,
+        )
+        for rank, (text, value) in enumerate(choices)
     )
     best = alternatives[0]
     mine = next(alternative for alternative in alternatives if alternative.text == played)
@@ -151,7 +160,7 @@ def doubling_decision(
     values = dict(choices)
     close = context.normalised(values[double]) >= context.normalised(values["no double"]) - CLOSE_CUBE
     error = doubling_error(played)
-    return cube_decision(where, game, context, choices, played, error, plies), close
+    return cube_decision(where, game, context, choices, played, error, plies, open_choices=2), close
 
 
 def answer_decision(

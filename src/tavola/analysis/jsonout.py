@@ -6,7 +6,9 @@ Backgammon position IDs (seen by the player deciding) and as a ``board``
 seen by player 0 (for a page to draw), dice as ``[high, low]``, the cube as
 its value and owner, and an answer's offer as its value, first doubler and
 redoubles. A checker play's alternatives carry the chances after them
-(win, win a gammon, win a backgammon, lose a gammon, lose a backgammon).
+(win, win a gammon, win a backgammon, lose a gammon, lose a backgammon); a
+double's alternatives after no double and the double answered at best are
+marked ``reference`` (the double answered otherwise, not a choice open).
 
 >>> from tavola.analysis.model import Analysis, PlayerFigures
 >>> from tavola.analysis.figures import player_figures
@@ -73,6 +75,7 @@ def _alternative(alternative: Alternative) -> dict[str, Any]:
         "mwc": alternative.mwc,
         "plies": alternative.plies,
         "probabilities": None if alternative.probabilities is None else list(alternative.probabilities),
+        "reference": alternative.reference,
     }
 
 

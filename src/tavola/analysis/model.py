@@ -138,7 +138,8 @@ class Alternative:
     ``equity`` is normalised; ``mwc`` the match winning chances (in a match);
     ``plies`` how deep it was judged (-1 for a rollout); ``probabilities``, for a checker play, the
     chances after it of the player deciding: win, win a gammon, win a backgammon, lose a gammon, lose a
-    backgammon (the gammons counting the backgammons), cubeless.
+    backgammon (the gammons counting the backgammons), cubeless. A ``reference`` choice is not open to
+    the player and is shown for comparison: a double answered otherwise than at best.
     """
 
     text: str
@@ -146,6 +147,7 @@ class Alternative:
     mwc: float | None = None
     plies: int = 0
     probabilities: tuple[float, float, float, float, float] | None = None
+    reference: bool = False
 
 
 @dataclass(frozen=True)

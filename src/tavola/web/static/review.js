@@ -321,12 +321,17 @@ export class ReviewPage {
     const best = decision.alternatives[0];
     const rows = decision.alternatives.map((alternative, rank) => {
       const played = alternative.text === decision.played;
+      const tags = [
+        played ? element("span", { class: "tag" }, ` ${t("review.played")}`) : null,
+        rank === 0 ? element("span", { class: "tag right" }, ` ${t("review.right")}`) : null,
+        alternative.reference ? element("span", { class: "tag" }, ` ${t("review.reference")}`) : null,
+      ];
       return element(
         "tr",
-        { class: played ? "played" : "" },
-        element("th", { scope: "row" }, said("choice", alternative.text), played ? element("span", { class: "tag" }, ` ${t("review.played")}`) : null, rank === 0 ? element("span", { class: "tag right" }, ` ${t("review.right")}`) : null),
+        { class: `${played ? "played" : ""} ${alternative.reference ? "reference" : ""}`.trim() },
+        element("th", { scope: "row" }, said("choice", alternative.text), ...tags),
         element("td", { class: "equity" }, this.equity(alternative)),
-        element("td", { class: "loss" }, rank === 0 ? "" : signed(alternative.equity - best.equity)),
+        element("td", { class: "loss" }, rank === 0 || alternative.reference ? "" : signed(alternative.equity - best.equity)),
       );
     });
     return [
