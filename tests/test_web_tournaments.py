@@ -273,7 +273,8 @@ def test_a_six_player_swiss_pairs_by_score_without_repeats_and_ranks_the_standin
 
 def test_a_player_who_does_not_take_their_seat_in_time_forfeits(url: str) -> None:
     with Club(url, ["Ann", "Bob", "Cid", "Dee"]) as club:
-        tournament = club.create({"name": "Quick", "kind": "knockout", "start_seconds": 60})
+        clock = {"delay": 12.0, "bank": 60.0}
+        tournament = club.create({"name": "Quick", "kind": "knockout", "start_seconds": 60, "clock": clock})
         assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
         seen = club.view(tournament)
         assert _round(seen, 1) == [["Ann", "Dee"], ["Bob", "Cid"]]
@@ -289,6 +290,7 @@ def test_a_player_who_does_not_take_their_seat_in_time_forfeits(url: str) -> Non
         ("Dee", "forfeit"),
         ("Bob", "forfeit"),
     ]
+    assert all(table["options"]["clock"] == clock for table in tables)  # the tournament's time control
     # The tables end by the absent player's forfeit (both absent: the second's), as their records keep it.
     assert [(table["status"], table["forfeit"]["seat"], table["forfeit"]["reason"]) for table in tables] == [
         ("finished", 0, "absent"),
@@ -348,6 +350,8 @@ def test_bad_settings_are_refused_saying_why(tmp_path: Path) -> None:
             ({"name": "X", "kind": "knockout", "variant": "chess"}, "chess"),
             ({"name": "X", "kind": "swiss", "rounds": 3, "consolation": True}, "consolation"),
             ({"name": "X", "kind": "knockout", "closes": "soon"}, "closes"),
+            ({"name": "X", "kind": "knockout", "clock": {"delay": -1, "bank": 60}}, "clock.delay"),
+            ({"name": " ", "kind": "knockout"}, "name"),
         ):
             refused = club.director.post("/api/tournaments", json=settings)
             assert refused.status_code == 400, refused.text
