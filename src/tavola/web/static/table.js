@@ -40,6 +40,7 @@ export class TablePage {
     this.retries = 0;
     this.closed = false;
     this.verifiedDice = null;
+    this.sheetRead = Promise.resolve(); // the score sheet's first reading of the record
     this.preferences = readPreferences();
     this.log = []; // the table's log as far as the page knows it, each entry with `at`, its place
     this.logLoading = null;
@@ -56,6 +57,8 @@ export class TablePage {
     this.clearTyped = false;
     this.positions = new Map(); // the positions of each game read (GET .../positions), by game
     this.animated = 0; // plays slid on the board
+    this.sliding = Promise.resolve(); // the end of the slides on the board
+    this.queue = Promise.resolve(); // the states heard, drawn one after the other's slides
     this.analysis = null; // the finished table's analysis asked for: {status, done, total, players, page}
   }
 
@@ -70,9 +73,12 @@ export class TablePage {
       this.root.replaceChildren(element("p", { class: "error" }, error.message));
       return;
     }
+    // the score sheet, whose record gives the log's lines read back their dice: read before they are told
+    const { state } = this;
+    this.sheetRead = state.kind === "game" && state.game ? this.sheet.refresh().catch(() => {}) : Promise.resolve();
     this.loadLog();
     this.connect();
-    this.refreshSheet(); // the score sheet, and the dice of the log's lines read back
+    this.sheetRead.then(() => this.renderSheet());
     document.addEventListener("keydown", (event) => this.keyed(event));
   }
 
@@ -107,6 +113,7 @@ export class TablePage {
       } finally {
         this.logLoading = null;
       }
+      await this.sheetRead;
       this.renderLog();
     })();
     return this.logLoading;
@@ -189,10 +196,18 @@ export class TablePage {
 
   received(message) {
     if (message.type === "state") {
-      this.heard(message.log, message.state);
-      // a new connection's first state is a spectator's until its hello is heard: the seat's comes next
-      const beforeHello = message.state.you === null && this.state && this.state.you !== null;
-      if (!beforeHello) this.accept(message.state);
+      // each state waits for the play before it to finish sliding on the board: every play is seen
+      this.queue = this.queue
+        .then(() => {
+          this.heard(message.log, message.state);
+          // a new connection's first state is a spectator's until its hello is heard: the seat's comes next
+          const beforeHello = message.state.you === null && this.state && this.state.you !== null;
+          if (!beforeHello) this.accept(message.state);
+          return this.sliding;
+        })
+        .catch((error) => queueMicrotask(() => {
+          throw error;
+        }));
     }
     else if (message.type === "chat") {
       this.chat.push(message.message);
@@ -510,7 +525,7 @@ export class TablePage {
     }
     this.animated += 1;
     this.root.dataset.animated = this.animated;
-    slide(old, svg, moves, () => sound && sounds.checker());
+    this.sliding = slide(old, svg, moves, () => sound && sounds.checker());
   }
 
   renderError() {
