@@ -334,3 +334,39 @@ def test_the_sounds_are_off_until_turned_on_and_the_choice_is_kept(browser: Any,
     page.wait_for_selector("#main[data-status='live']", timeout=WAIT)
     assert page.is_checked("#sounds")
     assert watch.problems == []
+
+
+SLIDES_OF = """async () => {
+    const { slides } = await import('/static/animate.js');
+    const view = (points, bar = [0, 0], off = [0, 0]) => {
+        const board = Array(24).fill(0);
+        for (const [point, count] of Object.entries(points)) board[point - 1] = count;
+        return { board, bar, off, waiting: [0, 0] };
+    };
+    const start = { 24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -3, 19: -5 };
+    return {
+        two: slides(view(start), view({ ...start, 24: 1, 18: 1, 13: 4, 10: 1 })),
+        hit: slides(view({ 13: 2, 8: -1 }), view({ 13: 1, 8: 1 }, [0, 1])),
+        entry: slides(view({ 20: -2 }, [1, 0]), view({ 20: -2, 22: 1 })),
+        bearOff: slides(view({ 1: 2, 2: 1 }), view({ 1: 1, 2: 1 }, [0, 0], [1, 0])),
+        theirs: slides(view({ 1: -2, 24: 1 }), view({ 1: -1, 7: -1, 24: 1 })),
+        newGame: slides(view({ 1: 1, 2: 14, 24: -15 }, [0, 0], [0, 0]), view(start)),
+    };
+}"""
+
+
+def test_the_checkers_that_slid_are_read_from_the_two_boards_hits_entries_and_bear_offs_too(
+    browser: Any, server: Server
+) -> None:
+    watch = Watch(server)
+    page = watch.page(_context(browser, watch, "desktop"))
+    page.goto(server.url + "/")
+    slid = page.evaluate(SLIDES_OF)
+    near = "near"
+    assert slid["two"] == [{"side": near, "from": "24", "to": "18"}, {"side": near, "from": "13", "to": "10"}]
+    assert slid["hit"] == [{"side": near, "from": "13", "to": "8"}, {"side": "far", "from": "8", "to": "bar"}]
+    assert slid["entry"] == [{"side": near, "from": "bar", "to": "22"}]
+    assert slid["bearOff"] == [{"side": near, "from": "1", "to": "off"}]
+    assert slid["theirs"] == [{"side": "far", "from": "1", "to": "7"}]
+    assert slid["newGame"] == []  # every checker back in place: no play to slide
+    assert watch.problems == []
