@@ -195,3 +195,23 @@ def test_a_guest_posts_a_seek_and_another_guest_accepts_it_both_seated(browser: 
     token = ann.evaluate("t => JSON.parse(localStorage.getItem('tavola.seats'))[t].token", table)
     seen = server.client.get(f"/api/tables/{table}", headers=auth(token)).json()
     assert (seen["you"], [seat["name"] for seat in seen["seats"]]) == (0, ["Ann", "Bob"])
+
+
+def test_two_guests_asking_to_play_now_are_paired_at_one_table(browser: Any, server: Server) -> None:
+    pages = [_page(browser, server, WIDE), _page(browser, server, PHONE)]
+    for page, name in zip(pages, ("Ann", "Bob"), strict=True):
+        page.click("#seeks .seek-new summary")
+        page.fill("#seek-form input[name=name]", name)
+        page.select_option("#seek-form select[name=series]", "single")
+    pages[0].click("#play-now")
+    pages[0].wait_for_selector("#seeks .seek-waiting:not([hidden])")
+    assert server.client.get("/api/seeks").json()["seeks"] == []  # play now is the server's to pair
+    with pages[1].expect_navigation():
+        pages[1].click("#play-now")
+    pages[0].wait_for_url("**/t/*")
+    assert pages[0].url == pages[1].url
+    for page, seat in zip(pages, (0, 1), strict=True):
+        page.wait_for_function(
+            "s => window.tavolaTable && window.tavolaTable.state && window.tavolaTable.state.you === s",
+            arg=seat,
+        )
