@@ -23,12 +23,15 @@ pytest.importorskip("fastapi", reason="the web server needs the web extra (pip i
 pytest.importorskip("argon2", reason="accounts need argon2-cffi (pip install 'tavola[web]')")
 
 from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
 
+from tavola.web import ratings
 from tavola.web.app import create_app
 from tavola.web.clocks import Clock
 from tavola.web.hub import Hub
 from tavola.web.limits import RateLimits
 from tavola.web.options import ClockOptions
+from tavola.web.ratings import RatedMatchRow, rate_when_finished
 from tavola.web.storage import open_database
 from web_helpers import auth, choose, create, sit, state
 
@@ -405,3 +408,67 @@ def test_two_processes_holding_a_timed_table_forfeit_it_once(postgresql: str) ->
         log = first.get(f"/api/tables/{table}/log").json()["entries"]
         assert [entry["action"] for entry in log].count("forfeit") == 1
         assert log[-1]["action"] == "forfeit"
+
+
+def test_the_ratings_of_a_match_lost_on_time_are_stored_with_its_end(
+    url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    now = FakeTime()
+    with _app(url, now) as ann:
+        signed = ann.post("/api/accounts", json={"name": "Ann", "password": PASSWORD})
+        assert signed.status_code == 201, signed.text
+        options = {
+            "kind": "game",
+            "series": "match",
+            "length": 3,
+            "clock": {"delay": 1, "bank": 1},
+            "seats": [{}, {"bot": "beginner"}],
+        }
+        table = create(ann, options)
+        assert ann.post(f"/api/tables/{table}/seats/0", json={}).status_code == 200
+        live = _hub(ann.app).get(table)
+        live.listeners.remove(rate_when_finished)  # nothing rates it after its end
+        now.now += 10
+        assert live.time_out()
+        assert "not rated" not in caplog.text
+        with Session(_hub(ann.app).store.engine) as session:
+            rated = session.get(RatedMatchRow, table)
+        assert rated is not None
+        assert rated.loser_after < rated.loser_before
+        assert rated.length == 3
+
+
+def test_a_rating_that_fails_as_the_match_ends_is_undone_and_done_right_after(
+    url: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    rate = ratings._rate
+
+    def failing_once(session: Session, result: ratings.MatchResult) -> RatedMatchRow:
+        calls.append(result.table_id)
+        if len(calls) == 1:
+            ratings.bot_account(session, "beginner")  # a write, undone with the rest
+            raise RuntimeError("a rating that fails")
+        return rate(session, result)
+
+    monkeypatch.setattr(ratings, "_rate", failing_once)
+    now = FakeTime()
+    with _app(url, now) as ann:
+        assert ann.post("/api/accounts", json={"name": "Ann", "password": PASSWORD}).status_code == 201
+        options = {
+            "kind": "game",
+            "series": "match",
+            "length": 1,
+            "clock": {"delay": 1, "bank": 1},
+            "seats": [{}, {"bot": "beginner"}],
+        }
+        table = create(ann, options)
+        assert ann.post(f"/api/tables/{table}/seats/0", json={}).status_code == 200
+        now.now += 10
+        assert _hub(ann.app).get(table).time_out()
+        assert "its match was not rated as it finished (a rating that fails)" in caplog.text
+        assert state(ann, table)["status"] == "finished"
+        assert len(calls) == 2  # once as it finished, undone; once by the listener right after
+        ratings_now = ann.get("/api/players/Ann").json()["ratings"]
+        assert ratings_now[0]["matches"] == 1
+        assert ratings_now[0]["wins"] == 0

@@ -32,6 +32,7 @@ from tavola.web.ratings import (
     rate_finished_table,
     rate_unrated_tables,
     rate_when_finished,
+    rating_as_finished,
     rating_changes,
     win_probability,
 )
@@ -288,7 +289,8 @@ def test_a_match_left_unrated_by_a_stop_is_rated_at_the_next_start(club: dict[st
     ann = club["Ann"]
     table, tokens = _match(club, 1)
     hub = _hub(ann)
-    hub.get(table).listeners.remove(rate_when_finished)  # as if the server stopped as the match ended
+    hub.get(table).finishing.remove(rating_as_finished)  # as if the rating failed as the match ended
+    hub.get(table).listeners.remove(rate_when_finished)  # and the server stopped before rating it again
     _resign(ann, table, tokens, loser=1)
     assert ann.get("/api/players/Ann").json()["ratings"] == []  # not rated yet
     assert rate_unrated_tables(hub.store, hub.get) == 1

@@ -37,7 +37,7 @@ from tavola.i18n import _
 from tavola.web.events import Listener
 from tavola.web.live import DamagedTableError, LiveTable, NotFoundError, StorageError
 from tavola.web.options import ChouetteOptions, GameOptions
-from tavola.web.ratings import rate_unrated_tables, rate_when_finished
+from tavola.web.ratings import rate_unrated_tables, rate_when_finished, rating_as_finished
 from tavola.web.state import table_state, table_states
 from tavola.web.storage import LEASE_SECONDS, POOLED, ChatRow, Store
 from tavola.web.wire import json_text, state_text
@@ -368,7 +368,8 @@ class Hub:
 
     def _watch(self, table: LiveTable) -> LiveTable:
         table.listeners.append(self._changed)
-        table.listeners.append(rate_when_finished)  # a rated match's ratings, once it is finished
+        table.finishing.append(rating_as_finished)  # a won match's ratings, stored as it finishes
+        table.listeners.append(rate_when_finished)  # the same, where that could not be done
         table.listeners.extend(self.table_listeners)
         self.tables[table.id] = table
         return table

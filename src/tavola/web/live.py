@@ -46,6 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from tavola.bot.player import Bot
@@ -176,6 +177,9 @@ class LiveTable:
         self.actions: list[tuple[int | None, dict[str, Any]]] = []
         """Every action done, in order: the seat (None: the table itself) and the action's JSON."""
         self.listeners: list[Callable[[LiveTable], None]] = []
+        self.finishing: list[Callable[[LiveTable], Callable[[Connection], None] | None]] = []
+        """Asked, holding :attr:`lock`, as the table finishes: each gives a write to make in the transaction
+        that stores the table finished (a finished match's ratings), or None."""
         """Told after every stored action (from the thread that made it, holding :attr:`lock`)."""
         self.served: ServedTable[Any] | None = None
         """The engine's table, once the play has started."""
@@ -705,7 +709,9 @@ class LiveTable:
 
     def _finish(self) -> None:
         if not self._replaying:
-            self.revision = self.store.set_status(self.id, "finished", revision=self.revision)
+            writes = [write for hook in self.finishing if (write := hook(self)) is not None]
+            also = {"also": writes} if writes else {}  # written with the status, in its transaction
+            self.revision = self.store.set_status(self.id, "finished", revision=self.revision, **also)
         self.status = "finished"
         self.dice.reveal()
         self._changed()

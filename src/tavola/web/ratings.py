@@ -32,6 +32,14 @@ only where the player's row still counts the matches it was read with, so
 two matches ending at once for one player never lose either change: the
 later is worked out again on the new rating.
 
+**Rated as it finishes.** The hub has every table rate its match in the
+transaction that stores it finished (:func:`rating_as_finished`, a
+savepoint of it), so a match's end and its ratings are stored together.
+Where that rating fails (two matches of one player ending at the same
+moment on PostgreSQL), it is undone, the table is finished all the same,
+and :func:`rate_when_finished` rates it right after; a server stopped
+before that rates it at its next start (:func:`rate_unrated_tables`).
+
 >>> round(win_probability(1600, 1500, 1), 4), round(win_probability(1600, 1500, 9), 4)
 (0.5288, 0.5855)
 >>> experience_factor(0), experience_factor(250), experience_factor(1000)
@@ -51,6 +59,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, exists, or_, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
@@ -76,6 +85,7 @@ __all__ = [
     "rate_unrated_tables",
     "rate_when_finished",
     "rated_players",
+    "rating_as_finished",
     "rating_changes",
     "ratings_of",
     "win_probability",
@@ -183,17 +193,50 @@ def match_result(table: LiveTable, accounts: Mapping[int, int]) -> MatchResult |
     not a finished rated match."""
     with table.lock:
         players = rated_players(table.options, [seat.bot for seat in table.seats], accounts)
-        engine = table.served.table if table.served is not None else None
-        if table.status != "finished" or players is None or not isinstance(engine, GameTable):
+        over = _match_over(table)
+        if table.status != "finished" or players is None or over is None:
             return None
-        series = engine.series
-        if not isinstance(series, Match) or series.winner is None:
-            return None
-        winner = series.winner
-        options = table.options
-        assert isinstance(options, GameOptions)
-        variant = find_variant(options.variant).name
-        return MatchResult(table.id, variant, series.length, players[winner], players[1 - winner])
+        variant, length, winner = over
+        return MatchResult(table.id, variant, length, players[winner], players[1 - winner])
+
+
+def _match_over(table: LiveTable) -> tuple[str, int, int] | None:
+    """The variant, length and winner of the table's match once it is won; None for any other table."""
+    engine = table.served.table if table.served is not None else None
+    options = table.options
+    if not isinstance(engine, GameTable) or not isinstance(options, GameOptions):
+        return None
+    series = engine.series
+    if not isinstance(series, Match) or series.winner is None:
+        return None
+    return find_variant(options.variant).name, series.length, series.winner
+
+
+def rating_as_finished(table: LiveTable) -> Callable[[Connection], None] | None:
+    """A table's finishing hook (:attr:`LiveTable.finishing <tavola.web.live.LiveTable.finishing>`): for
+    a match won, the write that rates it in the transaction that stores the table finished, so the match's
+    end and its ratings are stored together. A rating that fails there (another match of the same player
+    rated at the same moment) is undone to a savepoint, the table stored finished all the same, and
+    rated by :func:`rate_when_finished` right after, as any rating left undone."""
+    over = _match_over(table)
+    if over is None:
+        return None
+    variant, length, winner = over
+    table_id, options, bots = table.id, table.options, [seat.bot for seat in table.seats]
+
+    def rate(connection: Connection) -> None:
+        try:  # in a savepoint of the status's transaction, released by the commit, undone by an error
+            with Session(bind=connection, join_transaction_mode="create_savepoint") as session:
+                players = rated_players(options, bots, _accounts_at(session, table_id))
+                if players is not None:
+                    _rate(
+                        session, MatchResult(table_id, variant, length, players[winner], players[1 - winner])
+                    )
+                session.commit()
+        except Exception as error:  # the savepoint undone: rated right after the table is finished
+            LOG.warning("table %s: its match was not rated as it finished (%s)", table_id, error)
+
+    return rate
 
 
 def rate_finished_table(store: Store, table: LiveTable) -> RatedMatchRow | None:

@@ -36,7 +36,7 @@ from __future__ import annotations
 import datetime
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -318,11 +318,21 @@ class Store:
 
         return self._commits.write(write, table_id)
 
-    def set_status(self, table_id: str, status: str, *, revision: int) -> int:
-        """Set the table's status; its new revision."""
+    def set_status(
+        self,
+        table_id: str,
+        status: str,
+        *,
+        revision: int,
+        also: Sequence[Callable[[Connection], None]] = (),
+    ) -> int:
+        """Set the table's status, with the writes ``also`` in the same transaction (a finished match's
+        ratings); its new revision."""
 
         def write(connection: Connection) -> int:
             self._bump(connection, table_id, revision, status=status)
+            for more in also:
+                more(connection)
             self._publish_in(connection, {"table": table_id})
             return revision + 1
 
