@@ -129,7 +129,9 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
 
     player = _browser_as(browser, server, PHONE, people["P4"])
     player.goto(f"{server.url}/tournaments/{tournament}")
-    player.wait_for_selector("button.play")  # P4 plays P5 in the first round
+    mine = player.locator(".match[aria-label='P4 against P5']")
+    mine.locator("button.play").wait_for()  # P4 plays P5 in the first round, to start by its deadline
+    assert mine.locator(".start-by").text_content().startswith("to start by ")
     _screenshot(player, tmp_path, "tournament-knockout-player-phone")
 
     for _round in range(8):
@@ -141,6 +143,7 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
     assert page.locator("#standings tbody tr td:nth-child(2)").all_text_contents()[:2] == ["P1", "P2"]
     final = page.locator("#bracket-main .bracket-round").nth(2)
     assert final.locator(".player.won").all_text_contents() == ["P1"]
+    assert final.locator(".match").get_attribute("aria-label") == "P1 against P2: P1 won"
     assert page.locator("#bracket-consolation .bracket-round").count() == 2
     _screenshot(page, tmp_path, "tournament-knockout-finished-wide")
     phone = _browser_as(browser, server, PHONE, director)

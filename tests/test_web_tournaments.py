@@ -425,7 +425,7 @@ def test_two_servers_on_one_database_take_each_step_once(url: str) -> None:
 
 def test_a_server_killed_in_the_middle_of_a_round_carries_on_after_its_restart(tmp_path: Path) -> None:
     database = tmp_path / "server.sqlite3"
-    server = Server(database)
+    server = Server(database, options=("--search-workers", "0"))
     try:
         clients = {}
         for name in ("Director", "K1", "K2", "K3", "K4"):

@@ -130,8 +130,22 @@ function playerLine(name, match) {
   return element("div", { class: `player${won ? " won" : ""}${match.winner && !won ? " lost" : ""}` }, name);
 }
 
+// When a match's players must have taken their seats, while one of them has not.
+function startBy(match) {
+  if (match.decided || !match.deadline || match.present.every(Boolean)) return null;
+  const time = new Date(match.deadline).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return element("span", { class: "start-by" }, t("tournament.start_by", { time }));
+}
+
+function matchLabel(match) {
+  const [first, second] = match.players;
+  if (second === null) return t("tournament.bye_label", { name: first });
+  const label = t("tournament.match_label", { first, second });
+  return match.winner ? `${label}: ${t("tournament.won_label", { name: match.winner })}` : label;
+}
+
 function matchBox(match, view, act) {
-  const how = match.decided && match.decided !== "table" ? element("span", { class: "how" }, t(`tournament.decided.${match.decided}`)) : null;
+  const how = match.decided && match.decided !== "table" ? element("span", { class: "how" }, t(`tournament.decided.${match.decided}`)) : startBy(match);
   const links = [];
   if (match.table) links.push(element("a", { href: `/t/${match.table}`, class: "watch" }, t("lobby.watch")));
   if (view.you && view.you.matches.includes(match.id)) {
@@ -144,7 +158,7 @@ function matchBox(match, view, act) {
   }
   return element(
     "div",
-    { class: "match", dataset: { match: match.id } },
+    { class: "match", role: "group", "aria-label": matchLabel(match), dataset: { match: match.id } },
     playerLine(match.players[0], match),
     playerLine(match.players[1], match),
     element("div", { class: "match-foot" }, how, ...links),
