@@ -201,3 +201,63 @@ def test_on_a_phone_the_title_stays_in_view_after_a_play_and_the_points_numbers_
     assert min(numbers) >= 11, numbers  # pixels: readable on a phone
     _screenshot(page, tmp_path, "record-phone-after-a-play")
     assert watch.problems == []
+
+
+READ = """async () => {
+    const i18n = await import('/static/i18n.js');
+    const { cells, withDice } = await import('/static/scoresheet.js');
+    const { sentences } = await import('/static/narration.js');
+    await i18n.useLanguage('en');
+    const games = [
+        { log: [
+            { player: 0, action: 'opening_roll', dice: [3, 3] }, { player: 0, action: 'opening_roll', dice: [2, 5] },
+            { player: 1, action: 'play', play: '24/22 13/8' }, { player: 0, action: 'double' }, { player: 1, action: 'take' },
+            { player: 0, action: 'roll', dice: [5, 5] }, { player: 0, action: 'play', play: '8/3(2) 6/1(2)' },
+            { player: 1, action: 'roll', dice: [6, 6] }, { player: 1, action: 'play', play: '' },
+        ] },
+        { log: [{ player: 0, action: 'opening_roll', dice: [4, 1] }, { player: 0, action: 'play', play: '13/9' }, { player: 1, action: 'roll', dice: [2, 1] }] },
+    ];
+    const log = [
+        { seat: 0, action: 'roll' }, { seat: 0, action: 'roll' }, { seat: 1, action: 'play', play: '24/22 13/8' },
+        { seat: 0, action: 'double' }, { seat: 1, action: 'take' }, { seat: 0, action: 'roll' },
+        { seat: 0, action: 'move', moves: '8/3(2)' }, { seat: 0, action: 'move', moves: '6/1(2)' }, { seat: 0, action: 'commit' },
+        { seat: 1, action: 'roll' }, { seat: 1, action: 'play', play: '' }, { seat: null, action: 'start_game' },
+        { seat: 0, action: 'roll' }, { seat: 0, action: 'play', play: '13/9' }, { seat: 1, action: 'roll' },
+    ].map((entry, at) => ({ ...entry, at }));
+    const names = ['Ann', 'Bob'];
+    return {
+        told: sentences(withDice(log, games), (seat) => names[seat], (entry) => entry.action).map((line) => line.text),
+        written: games.map((game) => cells(game.log).map((cell) => [cell.player, cell.at, `${(cell.dice || []).join('')}: ${cell.text}`])),
+    };
+}"""
+
+
+def test_the_sheet_writes_the_record_as_a_mat_file_does_and_the_log_takes_its_dice_from_it(
+    browser: Any, server: Server
+) -> None:
+    watch = Watch(server)
+    page = watch.page(_context(browser, watch, "desktop"))
+    page.goto(server.url + "/")
+    read = page.evaluate(READ)
+    assert read["told"] == [
+        "Opening roll 3-3: a tie, rolled again",
+        "Bob rolls 5-2 and plays 24/22 13/8",
+        "Ann doubles",
+        "Bob takes",
+        "Ann rolls 5-5 and plays 8/3(2) 6/1(2)",  # moved checker by checker, told once committed
+        "Bob rolls 6-6 and cannot move",
+        "A new game begins",
+        "Ann rolls 4-1 and plays 13/9",
+        "Bob rolls 2-1",  # rolled, not played yet
+    ]
+    assert read["written"] == [
+        [
+            [1, 2, "52: 24/22 13/8"],
+            [0, 3, ": Doubles"],
+            [1, 4, ": Takes"],
+            [0, 6, "55: 8/3(2) 6/1(2)"],
+            [1, 8, "66: (no move)"],
+        ],
+        [[0, 1, "41: 13/9"], [1, 2, "21: "]],
+    ]
+    assert watch.problems == []

@@ -33,7 +33,7 @@ export function sentences(entries, nameOf, label) {
       case "roll": {
         const next = entries[index + 1];
         const told = next && ["play", "move", "choose_double"].includes(next.action);
-        if (!told && dice) text = t("log.roll", { name, dice });
+        if (!told && dice) text = entry.opening ? t("log.opening_again", { dice }) : t("log.roll", { name, dice });
         rolled = dice;
         break;
       }

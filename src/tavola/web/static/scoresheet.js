@@ -126,8 +126,9 @@ export function cells(log) {
   return written;
 }
 
-// The table's log with the dice of each roll, where the record holds them: the k-th roll of a game in
-// the log is the k-th roll of that game in the record (the log's games are parted by start_game).
+// The table's log with the dice of each roll, where the record holds them, and whether it was the
+// game's opening roll: the k-th roll of a game in the log is the k-th roll of that game in the record
+// (the log's games are parted by start_game).
 export function withDice(log, games) {
   const rollsOf = games.map((recorded) => recorded.log.filter((item) => item.action === "roll" || item.action === "opening_roll"));
   let game = 0;
@@ -142,6 +143,6 @@ export function withDice(log, games) {
     const rolled = rollsOf[game]?.[rolls];
     rolls += 1;
     if (entry.dice || !rolled) return entry;
-    return { ...entry, dice: [...rolled.dice].sort((a, b) => b - a) };
+    return { ...entry, dice: [...rolled.dice].sort((a, b) => b - a), opening: rolled.action === "opening_roll" };
   });
 }
