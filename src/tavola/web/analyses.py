@@ -140,7 +140,6 @@ async def _run(job: AnalysisJob, make: Make, write: Write) -> None:
     """Make ``job``'s analysis and its JSON; a failure is kept as the job's error, for its page to tell."""
     try:
         analysis = await make(job)
-        job.done = job.total  # the last steps told may come after the analysis itself
         job.analysis = analysis
         job.data = await write(analysis)
     except Exception as failure:  # the job's page tells it; asking again starts the job anew

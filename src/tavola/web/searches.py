@@ -23,6 +23,7 @@ a queue the pool reads in a thread of its own (:meth:`SearchPool.compute_told`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import multiprocessing.queues
 import os
@@ -53,6 +54,10 @@ from tavola.variants import STANDARD, Variant
 __all__ = ["PooledBot", "SearchPool", "analysis_html", "analysis_of", "default_workers", "end_with_parent"]
 
 _Answer = TypeVar("_Answer")
+_FORGET = -1
+"""Told in place of a step: the job is over, forget it."""
+_HEARD_WITHIN = 5.0
+"""Seconds a job waits, once over, for its last steps to be passed on."""
 
 
 def default_workers() -> int:
@@ -76,7 +81,8 @@ class SearchPool:
         """How many long computations (:meth:`compute`) run at once; the others wait their turn."""
         self._long_works = asyncio.Semaphore(self.long_at_once)
         self._lock = threading.Lock()
-        self._told: dict[str, Progress] = {}
+        self._told: dict[str, tuple[Progress, asyncio.AbstractEventLoop, asyncio.Future[None]]] = {}
+        """The jobs whose progress is awaited: whom to tell, and the future set once the job is forgotten."""
         self._progress: multiprocessing.queues.SimpleQueue[tuple[str, int, int] | None] = (
             multiprocessing.get_context("spawn").SimpleQueue()
         )
@@ -143,18 +149,29 @@ class SearchPool:
         """:meth:`compute`, for a ``work`` that tells its progress under the name ``job``
         (:func:`analysis_of`): ``told(done, total)`` is called, from a thread of the pool, as the worker
         tells it."""
-        self._told[job] = told
+        loop = asyncio.get_running_loop()
+        heard: asyncio.Future[None] = loop.create_future()
+        self._told[job] = (told, loop, heard)
         try:
             return await self.compute(work, *args)
         finally:
-            self._told.pop(job, None)
+            # The worker's every word was written before its answer came: the reader passes each step on,
+            # then forgets the job, and says so.
+            self._progress.put((job, _FORGET, _FORGET))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(heard), _HEARD_WITHIN)
 
     def _hear_progress(self) -> None:
         """Pass what the workers tell of their progress on to whoever waits for it, until :meth:`close`."""
         while (heard := self._progress.get()) is not None:
             job, done, total = heard
-            told = self._told.get(job)
-            if told is not None:
+            listener = self._told.pop(job, None) if done == _FORGET else self._told.get(job)
+            if listener is None:
+                continue
+            told, loop, forgotten = listener
+            if done == _FORGET:
+                loop.call_soon_threadsafe(_settled, forgotten)
+            else:
                 told(done, total)
 
     async def _awaited(self, work: Callable[..., Any], *args: Any) -> Any:
@@ -258,6 +275,11 @@ def analysis_html(series: bytes, level: Level, source: str, language: str) -> st
     """
     with use_language(language):
         return report_html(analyze_series(pickle.loads(series), level=level, source=source))
+
+
+def _settled(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def analysis_of(series: bytes, level: Level, source: str, job: str, told: Progress | None = None) -> Analysis:
