@@ -152,9 +152,9 @@ function matchBox(match, view, act) {
     links.push(element("button", { type: "button", class: "play", onclick: () => act.play(match) }, t("tournament.play")));
   }
   if (view.you && view.you.director && !match.decided && match.players[1] !== null && view.status !== "finished") {
-    for (const name of match.players) {
-      links.push(element("button", { type: "button", class: "small secondary award", onclick: () => act.award(match, name) }, t("tournament.award", { name })));
-    }
+    const give = match.players.map((name) => element("button", { type: "button", class: "small secondary", onclick: () => act.award(match, name) }, t("tournament.award", { name })));
+    const toggled = (event) => (event.target.open ? act.openAwards.add(match.id) : act.openAwards.delete(match.id));
+    links.push(element("details", { class: "award", open: act.openAwards.has(match.id), ontoggle: toggled }, element("summary", {}, t("tournament.award_menu")), give));
   }
   return element(
     "div",
@@ -285,7 +285,8 @@ export function showTournament(root, id) {
   const error = element("p", { class: "error", role: "alert" });
   let timer = null;
   const act = {
-    botLevel: LEVELS[0], // kept across the page's redraws
+    botLevel: LEVELS[0], // kept across the page's redraws, as are the award menus open
+    openAwards: new Set(),
     async post(path, method = "POST", body = undefined) {
       error.textContent = "";
       try {
