@@ -24,6 +24,9 @@ the storage and the recovery. In short:
   pairing by rating (:mod:`tavola.web.seeks`);
 * ``WS /api/tables/{id}/live``: the state after every action, and chat (a
   chouette side's own channel with ``"scope": "team"``).
+* ``/api/tournaments``: knockouts and Swiss tournaments, run by their
+  directors, their tables made and their rounds paired by the server
+  (:mod:`tavola.web.tournaments`, which the application starts and stops).
 
 The page itself is served too: ``/`` the lobby, ``/t/{id}`` a table (the
 same document, ``static/index.html``), and its scripts, styles and words under
