@@ -147,7 +147,7 @@ def test_the_same_record_at_the_same_level_is_one_job(client: TestClient) -> Non
     assert _upload(client, body).json() == {**first, "status": "done", "done": 7, "total": 7}
 
 
-def test_a_bad_upload_is_refused_with_its_readers_message_and_nothing_is_kept(client: TestClient) -> None:
+def test_a_bad_upload_or_one_from_another_origin_is_refused_and_nothing_is_kept(client: TestClient) -> None:
     broken = BEAVERS.read_text().replace("64: 24/18 13/9", "64: 24/12")
     refused = _upload(client, broken.encode(), "broken.mat")
     assert refused.status_code == 400
@@ -164,6 +164,9 @@ def test_a_bad_upload_is_refused_with_its_readers_message_and_nothing_is_kept(cl
     assert _upload(client, BEAVERS.read_bytes(), level="casual").status_code == 400  # noise
     too_big = _upload(client, b" " * (MAX_UPLOAD + 1), "big.mat")
     assert too_big.status_code == 413
+    elsewhere = {"content-type": "multipart/form-data; boundary=b", "origin": "https://elsewhere.example"}
+    assert client.post("/api/analyses", content=b"--b--", headers=elsewhere).status_code == 403  # a form
+    assert client.post("/api/tables", content=b"x", headers={"content-type": "text/plain"}).status_code == 415
     assert len(_jobs(client)) == 0
     unknown = client.get("/api/analyses/upload-0123")
     assert unknown.status_code == 404
