@@ -125,6 +125,8 @@ def test_stepping_through_an_uploaded_match_from_move_to_move_and_error_to_error
     assert page.get_attribute("#board svg", "role") == "img"
     assert page.is_visible("#candidates")
     assert page.locator("#candidates tbody tr").count() == len(first["alternatives"])
+    won = [game for game in analysis["games"] if game["winner"] is not None]
+    assert page.locator(".review-sheet .small-print").count() == len(won)  # each game's result
     screenshot(page, tmp_path, f"review-{size}-start")
 
     _step(page, "#review-forward", 1)

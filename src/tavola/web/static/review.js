@@ -408,7 +408,12 @@ export class ReviewPage {
       if (!rows.has(row)) rows.set(row, [[], []]);
       rows.get(row)[decision.player].push(element("button", this.sheetButton(decision, index), this.choiceText(decision), decision.skill !== "none" ? ` ${MARKS[decision.skill]}` : ""));
     });
-    const tables = [...games].map(([number, rows]) =>
+    const won = (number) => {
+      const game = this.answer.analysis.games[number - 1];
+      if (!game || game.winner === null) return null;
+      return element("p", { class: "small-print" }, t("review.game_won", { name: this.names[game.winner], count: game.points }));
+    };
+    const tables = [...games].flatMap(([number, rows]) => [
       element(
         "table",
         { class: "review-moves" },
@@ -416,7 +421,8 @@ export class ReviewPage {
         element("thead", {}, element("tr", {}, element("th", { scope: "col" }, "#"), ...this.names.map((name) => element("th", { scope: "col" }, name)))),
         element("tbody", {}, ...[...rows].map(([row, cells]) => element("tr", {}, element("th", { scope: "row" }, String(row)), ...cells.map((buttons) => element("td", {}, ...buttons))))),
       ),
-    );
+      won(number),
+    ]);
     return element("section", { class: "panel review-sheet", "aria-labelledby": "sheet-title" }, element("h2", { id: "sheet-title" }, t("review.sheet")), element("div", { class: "review-moves-scroll" }, ...tables));
   }
 
