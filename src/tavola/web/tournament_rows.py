@@ -261,7 +261,7 @@ def tournament_json(loaded: Loaded) -> dict[str, Any]:
                 names[match.second_id] if match.second_id is not None else None,
             ],
             "length": match.length,
-            "table": match.table_id,
+            "table": _shown_table(loaded, match),
             "present": [match.first_present, match.second_present],
             "deadline": utc_text(match.deadline) if match.deadline is not None else None,
             "winner": names[match.winner_id] if match.winner_id is not None else None,
@@ -286,6 +286,16 @@ def tournament_json(loaded: Loaded) -> dict[str, Any]:
         "matches": matches,
         "standings": _standings(loaded, names),
     }
+
+
+def _shown_table(loaded: Loaded, match: TournamentMatchRow) -> str | None:
+    """The match's table, once its people's seats are taken (until then nobody else should find it open)."""
+    if match.decided is None and match.second_id is not None:
+        tokens = (match.first_token, match.second_token)
+        for player, token in zip(match.players, tokens, strict=True):
+            if token is None and not loaded.is_bot(player):
+                return None
+    return match.table_id
 
 
 def _standings(loaded: Loaded, names: dict[int, str]) -> list[dict[str, Any]]:
