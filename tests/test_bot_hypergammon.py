@@ -298,3 +298,13 @@ def test_V5_small_tables_are_solved_when_asked_and_not_written(tmp_path, monkeyp
     assert exact_table(1) is exact_table(1)
     assert exact_table(1).checkers == 1
     assert not any(tmp_path.iterdir())
+
+
+def test_V5_the_cubeful_value_of_hypergammon_plays_reads_boards_of_three_checkers():
+    start = HYPERGAMMON.start
+    legal = start.legal_plays(Dice(6, 5), HYPERGAMMON)
+    results = np.stack([play.after.to_array() for play in legal])
+    probabilities = np.tile(np.array([0.6, 0.1, 0.01, 0.05, 0.0], dtype=np.float32), (len(legal), 1))
+    values = money(HYPERGAMMON).after_play(probabilities, results)
+    assert values.shape == (len(legal),)
+    assert np.all(np.isfinite(values))

@@ -170,7 +170,9 @@ class CubeContext:
         theirs = flip_probabilities(probabilities).tolist()
         values = []
         for row, result in zip(theirs, results, strict=True):
-            efficiency = position_efficiency(Position.from_array(result).flip())
+            efficiency = position_efficiency(
+                Position.from_array(result, checkers=self.variant.checkers).flip()
+            )
             values.append(self.seen_by_opponent(opponent.on_roll(row, efficiency)))
         return np.array(values, dtype=np.float64)
 
