@@ -133,6 +133,10 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
     mine.locator("button.play").wait_for()  # P4 plays P5 in the first round, to start by its deadline
     assert mine.locator(".start-by").text_content().startswith("to start by ")
     _screenshot(player, tmp_path, "tournament-knockout-player-phone")
+    with player.expect_navigation():
+        mine.locator("button.play").click()
+    assert "/t/" in player.url
+    player.wait_for_selector("#you:text-is('You are P4')")  # seated at the table by the token given
 
     # The director awards a match from the page; the menu stays open while the page is read again.
     page.click(".match[aria-label='P4 against P5'] summary")
