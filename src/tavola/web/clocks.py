@@ -81,12 +81,6 @@ class Clock:
             return self.seat
         return None
 
-    def runs_out_at(self) -> float | None:
-        """When the running clock runs out, if one runs."""
-        if self.seat is None or self.since is None:
-            return None
-        return self.since + self.delay + self.banks[self.seat]
-
     def after(self, seat: int | None, *, game: int, now: float) -> Clock:
         """The clocks once the table, at ``now``, waits for ``seat`` (None: for nobody timed: the bot, or
         between games) in game ``game``. The turn that ran ends, its time past the delay taken from its

@@ -177,10 +177,10 @@ class LiveTable:
         self.actions: list[tuple[int | None, dict[str, Any]]] = []
         """Every action done, in order: the seat (None: the table itself) and the action's JSON."""
         self.listeners: list[Callable[[LiveTable], None]] = []
+        """Told after every stored action (from the thread that made it, holding :attr:`lock`)."""
         self.finishing: list[Callable[[LiveTable], Callable[[Connection], None] | None]] = []
         """Asked, holding :attr:`lock`, as the table finishes: each gives a write to make in the transaction
         that stores the table finished (a finished match's ratings), or None."""
-        """Told after every stored action (from the thread that made it, holding :attr:`lock`)."""
         self.served: ServedTable[Any] | None = None
         """The engine's table, once the play has started."""
         self._replaying = False
@@ -719,7 +719,7 @@ class LiveTable:
     # --- forfeits and clocks -------------------------------------------------------------------
 
     def forfeit(self, seat: int, reason: str) -> None:
-        """Seat ``seat`` loses the match (all of a money session's game in progress, and the session) for
+        """Seat ``seat`` loses the match (in money play the game in progress, and the session ends) for
         ``reason``: out of ``time``, ``absent`` (never came to play), ``left``. Stored as the table's own
         action (``{"action": "forfeit", "player", "reason", "at"}``), so a replay does it again; the
         table is then finished. Refused at a table not live, at a chouette, and for an unknown reason.
