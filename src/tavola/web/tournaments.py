@@ -48,7 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from tavola.bot.levels import UnknownLevelError, level
@@ -58,7 +58,7 @@ from tavola.match import Match
 from tavola.table import GameTable
 from tavola.web.accounts import AccountRow, Accounts, bot_account, utc_text
 from tavola.web.hub import Hub
-from tavola.web.live import LiveTable, NotFoundError, StateError, TokenError
+from tavola.web.live import LiveTable, NotFoundError, StateError, StorageError, TokenError
 from tavola.web.options import GameOptions, read_options
 from tavola.web.pairing import (
     PairingError,
@@ -204,8 +204,8 @@ class Tournaments:
 
     def _write(self, tournament_id: str, change: Callable[[Loaded], bool]) -> bool:
         """Read the tournament and apply ``change`` in one transaction, written only where the tournament
-        is still at the revision read (else read again and tried again); what ``change`` said (False:
-        nothing to write)."""
+        is still at the revision read (else read again and tried again, as where SQLite found the database
+        written since this transaction read it); what ``change`` said (False: nothing to write)."""
         for attempt in range(MOST_TRIES):
             with self._sessions() as session:
                 try:
@@ -216,10 +216,13 @@ class Tournaments:
                     self._bump(session, loaded.row)
                     session.commit()
                     return True
-                except (_MovedError, IntegrityError):
+                except (_MovedError, IntegrityError, OperationalError) as error:
                     session.rollback()
-                    if attempt == MOST_TRIES - 1:
-                        raise TournamentStateError(_moved()) from None
+                    if attempt < MOST_TRIES - 1:
+                        continue
+                    if isinstance(error, OperationalError):
+                        raise StorageError(_not_stored(error)) from error
+                    raise TournamentStateError(_moved()) from None
         return False
 
     def _bump(self, session: Session, row: TournamentRow) -> None:
@@ -801,6 +804,12 @@ def _match(loaded: Loaded, match_id: int) -> TournamentMatchRow:
         if match.id == match_id:
             return match
     raise NotFoundError(_("there is no match {match} in this tournament").format(match=match_id))
+
+
+def _not_stored(error: Exception) -> str:
+    return _("the database could not store the tournament's step ({error}): try again").format(
+        error=type(error).__name__
+    )
 
 
 def _moved() -> str:
