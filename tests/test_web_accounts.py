@@ -228,6 +228,30 @@ def test_a_logged_in_person_sits_under_their_name_and_the_seat_is_theirs(url: st
         assert client.get("/api/players/Bob").status_code == 404
 
 
+def test_a_logged_in_person_comes_back_to_their_seat_from_another_device(url: str) -> None:
+    with _client(url) as phone:
+        _sign_up(phone, "Ann")
+        table = create(phone, {"kind": "game", "series": "match", "length": 1, "seats": [{}, {}]})
+        first = phone.post(f"/api/tables/{table}/seats/0", json={}).json()["token"]
+        TestClient(phone.app).post(f"/api/tables/{table}/seats/1", json={"name": "Bob"})
+        laptop = TestClient(phone.app)
+        stranger = TestClient(phone.app)
+        assert laptop.post("/api/session", json={"name": "Ann", "password": PASSWORD}).status_code == 200
+        back = laptop.post(f"/api/tables/{table}/seats/0", json={})
+        assert back.status_code == 200, back.text
+        assert back.json()["account"] == "Ann"
+        assert back.json()["state"]["you"] == 0
+        second = back.json()["token"]
+        assert second != first
+        assert state(laptop, table, second)["you"] == 0
+        assert state(phone, table, first)["you"] is None  # the earlier device's token no longer counts
+        _sign_up(stranger, "Cid")
+        taken = stranger.post(f"/api/tables/{table}/seats/0", json={})
+        assert taken.status_code == 409, taken.text  # another account's seat stays taken
+        guest = TestClient(phone.app).post(f"/api/tables/{table}/seats/1", json={"name": "Bob"})
+        assert guest.status_code == 409  # a guest's seat comes back only with its token
+
+
 def test_a_session_ends_after_its_time(tmp_path: Path) -> None:
     now = [1_000_000.0]
     store = Store(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}"))

@@ -291,6 +291,15 @@ class Accounts:
         with self._sessions() as session, session.begin():
             session.add(SeatAccountRow(table_id=table_id, seat=seat, account_id=account_id))
 
+    def account_at(self, table_id: str, seat: int) -> int | None:
+        """The account whose seat ``seat`` of the table is, None for a guest's or a seat not taken."""
+        with self._sessions() as session:
+            return session.scalar(
+                select(SeatAccountRow.account_id).where(
+                    SeatAccountRow.table_id == table_id, SeatAccountRow.seat == seat
+                )
+            )
+
     def seats_of(self, account_id: int, limit: int = 50) -> list[tuple[TableRow, int]]:
         """The tables where the account took a seat, newest first, each with the seat."""
         with self._sessions() as session:

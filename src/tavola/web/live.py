@@ -588,6 +588,33 @@ class LiveTable:
                 self._needs = self._needs or "settle"
             return token
 
+    def renew_token(self, index: int, *, again: bool = True) -> str:
+        """A new token for the person at seat ``index`` (taken), who comes back from another device: the
+        seat's earlier token no longer counts. Only for a person the server knows is theirs (an
+        account's linked seat, :meth:`tavola.web.accounts.Accounts.account_at`)."""
+        with self.lock:
+            self._catch_up()
+            seat = self._seat(index)
+            if not seat.taken or seat.bot is not None:
+                raise StateError(_("seat {seat} is nobody's yet: take it").format(seat=index))
+            token = new_token()
+            hashed = token_hash(token)
+            try:
+                self.revision = self.store.take_seat(
+                    self.id, index, seat.name or "", hashed, revision=self.revision
+                )
+            except MovedOnError:
+                self._needs = "reload"
+                self._catch_up(sync=False)
+                if again:
+                    return self.renew_token(index, again=False)
+                raise TableMovedError(_moved_on()) from None
+            except Exception as error:
+                self._needs = "reload"
+                raise StorageError(_not_stored(error)) from error
+            seat.token_hash = hashed
+            return token
+
     def _start(self) -> None:
         self._start_engine()
         self._changed()

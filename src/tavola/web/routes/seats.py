@@ -1,7 +1,9 @@
 """Sitting down: ``POST /api/tables/{id}/seats/{index}`` gives the seat's token, and a cookie holding it.
 
 A person logged in (:mod:`tavola.web.routes.accounts`) sits under their account's name, and the seat is
-linked to the account once taken: the table's results and ratings are then theirs."""
+linked to the account once taken: the table's results and ratings are then theirs. Logged in on another
+device, the same request at their own seat gives that device a new token for it (the one before no
+longer counts): the seat follows the account, not the browser."""
 
 from __future__ import annotations
 
@@ -43,6 +45,13 @@ async def take_seat(
     def taken() -> dict[str, Any]:
         account = accounts.accounts.account_of(session)
         table = hub.get(table_id)
+        if account is not None and accounts.accounts.account_at(table_id, index) == account.id:
+            return {  # back at their own seat, from another device: a new token, the old one void
+                "seat": index,
+                "token": table.renew_token(index),
+                "account": account.name,
+                "state": hub.state(table, index),
+            }
         token = table.take_seat(index, account.name if account is not None else seat.name)
         if account is not None:
             try:
