@@ -203,6 +203,9 @@ def test_an_eight_player_knockout_with_two_bots_runs_to_the_end_with_its_consola
             ["P3", "P6"],
         ]
         seen = play(club, tournament, _knockout_loser)
+        table = state(club.director, seen["matches"][0]["table"])
+    assert [seat["name"] for seat in table["seats"]] == ["P1", "Tavola casual"]  # seated by their accounts
+    assert (table["options"]["series"], table["options"]["length"]) == ("match", 1)
     assert _winners(seen, 1) == ["Tavola casual", "P4", "Tavola beginner", "P3"]
     assert _round(seen, 2) == [["Tavola casual", "P4"], ["Tavola beginner", "P3"]]
     assert _winners(seen, 2) == ["Tavola casual", "Tavola beginner"]

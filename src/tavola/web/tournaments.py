@@ -497,7 +497,7 @@ class Tournaments:
         assert match.second_id is not None
         store = self.hub.store
         players = [loaded.accounts[match.first_id], loaded.accounts[match.second_id]]
-        seats = [{"bot": player.bot} if player.bot else {"name": player.name} for player in players]
+        seats = [{"name": player.name, "bot": player.bot} for player in players]
         options = read_options(table_options(loaded.settings, match.length, seats))
         assert isinstance(options, GameOptions)
         if all(player.bot for player in players):
