@@ -19,10 +19,13 @@ pytest.importorskip("argon2", reason="accounts need argon2-cffi (pip install 'ta
 import httpx
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
-from tavola.web.accounts import Accounts
+from tavola.web.accounts import AccountRow, Accounts
 from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
+from tavola.web.ratings import RatingRow
 from tavola.web.routes.accounts import AccountsState
 from tavola.web.storage import open_database
 from tavola.web.tournaments import Tournaments
@@ -486,3 +489,28 @@ def test_a_paused_tournament_records_results_but_pairs_no_round_nor_counts_a_for
 
 def _all_decided(seen: dict[str, Any]) -> bool:
     return all(match["decided"] is not None for match in seen["matches"])
+
+
+def test_the_field_is_seeded_by_rating_in_the_variant_and_the_top_seed_gets_the_bye(tmp_path: Path) -> None:
+    with Club(f"sqlite:///{tmp_path / 'server.sqlite3'}", ["Ann", "Bob", "Cid"]) as club:
+        tournament = club.create({"name": "Seeded", "kind": "knockout", "variant": "nackgammon"})
+        with Session(club.app.state.server.hub.store.engine) as session, session.begin():
+            cid = session.scalars(select(AccountRow).where(AccountRow.name == "Cid")).one()
+            bob = session.scalars(select(AccountRow).where(AccountRow.name == "Bob")).one()
+            session.add(
+                RatingRow(
+                    account_id=cid.id, variant="nackgammon", rating=1620, experience=50, matches=5, wins=4
+                )
+            )
+            session.add(
+                RatingRow(
+                    account_id=bob.id, variant="standard", rating=1800, experience=50, matches=5, wins=5
+                )
+            )
+        seen = club.director.post(f"/api/tournaments/{tournament}/start").json()
+    assert [(entry["name"], entry["seed"], entry["rating"]) for entry in seen["entries"]] == [
+        ("Ann", 2, 1500),
+        ("Bob", 3, 1500),  # rated at standard, not at nackgammon
+        ("Cid", 1, 1620),
+    ]
+    assert _round(seen, 1) == [["Cid", None], ["Ann", "Bob"]]
