@@ -2,7 +2,8 @@
 process: a director creates a knockout from the page's form, six people and two bots enter, and the
 bracket is drawn as the rounds go by (the director awarding each match, through the API) to its final
 standings, with the consolation bracket; a Swiss of six shows its rounds and its standings table. A
-player sees the button to play their match.
+player sees the button to play their match, which seats them at its table. The pages pass axe-core's
+audit (no serious or critical violation).
 
 Screenshots (at 1400x900 and at a phone's 390x844) go to the test's folder, and to $TAVOLA_ARTEFACTS
 where it is set.
@@ -24,6 +25,7 @@ pytest.importorskip("playwright.sync_api", reason="the browser tests need playwr
 
 import httpx
 
+from test_web_page_a11y import violations
 from web_helpers import Server
 
 pytestmark = pytest.mark.timeout(300)
@@ -126,6 +128,7 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
         "Final",
     ]
     _screenshot(page, tmp_path, "tournament-knockout-running-wide")
+    assert violations(page) == []  # axe-core's audit of the bracket with the director's buttons
 
     player = _browser_as(browser, server, PHONE, people["P4"])
     player.goto(f"{server.url}/tournaments/{tournament}")
@@ -155,6 +158,7 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
     assert final.locator(".match").get_attribute("aria-label") == "P1 against P2: P1 won"
     assert page.locator("#bracket-consolation .bracket-round").count() == 2
     _screenshot(page, tmp_path, "tournament-knockout-finished-wide")
+    assert violations(page) == []
     phone = _browser_as(browser, server, PHONE, director)
     phone.goto(f"{server.url}/tournaments/{tournament}")
     phone.wait_for_selector("#standings")
@@ -177,9 +181,12 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
     assert rows.count() == 6
     assert rows.first.locator("td").all_text_contents()[:3] == ["1", "P1", "3"]
     _screenshot(page, tmp_path, "tournament-swiss-wide")
+    assert violations(page) == []
     phone.goto(f"{server.url}/tournaments/{swiss}")
     phone.wait_for_selector("[data-status=finished] #standings")
     _screenshot(phone, tmp_path, "tournament-swiss-phone")
     page.goto(f"{server.url}/tournaments")
     page.wait_for_selector("#tournaments li a:has-text('Swiss evening')")
     assert page.locator("#tournaments li").count() == 2
+    page.wait_for_selector("#tournament-form")
+    assert violations(page) == []
