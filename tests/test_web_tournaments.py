@@ -356,6 +356,7 @@ def test_bad_settings_are_refused_saying_why(tmp_path: Path) -> None:
             ({"name": "X", "kind": "knockout", "variant": "chess"}, "chess"),
             ({"name": "X", "kind": "swiss", "rounds": 3, "consolation": True}, "consolation"),
             ({"name": "X", "kind": "knockout", "closes": "soon"}, "closes"),
+            ({"name": "X", "kind": "knockout", "closes": "2020-01-01T20:00:00Z"}, "still to come"),
             ({"name": "X", "kind": "knockout", "clock": {"delay": -1, "bank": 60}}, "clock.delay"),
             ({"name": " ", "kind": "knockout"}, "name"),
         ):

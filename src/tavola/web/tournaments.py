@@ -563,6 +563,9 @@ class Tournaments:
         """A new tournament directed by the logged-in ``account``, open for entries: its id."""
         director = _logged_in(account)
         settings = read_settings(data)
+        closes = settings.closing_time()
+        if closes is not None and closes <= self.clock():
+            raise TournamentSettingsError(_("closes: entries close at a time still to come"))
         tournament_id = uuid.uuid4().hex[:16]
         with self._sessions() as session, session.begin():
             session.add(
