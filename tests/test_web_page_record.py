@@ -174,6 +174,12 @@ def test_the_end_card_shows_each_players_error_rate_once_the_table_is_analysed(
     assert (page.get_attribute("#step-through", "href") or "").startswith("/analysis/")
     _board_in_view(page)
     _screenshot(page, tmp_path, f"record-{size}-error-rates")
+
+    # Opened again in this browser, the card shows them at once: the server kept the analysis.
+    page.reload()
+    page.wait_for_selector("#error-rates", timeout=WAIT)
+    assert page.locator("#error-rates tbody tr").all_inner_texts() == rows
+    assert page.locator("#analyse").count() == 0
     assert watch.problems == []
 
 

@@ -12,7 +12,7 @@
 import { api, element, heldSeat, liveUrl, sitDown } from "./api.js";
 import { reducedMotion, slide, slides, tumble } from "./animate.js";
 import { boardSvg, COLOURS } from "./board.js";
-import { clockBar, forfeitText } from "./clock.js";
+import { clockBar, clockLabel, forfeitText } from "./clock.js";
 import { allowDrag } from "./drag.js";
 import { language, t, translate } from "./i18n.js";
 import { movesByPlace } from "./moves.js";
@@ -25,6 +25,8 @@ const LOG_PAGE = 500; // entries a GET of the log brings at most
 const PREFERENCES = "tavola.board";
 
 const ANALYSIS_POLL = 700; // milliseconds between two looks at an analysis being made
+const ANALYSED = "tavola.analysed";
+const ANALYSED_KEPT = 50; // tables remembered as analysed
 
 export class TablePage {
   constructor(root, tableId, invitedSeat) {
@@ -283,6 +285,7 @@ export class TablePage {
       if (before && this.sheetOpen) this.refreshSheet();
     }
     if (state.status === "finished" && !this.verifiedDice) this.loadDice();
+    if (state.status === "finished" && state.kind === "game" && !this.analysis && analysedHere(this.tableId)) this.analyse();
     this.render();
   }
 
@@ -549,7 +552,7 @@ export class TablePage {
     return element(
       "header",
       { class: "table-head" },
-      element("h1", {}, title + variant),
+      element("h1", {}, title + variant + clockLabel(options)),
       element("span", { class: "status" }, element("span", { id: "status" }, status), " · ", element("span", { id: "you" }, you)),
       element("span", { class: "score", id: "score" }, this.scoreText()),
       clockBar(state, this.side()),
@@ -722,6 +725,7 @@ export class TablePage {
       element("div", { id: "sheet-body", class: "sheet-body" }),
     );
     panel.addEventListener("toggle", () => {
+      if (panel.open === this.sheetOpen) return; // drawn open: told as a toggle too
       this.sheetOpen = panel.open;
       if (panel.open) this.refreshSheet();
     });
@@ -878,10 +882,11 @@ export class TablePage {
       this.root.querySelector("#analysis-part")?.replaceChildren(this.analysisPart());
     };
     this.analysis = { status: "running", done: 0, total: 0 };
+    rememberAnalysed(this.tableId);
     try {
       const started = await api(`/api/tables/${this.tableId}/analyses`, { method: "POST" });
       this.analysis.page = started.page;
-      let job = started;
+      let job = await api(started.url); // the analysis itself, made already or still being made
       while (job.status === "running") {
         shown(job);
         await new Promise((resolve) => setTimeout(resolve, ANALYSIS_POLL));
@@ -900,6 +905,8 @@ export class TablePage {
     try {
       const created = await api("/api/tables", { method: "POST", body: state.options });
       await sitDown(created.id, state.you, this.nameOf(state.you));
+      clearTimeout(this.sheetTimer);
+      await this.sheet.loading; // no reading of the record cut short by leaving
       location.assign(`/t/${created.id}`);
     } catch (error) {
       this.rematching = false;
@@ -1288,6 +1295,26 @@ function readPreferences() {
 
 function savePreferences(preferences) {
   localStorage.setItem(PREFERENCES, JSON.stringify(preferences));
+}
+
+// The tables this browser had analysed (the newest last, a few): their end card shows the error rates
+// again at once, the server's analysis being kept.
+function analysedTables() {
+  try {
+    const tables = JSON.parse(localStorage.getItem(ANALYSED));
+    return Array.isArray(tables) ? tables : [];
+  } catch {
+    return [];
+  }
+}
+
+function analysedHere(tableId) {
+  return analysedTables().includes(tableId);
+}
+
+function rememberAnalysed(tableId) {
+  const tables = analysedTables().filter((table) => table !== tableId);
+  localStorage.setItem(ANALYSED, JSON.stringify([...tables, tableId].slice(-ANALYSED_KEPT)));
 }
 
 export function setBanner(words) {
