@@ -24,7 +24,7 @@ from web_helpers import Server
 pytestmark = pytest.mark.timeout(180)
 
 WAIT = 30_000  # milliseconds a page may take to show what the server sent
-DELAY, BANK = 2, 6  # seconds: a 1-point match, so the bank is 6 s
+DELAY, BANK = 4, 6  # seconds: a 1-point match, so the bank is 6 s
 
 
 @pytest.fixture
@@ -70,6 +70,10 @@ def test_the_page_shows_both_clocks_counting_down_and_the_match_lost_on_time(
     running = page.get_attribute(".clock.running", "id")
     assert running in ("clock-0", "clock-1")
     loser = int(running[-1])
+    assert page.inner_text("h1") == f"Match to 1 · {DELAY} s + {BANK} s a point"
+    page.wait_for_function(  # the delay shown apart, counting down before the bank does
+        "() => /^[+][1-4] s$/.test(document.querySelector('.clock.running .clock-delay').textContent)"
+    )
     # Counting down by itself, with no state coming: the delay first, then the bank below its 6 s.
     page.wait_for_function(
         "() => Number(document.querySelector('.clock.running').dataset.left) < 5", timeout=WAIT

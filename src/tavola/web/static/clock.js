@@ -95,6 +95,15 @@ function tick() {
   paint(bar);
 }
 
+// A table's time control in a few words, after a separator ("" without one): " · 12 s + 1:00 a point".
+export function clockLabel(options) {
+  const clock = options?.clock;
+  if (!clock) return "";
+  const key = options.series === "match" ? "clock.control_point" : "clock.control_game";
+  const bank = clock.bank < 60 ? `${clock.bank} s` : clockText(clock.bank);
+  return ` · ${t(key, { delay: clock.delay, bank })}`;
+}
+
 // What a forfeit says: "Ann lost on time", "Ann did not come", "Ann left the table".
 export function forfeitText(state) {
   const forfeit = state.forfeit;

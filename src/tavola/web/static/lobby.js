@@ -2,7 +2,7 @@
 // by link, and the tables to watch, live or finished (with their records and dice).
 
 import { api, element, sitDown } from "./api.js";
-import { clockFields, clockOf } from "./clock.js";
+import { clockFields, clockLabel, clockOf } from "./clock.js";
 import { language, t, translate } from "./i18n.js";
 import { refreshSeeks, seeksPanel } from "./seeks.js";
 
@@ -216,7 +216,7 @@ function tableRow(table) {
   return element(
     "li",
     { dataset: { table: table.id } },
-    element("b", {}, describe(table)),
+    element("b", {}, describe(table) + clockLabel(table.options)),
     ` · ${t(`status.${table.status}`)} · ${names} · `,
     links,
   );
