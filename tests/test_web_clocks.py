@@ -1,6 +1,6 @@
 """Clocks and forfeits: a forfeit in the match, the records and the table; a time control on the server,
-its delay and bank, a player losing on time (recorded, rated, refused after), across a restart and a
-reconnect; on SQLite and PostgreSQL."""
+its delay and bank, a player losing on time (recorded, rated with the match's end, refused after), across
+a restart, a kill -9 and a reconnect, with two processes holding the table; on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from tavola.web.limits import RateLimits
 from tavola.web.options import ClockOptions
 from tavola.web.ratings import RatedMatchRow, rate_when_finished
 from tavola.web.storage import open_database
-from web_helpers import auth, choose, create, sit, state
+from web_helpers import Server, auth, choose, create, sit, state
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -472,3 +472,35 @@ def test_a_rating_that_fails_as_the_match_ends_is_undone_and_done_right_after(
         ratings_now = ann.get("/api/players/Ann").json()["ratings"]
         assert ratings_now[0]["matches"] == 1
         assert ratings_now[0]["wins"] == 0
+
+
+def test_a_clock_runs_out_while_the_server_is_killed_and_the_match_is_lost_at_its_restart(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "server.sqlite3"
+    server = Server(database)
+    try:
+        options = {"kind": "game", "series": "match", "length": 1, "clock": {"delay": 1, "bank": 2}}
+        created = server.client.post("/api/tables", json={**options, "seats": [{}, {}]})
+        table = created.json()["id"]
+        for seat, name in ((0, "Ann"), (1, "Ben")):
+            assert (
+                server.client.post(f"/api/tables/{table}/seats/{seat}", json={"name": name}).status_code
+                == 200
+            )
+        seat = server.client.get(f"/api/tables/{table}").json()["to_act"][0]
+    finally:
+        server.kill()  # kill -9, the clock running
+    time.sleep(3.5)  # past the delay and the bank while no server runs
+    again = Server(database)
+    try:
+        for _attempt in range(100):
+            seen = again.client.get(f"/api/tables/{table}").json()
+            if seen["status"] == "finished":
+                break
+            time.sleep(0.05)
+        assert seen["forfeit"]["seat"] == seat
+        assert seen["forfeit"]["reason"] == "time"
+        assert seen["game"]["score"]["points"][1 - seat] == 1
+    finally:
+        again.kill()
