@@ -161,30 +161,41 @@ def test_the_table_announces_the_forfeit_then_the_game_and_the_match_over() -> N
 
 
 def test_the_delay_does_not_count_then_the_bank_runs_down_and_runs_out() -> None:
-    clock = Clock.start(ClockOptions(delay=10, bank=20), length=3).after(0, game=1, now=100.0)
+    clock = Clock.start(ClockOptions(delay=10, bank=20), length=3).after(0, game=1, turn=0, now=100.0)
     assert clock.banks == (60.0, 60.0)
     assert clock.left(0, 109.0) == 60.0
     assert clock.left(0, 130.0) == 40.0
     assert clock.left(1, 130.0) == 60.0
     assert clock.expired(169.9) is None
     assert clock.expired(170.0) == 0
-    clock = clock.after(1, game=1, now=130.0)  # seat 0 is done: 20 s past the delay spent
+    clock = clock.after(1, game=1, turn=1, now=130.0)  # seat 0 is done: 20 s past the delay spent
     assert clock.banks == (40.0, 60.0)
     assert (clock.seat, clock.since) == (1, 130.0)
 
 
 def test_one_turn_keeps_its_delay_while_the_same_seat_acts_on() -> None:
-    clock = Clock.start(ClockOptions(delay=10, bank=20), length=1).after(0, game=1, now=0.0)
-    assert clock.after(0, game=1, now=8.0) is clock  # the roll, then the play: one turn, one delay
-    assert clock.after(1, game=1, now=15.0).banks == (15.0, 20.0)
+    clock = Clock.start(ClockOptions(delay=10, bank=20), length=1).after(0, game=1, turn=0, now=0.0)
+    assert clock.after(0, game=1, turn=0, now=8.0) is clock  # the roll, then the play: one turn, one delay
+    assert clock.after(1, game=1, turn=1, now=15.0).banks == (15.0, 20.0)
+
+
+def test_a_player_has_the_delay_once_a_turn_however_often_the_other_answers() -> None:
+    clock = Clock.start(ClockOptions(delay=10, bank=20), length=1).after(0, game=1, turn=3, now=0.0)
+    for answer in range(5):  # seat 0 offers to resign (or doubles) every 2 s, seat 1 declines 2 s later
+        clock = clock.after(1, game=1, turn=3, now=answer * 4.0 + 2.0)
+        clock = clock.after(0, game=1, turn=3, now=answer * 4.0 + 4.0)
+    assert clock.banks == (12.0, 12.0)  # each had one delay in the turn, then spent 2 s a time, 4 times
+    assert (clock.since, clock.left(0, 20.0)) == (10.0, 12.0)  # running again, its delay used up
+    later = clock.after(1, game=1, turn=4, now=20.0).after(0, game=1, turn=5, now=21.0)
+    assert later.left(0, 30.0) == 12.0  # a new turn: a new delay
 
 
 def test_the_bot_and_the_time_between_games_are_not_timed_and_money_banks_fill_again() -> None:
-    clock = Clock.start(ClockOptions(delay=0, bank=30), length=None).after(0, game=1, now=0.0)
-    waiting = clock.after(None, game=1, now=10.0)  # the bot to act, or between games
+    clock = Clock.start(ClockOptions(delay=0, bank=30), length=None).after(0, game=1, turn=0, now=0.0)
+    waiting = clock.after(None, game=1, turn=0, now=10.0)  # the bot to act, or between games
     assert waiting.banks == (20.0, 30.0)
     assert waiting.expired(1e9) is None
-    assert waiting.after(1, game=2, now=500.0).banks == (30.0, 30.0)  # money play: a bank a game
+    assert waiting.after(1, game=2, turn=0, now=500.0).banks == (30.0, 30.0)  # money play: a bank a game
 
 
 # --- on the server --------------------------------------------------------------------------------

@@ -4,28 +4,32 @@ A table created with ``"clock": {"delay": 12, "bank": 60}``
 (:class:`~tavola.web.options.ClockOptions`) gives each player a bank of 60
 seconds per point of the match (``bank`` times the length, for the whole
 match), or of 60 seconds for each game of money play (both banks full again
-when a game starts). On each of a player's turns, the span from the moment
-the game waits for them until it waits for the other player (their roll or
-double and their play, or their answer to a double), the first ``delay``
-seconds do not count; after that their bank runs down. A player whose bank
-is empty loses on time: the table forfeits for them
-(:meth:`LiveTable.forfeit <tavola.web.live.LiveTable.forfeit>`), and the
-other player wins the match.
+when a game starts). Whenever the game waits for a player, their clock
+runs until it waits for the other player; on each turn of the game (from
+one play to the next) the first ``delay`` seconds a player's clock runs do
+not count, once: the roll or double and the play of the player on roll are
+one span, and the answer to a double or a resignation is the other
+player's, with its own delay; a player whose clock runs again in the same
+turn (after the answer to their double) gets no second delay. After the
+delay their bank runs down. A player whose bank is empty loses on time: the
+table forfeits for them (:meth:`LiveTable.forfeit
+<tavola.web.live.LiveTable.forfeit>`), and the other player wins the match.
 
 The server is the only keeper of the time, by its own clock (Unix seconds).
 :class:`Clock` is the clocks after an action: each bank as it was when the
-turn running began, whose turn it is and since when. It is stored with every
-action of the table, in the action's own transaction
-(``tavola_actions.clock``), so a table read again (another process, a
-restart) has its clocks as they were at its last action, and the time that
-passed since, the server stopped or not, counts. The bot's turns are not
+running clock started, whose clock runs and since when, and the turn in
+which each player last had their delay. It is stored with every action of
+the table, in the action's own transaction (``tavola_clocks``), so a table
+read again (another process, a restart) has its clocks as they were at its
+last action, and the time that passed since, the server stopped or not,
+counts. The bot's turns are not
 timed: while the bot is to act, or between games, no clock runs.
 
 >>> clock = Clock.start(ClockOptions(delay=12, bank=60), length=3)
->>> clock = clock.after(0, game=1, now=1000.0)          # seat 0 to act
+>>> clock = clock.after(0, game=1, turn=0, now=1000.0)  # seat 0 to act
 >>> clock.left(0, 1010.0), clock.left(0, 1042.0)        # in the delay, then 30 s past it
 (180.0, 150.0)
->>> clock = clock.after(1, game=1, now=1042.0)          # seat 0 is done: 30 s of the bank spent
+>>> clock = clock.after(1, game=1, turn=1, now=1042.0)  # seat 0 is done: 30 s of the bank spent
 >>> clock.banks, clock.expired(1042.0 + 12 + 180)
 ((150.0, 180.0), 1)
 """
@@ -49,9 +53,11 @@ class ForfeitError(TavolaError):
 
 @dataclass(frozen=True)
 class Clock:
-    """Both players' clocks: ``banks`` (seconds, each as it was when the running turn began), ``seat``
-    whose turn runs since ``since`` (None: nobody's clock runs), ``game`` the game (from 1) they are
-    for; ``per_game``: the banks are full again at every game (money play)."""
+    """Both players' clocks: ``banks`` (seconds, each as it was when the running clock started), ``seat``
+    whose clock runs since ``since`` (None: nobody's clock runs; a clock started without its delay, given
+    once a turn, counts from ``delay`` seconds before it started), ``game`` the game (from 1) they are
+    for, ``delayed`` the game and turn in which each seat had its delay last; ``per_game``: the banks are
+    full again at every game (money play)."""
 
     delay: float
     bank: float
@@ -60,6 +66,7 @@ class Clock:
     seat: int | None = None
     since: float | None = None
     game: int = 0
+    delayed: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None)
 
     @classmethod
     def start(cls, options: ClockOptions, *, length: int | None) -> Clock:
@@ -81,10 +88,11 @@ class Clock:
             return self.seat
         return None
 
-    def after(self, seat: int | None, *, game: int, now: float) -> Clock:
+    def after(self, seat: int | None, *, game: int, turn: int, now: float) -> Clock:
         """The clocks once the table, at ``now``, waits for ``seat`` (None: for nobody timed: the bot, or
-        between games) in game ``game``. The turn that ran ends, its time past the delay taken from its
-        bank, unless the same seat goes on acting in the same game."""
+        between games) in turn ``turn`` (the plays made so far) of game ``game``. The clock that ran
+        stops, its time past the delay taken from its bank, unless the same seat goes on acting in the
+        same game; the new one starts with its delay if its seat has not had it in this turn."""
         if seat == self.seat and game == self.game:
             return self
         banks = self.banks
@@ -94,11 +102,23 @@ class Clock:
             banks = (spent[0], spent[1])
         if self.per_game and game != self.game:
             banks = (self.bank, self.bank)
-        return replace(self, banks=banks, seat=seat, since=None if seat is None else now, game=game)
+        if seat is None:
+            return replace(self, banks=banks, seat=None, since=None, game=game)
+        delayed = list(self.delayed)
+        since = now if delayed[seat] != (game, turn) else now - self.delay  # the delay once a turn
+        delayed[seat] = (game, turn)
+        return replace(self, banks=banks, seat=seat, since=since, game=game, delayed=(delayed[0], delayed[1]))
 
     def to_json(self) -> dict[str, Any]:
-        """What is stored with an action: the banks, whose turn runs, since when, the game."""
-        return {"banks": list(self.banks), "seat": self.seat, "since": self.since, "game": self.game}
+        """What is stored with an action: the banks, whose clock runs, since when, the game, the delays."""
+        delayed = [None if key is None else list(key) for key in self.delayed]
+        return {
+            "banks": list(self.banks),
+            "seat": self.seat,
+            "since": self.since,
+            "game": self.game,
+            "delayed": delayed,
+        }
 
     def stored(self, data: object) -> Clock:
         """These clocks as :meth:`to_json` stored them; a stored value of another shape leaves them as
@@ -106,6 +126,7 @@ class Clock:
         if not isinstance(data, dict):
             return self
         banks, seat, since, game = (data.get(key) for key in ("banks", "seat", "since", "game"))
+        delayed = data.get("delayed")
         if (
             not isinstance(banks, list)
             or len(banks) != 2
@@ -113,9 +134,20 @@ class Clock:
             or seat not in (None, 0, 1)
             or not (since is None or isinstance(since, int | float))
             or not isinstance(game, int)
+            or not isinstance(delayed, list)
+            or len(delayed) != 2
+            or not all(key is None or _is_turn(key) for key in delayed)
         ):
             return self
-        return replace(self, banks=(float(banks[0]), float(banks[1])), seat=seat, since=since, game=game)
+        turns = tuple(None if key is None else (key[0], key[1]) for key in delayed)
+        return replace(
+            self,
+            banks=(float(banks[0]), float(banks[1])),
+            seat=seat,
+            since=since,
+            game=game,
+            delayed=(turns[0], turns[1]),
+        )
 
     def state_json(self, now: float) -> dict[str, Any]:
         """The clocks as a page shows them, counting down by itself: the delay, each bank left now,
@@ -129,6 +161,11 @@ class Clock:
             "since": self.since,
             "now": now,
         }
+
+
+def _is_turn(key: object) -> bool:
+    """Whether ``key`` is a game's turn as stored: [game, turn]."""
+    return isinstance(key, list) and len(key) == 2 and all(isinstance(part, int) for part in key)
 
 
 def clock_of(options: object) -> Clock | None:

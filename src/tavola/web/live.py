@@ -49,6 +49,7 @@ from typing import Any, Literal, TypeVar
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from tavola.actions import Played
 from tavola.bot.player import Bot
 from tavola.dicesource import VerifiableDice
 from tavola.errors import IllegalActionError, SeatingError, TavolaError
@@ -794,7 +795,8 @@ class LiveTable:
         seat = table.seat_to_act
         if seat is not None and self.seats[seat].bot is not None:
             seat = None
-        return self.clock.after(seat, game=len(table.series.games), now=self.now())
+        turn = sum(1 for entry in table.game.log if isinstance(entry.action, Played))
+        return self.clock.after(seat, game=len(table.series.games), turn=turn, now=self.now())
 
     def _read_clock(self) -> None:
         """The clocks as stored with the last action replayed (kept as they are where the store holds
