@@ -285,6 +285,17 @@ def test_a_match_is_rated_only_between_accounts_or_bots_and_only_once_finished(t
         assert ann.get("/api/players/Ann").json()["ratings"] == []
 
 
+def test_a_match_made_unrated_changes_no_rating_between_two_accounts(club: dict[str, TestClient]) -> None:
+    options = {"kind": "game", "series": "match", "length": 1, "rated": False, "seats": [{}, {}]}
+    table = create(club["Ann"], options)
+    tokens = {0: _sit(club["Ann"], table, 0), 1: _sit(club["Bob"], table, 1)}
+    _resign(club["Ann"], table, tokens, loser=1)
+    assert state(club["Ann"], table)["status"] == "finished"
+    assert _rate(club["Ann"], table) is None
+    assert _counts(club["Ann"]) == (0, 0)
+    assert [row["table"] for row in club["Ann"].get("/api/players/Ann").json()["tables"]] == [table]
+
+
 def test_a_match_left_unrated_by_a_stop_is_rated_at_the_next_start(club: dict[str, TestClient]) -> None:
     ann = club["Ann"]
     table, tokens = _match(club, 1)

@@ -159,7 +159,7 @@ def test_a_seeks_time_control_is_the_tables(app: FastAPI) -> None:
     assert taken["state"]["options"]["clock"] == {"delay": 12, "bank": 60}
 
 
-def test_a_rated_seek_links_both_seats_to_the_accounts_and_an_unrated_one_neither(app: FastAPI) -> None:
+def test_a_seeks_table_is_rated_as_the_seek_is_and_its_seats_the_accounts_either_way(app: FastAPI) -> None:
     ann, bob = person(app, "Ann"), person(app, "Bob")
     rated, _secret = post(ann, series="match", length=1, rated=True)
     taken = bob.post(f"/api/seeks/{rated['id']}/accept", json={}).json()
@@ -168,10 +168,12 @@ def test_a_rated_seek_links_both_seats_to_the_accounts_and_an_unrated_one_neithe
     accounts: Accounts = app.state.seeks.accounts
     ids = [accounts.find(name).id for name in ("Ann", "Bob")]  # type: ignore[union-attr]
     assert linked(app, taken["table"]) == {0: ids[0], 1: ids[1]}
+    assert taken["state"]["options"]["rated"] is True
 
     unrated, _secret = post(ann, series="match", length=1)
     plain = bob.post(f"/api/seeks/{unrated['id']}/accept", json={}).json()
-    assert linked(app, plain["table"]) == {}  # so that the match is not rated
+    assert linked(app, plain["table"]) == {0: ids[0], 1: ids[1]}  # on their pages all the same
+    assert plain["state"]["options"]["rated"] is False  # the table's option keeps it out of the ratings
 
 
 def test_the_poster_waiting_for_their_seek_hears_of_the_table_at_once(app: FastAPI) -> None:

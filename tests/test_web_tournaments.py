@@ -28,6 +28,7 @@ from tavola.web.limits import RateLimits
 from tavola.web.ratings import RatingRow
 from tavola.web.routes.accounts import AccountsState
 from tavola.web.storage import open_database
+from tavola.web.tournament_rows import TournamentMatchRow
 from tavola.web.tournaments import Tournaments
 from web_helpers import Server, auth, choose, state
 
@@ -303,6 +304,28 @@ def test_a_player_who_does_not_take_their_seat_in_time_forfeits(url: str) -> Non
         ("finished", 1, "absent"),
     ]
     assert _round(seen, 2) == [["Dee", "Bob"]]  # both absent: the better seed goes through
+
+
+def test_a_players_seat_token_is_new_each_time_and_the_rows_keep_none(tmp_path: Path) -> None:
+    with Club(f"sqlite:///{tmp_path / 'server.sqlite3'}", ["Ann", "Bob"]) as club:
+        tournament = club.create({"name": "Friendly", "kind": "knockout", "rated": False})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        match = club.view(tournament)["matches"][0]
+        route = f"/api/tournaments/{tournament}/matches/{match['id']}/seat"
+        first = club.clients["Ann"].post(route).json()
+        second = club.clients["Ann"].post(route).json()  # from another device, say
+        assert first["token"] != second["token"]
+        assert state(club.clients["Ann"], first["table"], first["token"])["you"] is None
+        seen = state(club.clients["Ann"], second["table"], second["token"])
+        assert seen["you"] == second["seat"]
+        assert seen["options"]["rated"] is False  # the tournament's
+        store = club.app.state.server.hub.store
+        with Session(store.engine) as session:
+            rows = session.execute(select(TournamentMatchRow.first_token, TournamentMatchRow.second_token))
+            marks = {mark for row in rows for mark in row}
+        assert not {first["token"], second["token"]} & marks
+        ann = club.director.get("/api/players/Ann").json()
+        assert [row["table"] for row in ann["tables"]] == [first["table"]]  # linked though unrated
 
 
 def test_only_the_director_changes_a_tournament_and_anyone_reads_it(url: str) -> None:

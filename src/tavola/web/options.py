@@ -159,6 +159,9 @@ class GameOptions(Shape):
     """Whether the players may ask the bot for hints (a table with a bot seat always allows them)."""
     clock: ClockOptions | None = None
     """The time control; None: no clock (the default)."""
+    rated: bool = True
+    """Whether a match counts for the ratings where both players have accounts, or one is a bot
+    (:mod:`tavola.web.ratings`); False: a friendly match, its seats the accounts' all the same."""
     seats: Annotated[list[SeatOptions], Field(min_length=2, max_length=2)]
 
 

@@ -178,8 +178,10 @@ def rated_players(
     >>> match = read_options({"kind": "game", "series": "match", "length": 3, "seats": [{}, {}]})
     >>> rated_players(match, [None, "expert"], {0: 7}), rated_players(match, [None, None], {0: 7})
     ((7, 'expert'), None)
+    >>> rated_players(match.model_copy(update={"rated": False}), [None, "expert"], {0: 7}) is None
+    True
     """
-    if not isinstance(options, GameOptions) or options.series != "match":
+    if not isinstance(options, GameOptions) or options.series != "match" or not options.rated:
         return None
     players = [bot if bot is not None else accounts.get(seat) for seat, bot in enumerate(bots)]
     first, second = players

@@ -14,10 +14,10 @@ people are seated.
   database never holds a token anyone could act with.
 * **The person who accepts** sits down with a new token, given in the
   answer, as the seat route gives one.
-* **Rated** seeks are matches between two people logged in: both seats are
-  linked to the accounts, which is what rates a match
-  (:mod:`tavola.web.ratings`). An unrated seek links neither seat, so that
-  its match is not rated even between two accounts.
+* **Rated** seeks are matches between two people logged in; the table's
+  ``rated`` option says whether its match counts for the ratings
+  (:mod:`tavola.web.ratings`). The seats of people logged in are linked to
+  their accounts either way, so that the table is on their pages.
 * **Accepting is atomic**: the seek's row goes from ``open`` to ``taken`` in
   one conditional write before anything is made; of two people accepting at
   once, in one process or two, one makes the table and the other is refused
@@ -399,7 +399,7 @@ class Seeks:
         seek is ``taker_row``, where they have one); the seeks go back to open where it fails."""
         claimed = [poster.id] + ([taker_row.id] if taker_row is not None else [])
         try:
-            options = read_options(table_options(poster.game, (poster.name, name)))
+            options = read_options({**table_options(poster.game, (poster.name, name)), "rated": poster.rated})
             table = self.hub.create(options)
             with table.lock:
                 self.hub.store.take_seat(
@@ -407,8 +407,9 @@ class Seeks:
                 )
                 table.sync()  # the poster's seat, written beside the table's own copy, read into it
             token = table.take_seat(1, name)
-            if poster.rated and poster.account_id is not None and account is not None:  # both, as posted
+            if poster.account_id is not None:  # the seats are the accounts' (rated or not: the options)
                 self.accounts.link_seat(table.id, 0, poster.account_id)
+            if account is not None:
                 self.accounts.link_seat(table.id, 1, account.id)
         except BaseException:
             with self._sessions() as session, session.begin():

@@ -125,6 +125,7 @@ def table_options(settings: TournamentSettings, length: int, seats: list[dict[st
         "series": "match",
         "length": length,
         "variant": settings.variant,
+        "rated": settings.rated,
         "seats": seats,
     }
     if settings.clock is not None:
@@ -179,7 +180,9 @@ class TournamentMatchRow(Base):
     table_id: Mapped[str | None] = mapped_column(String(32))
     """The table's id, chosen when the match is paired (the table is made just after)."""
     first_token: Mapped[str | None] = mapped_column(String(64))
-    """The first player's seat token, given only to them (a bot's seat has none)."""
+    """The hash of the token the first player's seat was taken with, once it is (a bot's seat has none):
+    a mark, not a token: the player's own comes from :meth:`Tournaments.seat
+    <tavola.web.tournaments.Tournaments.seat>`, new each time."""
     second_token: Mapped[str | None] = mapped_column(String(64))
     first_present: Mapped[bool] = mapped_column(Boolean)
     """Whether the first player took their seat (a bot always has)."""

@@ -58,7 +58,7 @@ from tavola.match import Match
 from tavola.table import GameTable
 from tavola.web.accounts import AccountRow, Accounts, bot_account, utc_text
 from tavola.web.hub import Hub
-from tavola.web.live import LiveTable, NotFoundError, StateError, StorageError, TokenError
+from tavola.web.live import LiveTable, NotFoundError, StateError, StorageError, TokenError, token_hash
 from tavola.web.options import GameOptions, read_options
 from tavola.web.pairing import (
     PairingError,
@@ -514,8 +514,7 @@ class Tournaments:
                 token = table.take_seat(index, player.name)
             except StateError:
                 continue  # taken by another process, which stores the token
-            if loaded.settings.rated:
-                self.accounts.link_seat(table_id, index, player.id)
+            self.accounts.link_seat(table_id, index, player.id)
             column = TournamentMatchRow.first_token if index == 0 else TournamentMatchRow.second_token
             with self._sessions() as session, session.begin():
                 session.execute(
@@ -525,7 +524,7 @@ class Tournaments:
                         TournamentMatchRow.decided.is_(None),
                         column.is_(None),
                     )
-                    .values({column: token})
+                    .values({column: token_hash(token)})
                 )
 
     def _make_bots_table(self, table_id: str, options: GameOptions, players: list[AccountRow]) -> None:
@@ -702,7 +701,8 @@ class Tournaments:
 
     def seat(self, tournament_id: str, match_id: int, account: AccountRow | None) -> dict[str, Any]:
         """The logged-in player takes their seat at their match's table: ``{"table", "seat", "token"}``,
-        and they count as present from then on."""
+        a new token for the seat each time (the one given before no longer counts), and they count as
+        present from then on."""
         player = _logged_in(account)
         self._make_tables(tournament_id)
         found: dict[str, Any] = {}
@@ -714,10 +714,9 @@ class Tournaments:
             if match.decided is not None:
                 raise TournamentStateError(_("this match is decided already"))
             index = match.players.index(player.id)
-            token = (match.first_token, match.second_token)[index]
-            if token is None:
+            if (match.first_token, match.second_token)[index] is None:
                 raise TournamentStateError(_("the match's table is being made: ask again in a moment"))
-            found.update(table=match.table_id, seat=index, token=token)
+            found.update(table=match.table_id, seat=index)
             if (match.first_present, match.second_present)[index]:
                 return False
             if index == 0:
@@ -727,6 +726,7 @@ class Tournaments:
             return True
 
         self._write(tournament_id, present)
+        found["token"] = self.hub.get(found["table"]).renew_token(found["seat"])
         return found
 
     def _director(self, loaded: Loaded, account: AccountRow | None) -> None:
