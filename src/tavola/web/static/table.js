@@ -513,9 +513,12 @@ export class TablePage {
     this.drawn = { view, game, rolled };
     if (!before || !old || game === null || before.game !== game) return;
     const moves = slides(before.view, view);
-    const dropped = this.dropped && moves.findIndex((move) => move.side === "near" && move.from === this.dropped.from && move.to === this.dropped.to);
-    if (dropped !== null && dropped >= 0) moves.splice(dropped, 1);
-    if (moves.length) this.dropped = null;
+    if (this.dropped && moves.length) {
+      const { from, to } = this.dropped;
+      const dropped = moves.findIndex((move) => move.side === "near" && move.from === from && move.to === to);
+      if (dropped >= 0) moves.splice(dropped, 1);
+      this.dropped = null;
+    }
     const sound = this.preferences.sounds;
     if (rolled && !before.rolled) {
       if (sound) sounds.dice();
