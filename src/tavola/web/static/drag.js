@@ -1,8 +1,10 @@
 // Dragging a checker on the board, with a mouse, a pen or a finger (pointer events): a checker picked
-// up from a place with a legal move follows the pointer, the places it may go light up, and a drop on
+// up from a place with a legal move follows the pointer, the places it may go are outlined, and a drop on
 // one of them makes that move; dropped anywhere else it slides back. A press that does not move stays
 // a click, so choosing a checker and then its place by clicks works as before; the pointer is held by
 // the board only once the checker moves, so the click a drag ends with falls on no place.
+
+import { reducedMotion } from "./animate.js";
 
 const START = 0.25; // board units the pointer travels before a press becomes a drag
 const BACK = 180; // milliseconds a checker takes to slide back from a refused drop
@@ -90,7 +92,7 @@ export function allowDrag(svg, { targetsOf, drop }) {
       ghost.remove();
       if (lifted) lifted.style.visibility = "";
     };
-    if (!shift) {
+    if (!shift || reducedMotion()) {
       done();
       return;
     }

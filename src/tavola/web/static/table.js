@@ -813,7 +813,7 @@ export class TablePage {
     return element(
       "div",
       { class: "viewing-bar", id: "viewing" },
-      element("p", { id: "viewing-label" }, t("sheet.viewing", { number: move.game + 1, name, move: what })),
+      element("p", { id: "viewing-label", role: "status" }, t("sheet.viewing", { number: move.game + 1, name, move: what })),
       element(
         "div",
         { class: "buttons" },
