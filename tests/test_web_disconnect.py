@@ -36,6 +36,9 @@ class ClientGoneWhileSent:
         self.application_state = WebSocketState.CONNECTED
 
     async def send_json(self, message: object) -> None:
+        await self.send_text(str(message))
+
+    async def send_text(self, message: str) -> None:
         if self.gone.is_set():
             self.sent_after_gone += 1
         self.application_state = WebSocketState.DISCONNECTED
