@@ -25,6 +25,7 @@ const LOG_PAGE = 500; // entries a GET of the log brings at most
 const PREFERENCES = "tavola.board";
 
 const ANALYSIS_POLL = 700; // milliseconds between two looks at an analysis being made
+const SLIDES_AT_MOST = 3000; // milliseconds a state waits at most for the slides before it
 const ANALYSED = "tavola.analysed";
 const ANALYSED_KEPT = 50; // tables remembered as analysed
 
@@ -205,7 +206,7 @@ export class TablePage {
           // a new connection's first state is a spectator's until its hello is heard: the seat's comes next
           const beforeHello = message.state.you === null && this.state && this.state.you !== null;
           if (!beforeHello) this.accept(message.state);
-          return this.sliding;
+          return Promise.race([this.sliding, new Promise((resolve) => setTimeout(resolve, SLIDES_AT_MOST))]);
         })
         .catch((error) => queueMicrotask(() => {
           throw error;
@@ -525,7 +526,7 @@ export class TablePage {
       if (!reducedMotion()) tumble(svg);
     }
     if (!moves.length) return;
-    if (reducedMotion()) {
+    if (reducedMotion() || document.hidden) {
       if (sound) sounds.checker();
       return;
     }
