@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,10 +95,10 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture
-def postgresql() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster on a free loopback port: its URL,
-    ``postgresql://tavola@127.0.0.1:PORT/tavola``; stopped and removed after."""
+@pytest.fixture(scope="session")
+def postgresql_cluster() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on a free loopback port, for the whole run: the URL of its first
+    database; stopped and removed after (made at the first test that needs it)."""
     from throwaway_postgresql import throwaway_postgresql, unavailable
 
     reason = unavailable()
@@ -105,3 +106,18 @@ def postgresql() -> Iterator[str]:
         pytest.skip(reason)
     with throwaway_postgresql() as url:
         yield url
+
+
+@pytest.fixture
+def postgresql(postgresql_cluster: str) -> Iterator[str]:
+    """A new empty PostgreSQL database of its own, in the run's cluster: its URL,
+    ``postgresql://tavola@127.0.0.1:PORT/NAME``; dropped after, whoever is still connected."""
+    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
+    import psycopg
+
+    from throwaway_postgresql import another_database
+
+    name = f"test_{uuid.uuid4().hex}"
+    yield another_database(postgresql_cluster, name)
+    with psycopg.connect(postgresql_cluster, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
