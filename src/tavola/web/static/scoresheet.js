@@ -14,28 +14,32 @@ export class ScoreSheet {
     this.tableId = tableId;
     this.header = null;
     this.games = []; // the record's games as far as the sheet knows them
-    this.total = 0;
-    this.version = -1; // the table's version the sheet was read at
     this.loading = null;
+    this.stale = false; // asked again while a reading was under way: read once more after it
   }
 
   // Read the record again from the last game known (the one still being played) on.
   refresh() {
-    if (this.loading) return this.loading;
+    if (this.loading) {
+      this.stale = true;
+      return this.loading;
+    }
     this.loading = (async () => {
       try {
         let start = Math.max(0, this.games.length - 1);
         for (;;) {
           const page = await api(`/api/tables/${this.tableId}/record?start=${start}&limit=${PAGE}`);
           this.header = page.header;
-          this.total = page.total;
-          this.version = page.version;
           this.games.splice(page.start, page.games.length, ...page.games);
           start = page.start + page.games.length;
           if (!page.games.length || start >= page.total) break;
         }
       } finally {
         this.loading = null;
+      }
+      if (this.stale) {
+        this.stale = false;
+        await this.refresh();
       }
     })();
     return this.loading;
