@@ -338,6 +338,7 @@ def test_the_clock_runs_out_by_itself_and_the_match_lost_on_time_is_rated(url: s
             "kind": "game",
             "series": "match",
             "length": 1,
+            "rated": True,
             "clock": {"delay": 1, "bank": 2},
             "seats": [{}, {"bot": "beginner"}],
         }
@@ -432,6 +433,7 @@ def test_the_ratings_of_a_match_lost_on_time_are_stored_with_its_end(
             "kind": "game",
             "series": "match",
             "length": 3,
+            "rated": True,
             "clock": {"delay": 1, "bank": 1},
             "seats": [{}, {"bot": "beginner"}],
         }
@@ -470,6 +472,7 @@ def test_a_rating_that_fails_as_the_match_ends_is_undone_and_done_right_after(
             "kind": "game",
             "series": "match",
             "length": 1,
+            "rated": True,
             "clock": {"delay": 1, "bank": 1},
             "seats": [{}, {"bot": "beginner"}],
         }

@@ -141,7 +141,14 @@ def _sit(client: TestClient, table: str, seat: int, name: str | None = None) -> 
 
 def _match(club: dict[str, TestClient], length: int, variant: str = "standard") -> tuple[str, dict[int, str]]:
     """A match between Ann (seat 0) and Bob (seat 1), both seated."""
-    options = {"kind": "game", "series": "match", "length": length, "variant": variant, "seats": [{}, {}]}
+    options = {
+        "kind": "game",
+        "series": "match",
+        "length": length,
+        "variant": variant,
+        "rated": True,
+        "seats": [{}, {}],
+    }
     table = create(club["Ann"], options)
     return table, {0: _sit(club["Ann"], table, 0), 1: _sit(club["Bob"], table, 1)}
 
@@ -253,7 +260,13 @@ def test_a_match_against_a_bot_level_rates_the_levels_account_as_it_ends(tmp_pat
     app = create_app(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}"))
     with TestClient(app) as client:
         assert client.post("/api/accounts", json={"name": "Ann", "password": PASSWORD}).status_code == 201
-        options = {"kind": "game", "series": "match", "length": 1, "seats": [{}, {"bot": "beginner"}]}
+        options = {
+            "kind": "game",
+            "series": "match",
+            "length": 1,
+            "rated": True,
+            "seats": [{}, {"bot": "beginner"}],
+        }
         table = create(client, options)
         tokens = {0: _sit(client, table, 0)}
         _resign(client, table, tokens, loser=0)
@@ -273,7 +286,9 @@ def test_a_match_is_rated_only_between_accounts_or_bots_and_only_once_finished(t
     with TestClient(app) as ann:
         assert ann.post("/api/accounts", json={"name": "Ann", "password": PASSWORD}).status_code == 201
         guest = TestClient(app)
-        table = create(ann, {"kind": "game", "series": "match", "length": 1, "seats": [{}, {}]})
+        table = create(
+            ann, {"kind": "game", "series": "match", "length": 1, "rated": True, "seats": [{}, {}]}
+        )
         tokens = {0: _sit(ann, table, 0), 1: _sit(guest, table, 1, "Cleo")}
         assert _rate(ann, table) is None  # not finished
         _resign(ann, table, tokens, loser=1)
@@ -283,6 +298,21 @@ def test_a_match_is_rated_only_between_accounts_or_bots_and_only_once_finished(t
         assert _rate(ann, single) is None  # a single game is no match
         assert _counts(ann) == (0, 0)
         assert ann.get("/api/players/Ann").json()["ratings"] == []
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        ({"series": "money", "rated": True}, "only a match is rated"),
+        ({"series": "match", "rated": True, "hints": True}, "a rated match gives no hints"),
+    ],
+)
+def test_a_rated_table_is_a_match_without_hints(
+    club: dict[str, TestClient], options: dict[str, Any], says: str
+) -> None:
+    made = club["Ann"].post("/api/tables", json={"kind": "game", **options, "seats": [{}, {"bot": "expert"}]})
+    assert made.status_code == 400
+    assert says in made.json()["error"]
 
 
 def test_a_match_made_unrated_changes_no_rating_between_two_accounts(club: dict[str, TestClient]) -> None:

@@ -115,7 +115,8 @@ def _checked_name(text: str) -> str:
 
 
 class SeatOptions(Shape):
-    """One seat: a person (``bot`` null), named now or when they sit down, or the bot at a level."""
+    """One seat: a person (``bot`` null), named now or when they sit down, or the bot at a level.
+    ``account``: the account (by name) the seat is kept for: only that account, logged in, takes it."""
 
     name: Annotated[str, Field(max_length=4 * NAME_LENGTH), AfterValidator(_checked_name)] | None = None
     bot: Annotated[
@@ -123,6 +124,7 @@ class SeatOptions(Shape):
         Says("{field}: a level's name or null, not {value}"),
         Field(max_length=20),
     ] = None
+    account: Annotated[str, Field(max_length=4 * NAME_LENGTH), AfterValidator(_checked_name)] | None = None
 
 
 MOST_DELAY = 600
@@ -156,12 +158,13 @@ class GameOptions(Shape):
     variant: Annotated[str, Field(max_length=40)] = "standard"
     rules: RulesShape = RulesShape()
     hints: bool = False
-    """Whether the players may ask the bot for hints (a table with a bot seat always allows them)."""
+    """Whether the players may ask the bot for hints (never in a rated match)."""
     clock: ClockOptions | None = None
     """The time control; None: no clock (the default)."""
-    rated: bool = True
-    """Whether a match counts for the ratings where both players have accounts, or one is a bot
-    (:mod:`tavola.web.ratings`); False: a friendly match, its seats the accounts' all the same."""
+    rated: bool = False
+    """Whether the match counts for the ratings where both players have accounts, or one is a bot
+    (:mod:`tavola.web.ratings`): only a match, and one without hints; False (the default): a friendly
+    game, its seats the accounts' all the same."""
     seats: Annotated[list[SeatOptions], Field(min_length=2, max_length=2)]
 
 
@@ -171,7 +174,7 @@ class ChouetteOptions(Shape):
     kind: Literal["chouette"]
     settings: dict[str, Any] = Field(default_factory=dict)
     hints: bool = False
-    """Whether the players may ask the bot for hints (a table with a bot seat always allows them)."""
+    """Whether the players may ask the bot for hints."""
     seats: Annotated[list[SeatOptions], Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
 
 
@@ -185,12 +188,19 @@ def read_options(data: object) -> GameOptions | ChouetteOptions:
     options: GameOptions | ChouetteOptions = read_shape(TableOptions, data, OptionsError, "the options")
     seats = list(options.seats)
     for index, seat in enumerate(seats):
+        if seat.bot is not None and seat.account is not None:
+            raise OptionsError(_("seats[{index}]: a bot's seat is kept for no account").format(index=index))
         if seat.bot is not None:
             try:
                 seats[index] = seat.model_copy(update={"bot": level(seat.bot).name})
             except UnknownLevelError as error:
                 raise OptionsError(f"seats[{index}].bot: {error}") from None
     options = options.model_copy(update={"seats": seats})
+    if isinstance(options, GameOptions) and options.rated:
+        if options.series != "match":
+            raise OptionsError(_("rated: only a match is rated; choose a match, or leave it unrated"))
+        if options.hints:
+            raise OptionsError(_("rated: a rated match gives no hints; choose one or the other"))
     names = [seat.name or f"Player {index}" for index, seat in enumerate(options.seats)]
     try:
         if isinstance(options, GameOptions):

@@ -175,7 +175,9 @@ def rated_players(
     """Who plays seats 0 and 1 of a rated match with these options, bot levels (one a seat) and accounts
     (by seat); None where the match is not rated.
 
-    >>> match = read_options({"kind": "game", "series": "match", "length": 3, "seats": [{}, {}]})
+    >>> match = read_options(
+    ...     {"kind": "game", "series": "match", "length": 3, "rated": True, "seats": [{}, {}]}
+    ... )
     >>> rated_players(match, [None, "expert"], {0: 7}), rated_players(match, [None, None], {0: 7})
     ((7, 'expert'), None)
     >>> rated_players(match.model_copy(update={"rated": False}), [None, "expert"], {0: 7}) is None
