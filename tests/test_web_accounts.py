@@ -252,6 +252,29 @@ def test_a_logged_in_person_comes_back_to_their_seat_from_another_device(url: st
         assert guest.status_code == 409  # a guest's seat comes back only with its token
 
 
+def test_a_websocket_of_the_device_left_behind_acts_no_more(tmp_path: Path) -> None:
+    with _client(f"sqlite:///{tmp_path / 'server.sqlite3'}") as phone:
+        _sign_up(phone, "Ann")
+        table = create(phone, {"kind": "game", "series": "money", "seats": [{}, {}]})
+        first = phone.post(f"/api/tables/{table}/seats/0", json={}).json()["token"]
+        bob = TestClient(phone.app).post(f"/api/tables/{table}/seats/1", json={"name": "Bob"}).json()
+        with phone.websocket_connect(f"/api/tables/{table}/live") as socket:
+            socket.send_json({"type": "hello", "token": first})
+            assert socket.receive_json()["state"]["you"] == 0
+            laptop = TestClient(phone.app)
+            assert laptop.post("/api/session", json={"name": "Ann", "password": PASSWORD}).status_code == 200
+            assert laptop.post(f"/api/tables/{table}/seats/0", json={}).status_code == 200
+            seen = state(phone, table, bob["token"])
+            seat = seen["to_act"][0]
+            action = seen["legal_actions"][0] if seat == 1 else state(laptop, table)["legal_actions"][0]
+            socket.send_json({"type": "act", "action": action, "version": seen["version"]})
+            while (answer := socket.receive_json())["type"] == "state":
+                pass
+        assert answer["status"] == 403
+        assert "another device" in answer["error"]
+        assert state(phone, table, bob["token"])["version"] == seen["version"]  # nothing was done
+
+
 def test_a_session_ends_after_its_time(tmp_path: Path) -> None:
     now = [1_000_000.0]
     store = Store(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}"))

@@ -357,6 +357,21 @@ def test_a_seat_taken_through_another_process_acts_with_its_token_at_once(tmp_pa
     assert first.seat_of_token("no such token") is None
 
 
+def test_a_seat_taken_up_again_through_one_process_no_longer_answers_the_old_token_in_the_other(
+    tmp_path: Path,
+) -> None:
+    first, second, tokens = _two_copies(tmp_path)
+    second.check()
+    seat = second.to_act()[0]
+    second.act(seat, choose(second.legal_actions(seat)))  # the table is in play in both copies
+    renewed = first.renew_token(0)  # Ann comes back from another device, through the first copy
+    assert second.seat_of_token(renewed, fresh=True) == 0
+    assert second.seat_of_token(tokens[0], fresh=True) is None
+    assert second.seat_of_token(tokens[1], fresh=True) == 1  # Bob's seat is his as before
+    second.check()
+    assert second.actions == first.actions
+
+
 def test_the_events_of_a_sqlite_database_are_heard_after_a_quiet_spell(tmp_path: Path) -> None:
     from tavola.web.events import Listener
     from tavola.web.storage import Store, open_database

@@ -79,6 +79,10 @@ class Connection:
     loop: asyncio.AbstractEventLoop
     address: str = "?"
     viewer: int | None = None
+    token: str | None = field(default=None, repr=False)
+    """The seat's token the connection was given (its cookie, or its hello): checked at each action, so
+    that a seat taken up again on another device (:meth:`LiveTable.renew_token
+    <tavola.web.live.LiveTable.renew_token>`) no longer acts from here."""
     queue: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
     shown: int = 0
     """The table's version in the last state the connection was sent."""

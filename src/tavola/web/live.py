@@ -325,6 +325,9 @@ class LiveTable:
                 raise
             if newer:
                 self._read_clock()
+            if row.revision - self.revision > len(newer):  # more than actions: a seat's token renewed
+                for held, row_seat in zip(self.seats, self.store.seats(self.id), strict=True):
+                    held.name, held.token_hash = row_seat.name, row_seat.token_hash
             self.revision = row.revision
             self.changed_at = time.monotonic()
             if row.status == "finished" and self.status != "finished":
@@ -478,12 +481,17 @@ class LiveTable:
         (None: the table's own); hold the table's lock."""
         return [{"seat": seat, **action} for seat, action in self.actions[start:stop]]
 
-    def seat_of_token(self, token: str | None) -> int | None:
+    def seat_of_token(self, token: str | None, *, fresh: bool = False) -> int | None:
         """The seat whose token this is, or None (a spectator). Where other processes share the store,
         a token this copy does not know is looked for again once the copy is up to date (the seat may
-        have been taken through another process a moment ago)."""
+        have been taken through another process a moment ago); ``fresh``: the copy is brought up to date
+        first (a token given to another device through another process no longer counts here either)."""
         if not token:
             return None
+        if fresh and self.store.shared:
+            with self.lock:
+                self._catch_up()
+                return self._seat_of(token)
         found = self._seat_of(token)
         if found is None and self.store.shared:
             with self.lock:

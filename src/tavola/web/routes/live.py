@@ -55,7 +55,8 @@ async def watch_table(websocket: WebSocket, hub: Hub, table_id: str, rates: Rate
     connection = Connection(
         asyncio.get_running_loop(), address=websocket.client.host if websocket.client else "?"
     )
-    connection.viewer = table.seat_of_token(websocket.cookies.get(COOKIE))
+    connection.token = websocket.cookies.get(COOKIE)
+    connection.viewer = table.seat_of_token(connection.token)
     bucket = TokenBucket(capacity=20, per_second=5)
 
     def hello() -> None:
@@ -114,17 +115,17 @@ async def _answer(hub: Hub, table: LiveTable, connection: Connection, text: str)
         if kind == "hello":
             token = message.get("token")
             seat = _seated(table.seat_of_token(token if isinstance(token, str) else None))
-            connection.viewer = seat
+            connection.viewer, connection.token = seat, str(token)
             return state_message(connection, await run_in_threadpool(hub.state, table, seat))
         if kind == "act":
-            viewer = _seated(connection.viewer)
+            _seated(connection.viewer)
             version = message.get("version")
             if version is not None and (type(version) is not int or version < 0):
                 return {"type": "error", "error": "version: a whole number, the table's", "status": 400}
-            await hub.call(table.act, viewer, message.get("action"), version)
+            await hub.call(_act, table, connection, message.get("action"), version)
             return None
         if kind == "chat":
-            viewer = _seated(connection.viewer)
+            viewer = _still_seated(table, connection)
             words = message.get("text")
             text = words if isinstance(words, str) else ""
             scope = message.get("scope", "table")
@@ -142,6 +143,24 @@ async def _answer(hub: Hub, table: LiveTable, connection: Connection, text: str)
         return {"type": "error", "error": str(error), "status": 400}
     except TavolaError as error:
         return {"type": "error", "error": str(error), "status": status(error)}
+
+
+def _act(table: LiveTable, connection: Connection, action: object, version: int | None) -> None:
+    """Act as the connection's seat, if its token still counts (in a thread: the check may read the
+    store)."""
+    table.act(_still_seated(table, connection, fresh=True), action, version)
+
+
+def _still_seated(table: LiveTable, connection: Connection, *, fresh: bool = False) -> int:
+    """The connection's seat, if its token is still the seat's: a seat taken up again on another device
+    leaves this connection a spectator."""
+    seat = table.seat_of_token(connection.token, fresh=fresh)
+    if seat is None and connection.viewer is not None:
+        connection.viewer = None
+        raise TokenError(
+            _("this seat was taken up again on another device: sit down again here to play from here")
+        )
+    return _seated(seat)
 
 
 def _seated(seat: int | None) -> int:
