@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from tavola.dicesource import VerifiableDice
 from tavola.web.app import create_app
 from tavola.web.hub import Hub
 from tavola.web.limits import RateLimits
@@ -313,6 +314,23 @@ def test_a_rated_table_is_a_match_without_hints(
     made = club["Ann"].post("/api/tables", json={"kind": "game", **options, "seats": [{}, {"bot": "expert"}]})
     assert made.status_code == 400
     assert says in made.json()["error"]
+
+
+def test_a_rated_match_between_two_bot_levels_played_through_as_it_loads_is_rated(tmp_path: Path) -> None:
+    app = create_app(open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}"))
+    with TestClient(app) as client:
+        hub = _hub(client)
+        options = {"kind": "game", "series": "match", "length": 1, "rated": True}
+        seats = [{"bot": "beginner"}, {"bot": "casual"}]
+        secret = VerifiableDice().reveal()
+        names = [("Tavola beginner", "beginner"), ("Tavola casual", "casual")]
+        hub.store.create_table("bots", "game", {**options, "seats": seats}, secret, names)
+        hub.store.set_status("bots", "live", revision=hub.store.revision("bots") or 0)
+        table = hub.get("bots")  # loading it plays the match through, its hooks already there
+        assert table.status == "finished"
+        assert _counts(client) == (1, 2)  # rated as it finished: both levels' accounts made and rated
+        _rate(client, "bots")
+        assert _counts(client) == (1, 2)  # once
 
 
 def test_a_match_made_unrated_changes_no_rating_between_two_accounts(club: dict[str, TestClient]) -> None:

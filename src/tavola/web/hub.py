@@ -325,7 +325,9 @@ class Hub:
                         raise DamagedTableError(self.damaged[table_id])
                 if self.store.table(table_id) is None:
                     raise NotFoundError(_("there is no table {table}").format(table=table_id))
-                table = LiveTable.load(table_id, self.store, self.make_bot, now=lambda: self.now())
+                table = LiveTable.load(
+                    table_id, self.store, self.make_bot, now=lambda: self.now(), prepare=self._hook
+                )
             except DamagedTableError as error:
                 with self.lock:
                     first = table_id not in self.damaged
@@ -340,7 +342,8 @@ class Hub:
                 raise
             with self.lock:  # kept and its loading lock gone at once: no second copy is ever loaded
                 self._loading.pop(table_id, None)
-                return self._watch(table)
+                self.tables[table.id] = table
+                return table
 
     def store_chat(self, table_id: str, seat: int, text: str) -> ChatRow:
         """Store a chat message (:class:`StorageError` where the database cannot)."""
@@ -354,8 +357,10 @@ class Hub:
         table = LiveTable.create(
             table_id or uuid.uuid4().hex[:16], options, self.store, self.make_bot, now=lambda: self.now()
         )
+        self._hook(table)
         with self.lock:
-            return self._watch(table)
+            self.tables[table.id] = table
+            return table
 
     def state(self, table: LiveTable, viewer: int | None) -> dict[str, Any]:
         """What ``viewer`` sees of ``table`` now: the stored table, never one ahead of the store."""
@@ -370,13 +375,12 @@ class Hub:
                 self._hint_bot = self.make_bot(HINT_LEVEL.name)
             return self._hint_bot
 
-    def _watch(self, table: LiveTable) -> LiveTable:
+    def _hook(self, table: LiveTable) -> None:
+        """Give a table made or being loaded its listeners and finishing hooks."""
         table.listeners.append(self._changed)
         table.finishing.append(rating_as_finished)  # a won match's ratings, stored as it finishes
         table.listeners.append(rate_when_finished)  # the same, where that could not be done
         table.listeners.extend(self.table_listeners)
-        self.tables[table.id] = table
-        return table
 
     def watch(self, table_id: str, connection: Connection) -> None:
         with self.lock:

@@ -231,10 +231,17 @@ class LiveTable:
 
     @classmethod
     def load(
-        cls, table_id: str, store: Store, make_bot: BotMaker, *, now: Callable[[], float] = time.time
+        cls,
+        table_id: str,
+        store: Store,
+        make_bot: BotMaker,
+        *,
+        now: Callable[[], float] = time.time,
+        prepare: Callable[[LiveTable], None] | None = None,
     ) -> LiveTable:
         """The table as stored, its actions replayed through the engine; a live one then carries on
-        with what needs nobody (a bot's turn cut short).
+        with what needs nobody (a bot's turn cut short, or a whole match between two bots), after
+        ``prepare`` has given it its listeners and finishing hooks, so that they hear that too.
 
         A stored log the engine no longer takes raises :class:`DamagedTableError`, naming the table
         and the action at fault.
@@ -247,6 +254,8 @@ class LiveTable:
             table = cls(table_id, options, [], row.secret, store, make_bot, now=now)
         except (TavolaError, ValueError) as error:  # options the server no longer takes, a bad secret
             raise DamagedTableError(_damaged(table_id, str(error))) from None
+        if prepare is not None:
+            prepare(table)
         with table.lock:
             table._reload()
             table._needs = "settle"

@@ -69,7 +69,7 @@ from tavola.variants import find_variant
 from tavola.web.accounts import AccountRow, SeatAccountRow, bot_account, utc_text
 from tavola.web.live import LiveTable
 from tavola.web.options import ChouetteOptions, GameOptions, read_options
-from tavola.web.storage import Base, Store, TableRow
+from tavola.web.storage import Base, SeatRow, Store, TableRow
 
 __all__ = [
     "INITIAL_RATING",
@@ -274,7 +274,10 @@ def rate_unrated_tables(store: Store, get: Callable[[str], LiveTable]) -> int:
     and its rating), each table read through ``get``; how many were rated."""
     rated = exists().where(RatedMatchRow.table_id == TableRow.id)
     linked = exists().where(SeatAccountRow.table_id == TableRow.id)
-    query = select(TableRow).where(TableRow.status == "finished", TableRow.kind == "game", ~rated, linked)
+    bot = exists().where(SeatRow.table_id == TableRow.id, SeatRow.bot.is_not(None))  # two bots: no links
+    query = select(TableRow).where(
+        TableRow.status == "finished", TableRow.kind == "game", ~rated, or_(linked, bot)
+    )
     with Session(store.engine) as session:
         waiting = [(row, _accounts_at(session, row.id)) for row in session.scalars(query)]
     done = 0
