@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from tavola.analysis.model import Analysis
 from tavola.records import read_mat, to_json
-from tavola.web.analyses import AnalysisJob, AnalysisJobs
+from tavola.web.analyses import AnalysisJob, AnalysisJobs, JobsFullError
 from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
 from tavola.web.routes.analyses import MAX_UPLOAD
@@ -242,14 +242,14 @@ def test_an_analysis_in_a_worker_process_tells_its_progress_through_the_pool(tmp
         assert answer["done"] == answer["total"] == 7
 
 
-def test_past_the_bound_the_oldest_job_is_dropped_and_stopped_and_a_failed_job_starts_again() -> None:
+def test_past_the_bound_the_oldest_job_made_goes_none_being_made_and_a_failed_job_starts_again() -> None:
     async def kept() -> None:
         jobs = AnalysisJobs(most=2)
-        waiting = asyncio.Event()
+        release = asyncio.Event()
 
-        async def never(job: AnalysisJob) -> Analysis:
-            await waiting.wait()
-            raise AssertionError("a job waiting for nothing was let go")
+        async def held(job: AnalysisJob) -> Analysis:
+            await release.wait()
+            raise ValueError("stopped")  # made, as far as the bound goes: failed jobs are let go too
 
         async def failing(job: AnalysisJob) -> Analysis:
             raise ValueError("the worker died")
@@ -257,18 +257,25 @@ def test_past_the_bound_the_oldest_job_is_dropped_and_stopped_and_a_failed_job_s
         async def written(analysis: Analysis) -> dict[str, Any]:
             return {}
 
-        first = jobs.start(AnalysisJob("upload-1", "a.mat", "0-ply", None), never, written)
-        jobs.start(AnalysisJob("upload-2", "b.mat", "0-ply", None), never, written)
         broken = jobs.start(AnalysisJob("upload-3", "c.mat", "0-ply", None), failing, written)
-        await asyncio.sleep(0.05)  # the jobs run their first steps
-        assert jobs.get("upload-1") is None
-        assert first.task is not None
-        assert first.task.cancelled()
+        await asyncio.sleep(0.05)  # the failing job fails
         assert broken.json()["status"] == "failed"
         assert broken.json()["error"] == "the worker died"
-        again = jobs.start(AnalysisJob("upload-3", "c.mat", "0-ply", None), never, written)
+        again = jobs.start(AnalysisJob("upload-3", "c.mat", "0-ply", None), held, written)
         assert again is not broken
         assert jobs.get("upload-3") is again
+        first = jobs.start(AnalysisJob("upload-1", "a.mat", "0-ply", None), held, written)
+        with pytest.raises(JobsFullError):  # both kept are being made: neither is let go half made
+            jobs.start(AnalysisJob("upload-2", "b.mat", "0-ply", None), held, written)
+        assert jobs.get("upload-1") is first
+        assert first.task is not None
+        assert not first.task.done()
+        release.set()
+        await asyncio.sleep(0.05)  # both end
+        newest = jobs.start(AnalysisJob("upload-2", "b.mat", "0-ply", None), held, written)
+        assert jobs.get("upload-3") is None  # the oldest made goes first
+        assert jobs.get("upload-1") is first
+        assert jobs.get("upload-2") is newest
         assert len(jobs) == 2
 
     asyncio.run(kept())

@@ -10,10 +10,12 @@ the analysis goes on; once made it holds the
 :class:`~tavola.analysis.model.Analysis` and its JSON
 (:func:`~tavola.analysis.jsonout.analysis_json`).
 
-Jobs live in the server process that made them, at most :data:`MAX_JOBS`, the
-oldest dropped first (and stopped, if it still waits for a worker): a
-finished table's job is simply made again, an uploaded record's must be
-uploaded again.
+Jobs live in the server process that made them, at most :data:`MAX_JOBS`:
+past that the oldest job made (or failed) is let go (a finished table's job
+is simply made again, an uploaded record's must be uploaded again), and
+while every job kept is still being made a new one is refused
+(:class:`JobsFullError`, answered 429): a job is never dropped half made,
+which would leave its worker busy with nobody to tell.
 
 >>> job = AnalysisJob(upload_id(b"; a match", "0-ply"), "a.mat", "0-ply", None)
 >>> job.id.startswith("upload-"), job.json()["status"], table_job("3f2a", "1-ply")
@@ -33,6 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavola.analysis.model import Analysis
+from tavola.errors import TavolaError
+from tavola.i18n import _
 
 __all__ = ["MAX_JOBS", "AnalysisJob", "AnalysisJobs", "parse_table_job", "table_job", "upload_id"]
 
@@ -107,8 +111,12 @@ Write = Callable[[Analysis], Awaitable[dict[str, Any]]]
 """What turns a made analysis into its JSON."""
 
 
+class JobsFullError(TavolaError):
+    """A new analysis where every job kept is still being made."""
+
+
 class AnalysisJobs:
-    """The jobs of one server process, at most ``most`` (the oldest dropped first)."""
+    """The jobs of one server process, at most ``most`` (the oldest made dropped first)."""
 
     def __init__(self, most: int = MAX_JOBS) -> None:
         self.most = most
@@ -128,9 +136,12 @@ class AnalysisJobs:
             return known
         self._jobs.pop(job.id, None)
         while len(self._jobs) >= self.most:
-            _, dropped = self._jobs.popitem(last=False)
-            if dropped.task is not None:
-                dropped.task.cancel()  # one still waiting for a worker gives its place up
+            made = next((key for key, old in self._jobs.items() if old.task is None or old.task.done()), None)
+            if made is None:
+                raise JobsFullError(
+                    _("the server is making as many analyses as it may at once: ask again in a while")
+                )
+            del self._jobs[made]
         self._jobs[job.id] = job
         job.task = asyncio.ensure_future(_run(job, make, write))
         return job

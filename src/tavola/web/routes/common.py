@@ -23,7 +23,7 @@ from starlette.requests import HTTPConnection
 from tavola.errors import SeatingError, TavolaError
 from tavola.i18n import _
 from tavola.schema import JsonTextError, parse_json
-from tavola.web.analyses import AnalysisJobs
+from tavola.web.analyses import AnalysisJobs, JobsFullError
 from tavola.web.guard import cross_origin
 from tavola.web.hub import Hub
 from tavola.web.limits import Limits, RateLimits
@@ -116,7 +116,7 @@ def status(error: TavolaError) -> int:
         return 403
     if isinstance(error, StateError | SeatingError):
         return 409
-    if isinstance(error, TooManyError):
+    if isinstance(error, TooManyError | JobsFullError):
         return 429
     if isinstance(error, StorageError):
         return 503
