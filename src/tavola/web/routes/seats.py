@@ -3,7 +3,9 @@
 A person logged in (:mod:`tavola.web.routes.accounts`) sits under their account's name, and the seat is
 linked to the account once taken: the table's results and ratings are then theirs. Logged in on another
 device, the same request at their own seat gives that device a new token for it (the one before no
-longer counts): the seat follows the account, not the browser."""
+longer counts): the seat follows the account, not the browser. A seat the table keeps for an account
+(:class:`~tavola.web.options.SeatOptions`' ``account``, as a tournament's) is taken only by that account,
+logged in (403 for anyone else)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,10 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
+from tavola.i18n import _
 from tavola.schema import read_shape
+from tavola.web.accounts import AccountRow, name_key
+from tavola.web.live import LiveTable, TokenError
 from tavola.web.routes.accounts import AccountsDep, session_token
 from tavola.web.routes.common import COOKIE, LOG, BodyError, ServerDep, body_doc, json_body
 
@@ -45,6 +50,7 @@ async def take_seat(
     def taken() -> dict[str, Any]:
         account = accounts.accounts.account_of(session)
         table = hub.get(table_id)
+        _check_kept(table, index, account)
         if account is not None and accounts.accounts.account_at(table_id, index) == account.id:
             return {  # back at their own seat, from another device: a new token, the old one void
                 "seat": index,
@@ -79,3 +85,15 @@ async def take_seat(
         COOKIE, result["token"], path=f"/api/tables/{table_id}", httponly=True, samesite="strict"
     )
     return response
+
+
+def _check_kept(table: LiveTable, index: int, account: AccountRow | None) -> None:
+    """Refuse a seat the table keeps for an account to anyone but that account, logged in."""
+    seats = table.options.seats
+    kept = seats[index].account if 0 <= index < len(seats) else None
+    if kept is not None and (account is None or name_key(account.name) != name_key(kept)):
+        raise TokenError(
+            _("seat {seat} is kept for {player}: only {player}, logged in, takes it").format(
+                seat=index, player=kept
+            )
+        )

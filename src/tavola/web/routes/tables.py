@@ -1,4 +1,7 @@
-"""The lobby and the tables: ``GET /api/tables``, ``POST /api/tables`` and ``GET /api/tables/{id}``."""
+"""The lobby and the tables: ``GET /api/tables``, ``POST /api/tables`` and ``GET /api/tables/{id}``.
+
+The lobby lists no open table with seats kept for accounts (a tournament's match): nobody else may sit
+there, and it is found on the tournament's page."""
 
 from __future__ import annotations
 
@@ -29,6 +32,8 @@ async def lobby(server: ServerDep, status: str = "open,live") -> dict[str, Any]:
                 table = hub.get(row.id)
                 with table.lock:
                     table.check()
+                    if table.status == "open" and any(seat.account for seat in table.options.seats):
+                        continue  # its seats kept for accounts (a tournament's): nobody else sits there
                     summaries.append(table_summary(table))
             except Exception as error:  # set aside, or not readable now: not listed
                 if not isinstance(error, DamagedTableError | StorageError):
