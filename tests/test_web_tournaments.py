@@ -1,6 +1,7 @@
 """Tournaments through the server's API: an 8-player knockout with two bots and a consolation bracket, and
-a 6-player Swiss, each run to the end with the test playing the people; a forfeit, the director's rights,
-and a restart in the middle; on SQLite and PostgreSQL."""
+a 6-player Swiss, each run to the end with the test playing the people; a forfeit, the seats kept for the
+players' accounts, the clocks waiting for both, the director's rights, and a restart in the middle; on
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -25,11 +26,13 @@ from sqlalchemy.orm import Session
 from tavola.web.accounts import AccountRow, Accounts
 from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
-from tavola.web.ratings import RatingRow
+from tavola.web.live import token_hash
+from tavola.web.ratings import RatedMatchRow, RatingRow
 from tavola.web.routes.accounts import AccountsState
 from tavola.web.storage import open_database
-from tavola.web.tournament_rows import TournamentMatchRow
+from tavola.web.tournament_rows import TournamentMatchRow, TournamentRow
 from tavola.web.tournaments import Tournaments
+from test_web_clocks import FakeTime
 from web_helpers import Server, auth, choose, state
 
 pytestmark = pytest.mark.timeout(240)
@@ -152,7 +155,7 @@ def _act(
     if key not in held:
         taken = client.post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat")
         if taken.status_code == 409:
-            return False  # its table is being made
+            return False  # decided meanwhile (a forfeit, an award)
         assert taken.status_code == 200, taken.text
         held[key] = taken.json()
     seat, table, token = held[key]["seat"], held[key]["table"], held[key]["token"]
@@ -293,6 +296,7 @@ def test_a_player_who_does_not_take_their_seat_in_time_forfeits(url: str) -> Non
         club.tournaments.advance(tournament)
         seen = club.view(tournament)
         tables = [state(club.director, match["table"]) for match in seen["matches"][:2]]
+        ratings = _ratings(club)
     assert [(m["winner"], m["decided"]) for m in seen["matches"][:2]] == [
         ("Dee", "forfeit"),
         ("Bob", "forfeit"),
@@ -303,7 +307,31 @@ def test_a_player_who_does_not_take_their_seat_in_time_forfeits(url: str) -> Non
         ("finished", 0, "absent"),
         ("finished", 1, "absent"),
     ]
-    assert _round(seen, 2) == [["Dee", "Bob"]]  # both absent: the better seed goes through
+    assert _round(seen, 2) == [["Dee", "Bob"]]  # both absent: the better seed (Bob, seed 2) goes through
+    assert ratings == ([], [])  # a rated tournament, but a match forfeited for absence is rated for nobody
+
+
+def _ratings(club: Club) -> tuple[list[Any], list[Any]]:
+    """The rated matches and the ratings stored."""
+    with Session(club.app.state.server.hub.store.engine) as session:
+        return list(session.scalars(select(RatedMatchRow))), list(session.scalars(select(RatingRow)))
+
+
+def test_a_player_absent_against_a_bot_forfeits_and_no_rating_changes(url: str) -> None:
+    with Club(url, ["Ann"]) as club:
+        tournament = club.create(
+            {"name": "Bot night", "kind": "knockout", "start_seconds": 60}, ("beginner",)
+        )
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=61)
+        club.tournaments.clock = lambda: later
+        club.tournaments.advance(tournament)
+        seen = club.view(tournament)
+        table = state(club.director, seen["matches"][0]["table"])
+        assert _ratings(club) == ([], [])
+    assert seen["status"] == "finished"
+    assert (seen["matches"][0]["winner"], seen["matches"][0]["decided"]) == ("Tavola beginner", "forfeit")
+    assert (table["status"], table["forfeit"]["reason"]) == ("finished", "absent")
 
 
 def test_a_players_seat_token_is_new_each_time_and_the_rows_keep_none(tmp_path: Path) -> None:
@@ -321,11 +349,132 @@ def test_a_players_seat_token_is_new_each_time_and_the_rows_keep_none(tmp_path: 
         assert seen["options"]["rated"] is False  # the tournament's
         store = club.app.state.server.hub.store
         with Session(store.engine) as session:
-            rows = session.execute(select(TournamentMatchRow.first_token, TournamentMatchRow.second_token))
-            marks = {mark for row in rows for mark in row}
-        assert not {first["token"], second["token"]} & marks
+            rows = [
+                [getattr(row, column.key) for column in TournamentMatchRow.__table__.columns]
+                for row in session.scalars(select(TournamentMatchRow))
+            ]
+        assert not any("token" in column.key for column in TournamentMatchRow.__table__.columns)
+        assert not {
+            first["token"],
+            second["token"],
+            token_hash(first["token"]),
+            token_hash(second["token"]),
+        } & {value for row in rows for value in row}
         ann = club.director.get("/api/players/Ann").json()
         assert [row["table"] for row in ann["tables"]] == [first["table"]]  # linked though unrated
+
+
+def _sign_up(club: Club, name: str) -> TestClient:
+    """A client of the club's server logged in as a new account ``name`` (entered in no tournament)."""
+    client = TestClient(club.app)
+    made = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert made.status_code == 201, made.text
+    return client
+
+
+def test_a_player_who_sits_at_the_table_itself_is_present_and_nobody_else_takes_their_seat(url: str) -> None:
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament = club.create({"name": "Direct", "kind": "knockout", "start_seconds": 60})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        match = club.view(tournament)["matches"][0]
+        table, ann = match["table"], match["players"].index("Ann")
+        assert state(club.director, table)["status"] == "open"
+        lobby = club.director.get("/api/tables").json()["tables"]
+        assert table not in [line["id"] for line in lobby]  # kept seats: not offered in the lobby
+        route = f"/api/tables/{table}/seats/{ann}"
+        for stranger in (_sign_up(club, "Eve"), TestClient(club.app), club.clients["Bob"]):
+            refused = stranger.post(route, json={"name": "Ann"})
+            assert refused.status_code == 403, refused.text
+            assert "kept for Ann" in refused.json()["error"]
+        sat = club.clients["Ann"].post(route, json={})  # the table's own seat request, not the tournament's
+        assert sat.status_code == 200, sat.text
+        assert (sat.json()["seat"], sat.json()["account"]) == (ann, "Ann")
+        assert club.view(tournament)["matches"][0]["present"][ann] is True
+        again = club.clients["Ann"].post(route, json={})  # from another device: a new token
+        assert again.status_code == 200, again.text
+        assert again.json()["token"] != sat.json()["token"]
+        bob = club.clients["Bob"].post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat")
+        assert bob.status_code == 200, bob.text
+        later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=61)
+        club.tournaments.clock = lambda: later
+        assert club.tournaments.due() == []  # both sat: nothing due at the deadline
+        club.tournaments.advance(tournament)
+        seen = club.view(tournament)
+        assert state(club.director, table)["status"] == "live"
+    assert (seen["matches"][0]["decided"], seen["matches"][0]["present"]) == (None, [True, True])
+
+
+def test_the_clocks_wait_until_both_players_sat_down(tmp_path: Path) -> None:
+    with Club(f"sqlite:///{tmp_path / 'server.sqlite3'}", ["Ann", "Bob"]) as club:
+        now = FakeTime()
+        club.app.state.server.hub.now = now
+        clock = {"delay": 5.0, "bank": 10.0}
+        tournament = club.create({"name": "Timed", "kind": "knockout", "clock": clock})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        match = club.view(tournament)["matches"][0]
+        route = f"/api/tournaments/{tournament}/matches/{match['id']}/seat"
+        assert club.clients["Ann"].post(route).status_code == 200
+        now.now += 1000  # far past any bank: nobody's clock runs before both sat
+        time.sleep(0.5)  # the hub looks at the clocks five times a second
+        waiting = state(club.director, match["table"])
+        assert (waiting["status"], waiting["clock"]["running"]) == ("open", None)
+        assert waiting["clock"]["left"] == [10.0, 10.0]
+        assert club.clients["Bob"].post(route).status_code == 200
+        started = state(club.director, match["table"])
+        assert started["status"] == "live"
+        assert started["clock"]["running"] in (0, 1)  # the opening roll's winner's, from now
+        assert started["clock"]["left"] == [10.0, 10.0]
+        now.now += 16  # the delay and the bank spent
+        for _attempt in range(100):
+            ended = state(club.director, match["table"])
+            if ended["status"] == "finished":
+                break
+            time.sleep(0.05)
+    assert (ended["status"], ended["forfeit"]["reason"]) == ("finished", "time")
+
+
+def test_a_table_made_with_no_seat_taken_or_a_seat_taken_unlinked_is_sat_at_after_a_restart(url: str) -> None:
+    """As a stop leaves them: the table made but nobody seated; a seat taken but not linked to its account."""
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament = club.create({"name": "Stopped", "kind": "knockout"})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        match = club.view(tournament)["matches"][0]
+        bob = match["players"].index("Bob")
+        club.app.state.server.hub.get(match["table"]).take_seat(bob, "Bob")  # its link never written
+    with Club(url, ["Ann", "Bob"], accounts=False) as club:
+        route = f"/api/tournaments/{tournament}/matches/{match['id']}/seat"
+        assert club.view(tournament)["matches"][0]["present"][bob] is True
+        taken = {name: club.clients[name].post(route) for name in ("Ann", "Bob")}
+        assert all(answer.status_code == 200 for answer in taken.values()), taken
+        seen = {
+            name: state(club.clients[name], match["table"], answer.json()["token"])
+            for name, answer in taken.items()
+        }
+        bob_tables = club.director.get("/api/players/Bob").json()["tables"]
+    assert (seen["Bob"]["you"], seen["Ann"]["you"]) == (bob, 1 - bob)
+    assert seen["Ann"]["status"] == "live"
+    assert [row["table"] for row in bob_tables] == [match["table"]]  # linked now
+
+
+def test_the_sweep_looks_only_at_tournaments_with_something_due(tmp_path: Path) -> None:
+    with Club(f"sqlite:///{tmp_path / 'server.sqlite3'}", ["Ann", "Bob"]) as club:
+        club.tournaments.stop()  # the test sweeps by hand
+        idle = club.create({"name": "Idle", "kind": "knockout"})
+        tournament = club.create({"name": "Due", "kind": "knockout", "start_seconds": 60})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        assert club.tournaments.due() == []  # entries open without a closing time; a match not yet due
+        later = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=61)
+        club.tournaments.clock = lambda: later
+        assert club.tournaments.due() == [tournament]  # a deadline passed, a seat not taken
+        with Session(club.app.state.server.hub.store.engine) as session:
+            revisions = dict(session.execute(select(TournamentRow.id, TournamentRow.revision)).all())
+        club.tournaments.advance_all()
+        with Session(club.app.state.server.hub.store.engine) as session:
+            after = dict(session.execute(select(TournamentRow.id, TournamentRow.revision)).all())
+        assert after[idle] == revisions[idle]
+        assert after[tournament] > revisions[tournament]
+        assert club.view(tournament)["status"] == "finished"  # both absent: the better seed won
+        assert club.tournaments.due() == []  # its table ended: nothing left to look at
 
 
 def test_only_the_director_changes_a_tournament_and_anyone_reads_it(url: str) -> None:

@@ -3,8 +3,9 @@
 :class:`TournamentSettings` is what a director creates a tournament with;
 ``tavola_tournaments``, ``tavola_tournament_entries`` and
 ``tavola_tournament_matches`` hold it (migration 0006), each match with its
-bracket, round and slot, players, table, seat tokens, who took their seat by
-when, and winner; :func:`tournament_json` is what anyone reads of it, the
+bracket, round and slot, players, table, by when its players take their seats,
+and winner (who took their seat is read from the table's seats: nothing of a
+seat's token is kept here); :func:`tournament_json` is what anyone reads of it, the
 standings worked out from the matches (:mod:`tavola.web.pairing`). The steps
 that change it are :mod:`tavola.web.tournaments`'.
 
@@ -20,8 +21,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint, or_, select
+from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from tavola.errors import TavolaError
 from tavola.i18n import _
@@ -31,7 +32,7 @@ from tavola.web.accounts import AccountRow, utc_text
 from tavola.web.options import read_options
 from tavola.web.pairing import Entrant, Result, knockout_places, knockout_rounds, ranked, swiss_standings
 from tavola.web.ratings import INITIAL_RATING
-from tavola.web.storage import Base
+from tavola.web.storage import Base, SeatRow
 
 __all__ = [
     "EntryRow",
@@ -43,6 +44,7 @@ __all__ = [
     "aware",
     "read_settings",
     "table_options",
+    "taken_seats",
     "tournament_json",
     "utc_now",
 ]
@@ -163,7 +165,7 @@ class EntryRow(Base):
 
 class TournamentMatchRow(Base):
     """A match of a tournament: its bracket, round and place in it, its players (no second: a bye), its
-    table, who took their seat, and its winner with how it was decided."""
+    table, by when its players sit down, and its winner with how it was decided."""
 
     __tablename__ = "tavola_tournament_matches"
     __table_args__ = (UniqueConstraint("tournament_id", "bracket", "round", "slot"),)
@@ -178,17 +180,10 @@ class TournamentMatchRow(Base):
     second_id: Mapped[int | None] = mapped_column(ForeignKey("tavola_accounts.id"))
     length: Mapped[int] = mapped_column(Integer)
     table_id: Mapped[str | None] = mapped_column(String(32))
-    """The table's id, chosen when the match is paired (the table is made just after)."""
-    first_token: Mapped[str | None] = mapped_column(String(64))
-    """The hash of the token the first player's seat was taken with, once it is (a bot's seat has none):
-    a mark, not a token: the player's own comes from :meth:`Tournaments.seat
-    <tavola.web.tournaments.Tournaments.seat>`, new each time."""
-    second_token: Mapped[str | None] = mapped_column(String(64))
-    first_present: Mapped[bool] = mapped_column(Boolean)
-    """Whether the first player took their seat (a bot always has)."""
-    second_present: Mapped[bool] = mapped_column(Boolean)
+    """The table's id, chosen when the match is paired (the table is made just after, its people's seats
+    kept for their accounts)."""
     deadline: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
-    """When a player who has not taken their seat forfeits."""
+    """When a player whose seat at the table is not taken forfeits."""
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("tavola_accounts.id"))
     decided: Mapped[str | None] = mapped_column(String(16))
     """How: ``table``, ``bye``, ``forfeit`` or ``award``; None while undecided."""
@@ -204,15 +199,39 @@ def aware(moment: datetime.datetime) -> datetime.datetime:
     return moment.replace(tzinfo=moment.tzinfo or datetime.UTC)
 
 
+def taken_seats(session: Session, matches: list[TournamentMatchRow]) -> set[tuple[str, int]]:
+    """The seats taken (by a person, or a bot) at the tables of the undecided ``matches``, as read in
+    ``session``: (table, seat) each."""
+    tables = [match.table_id for match in matches if match.decided is None and match.table_id is not None]
+    if not tables:
+        return set()
+    found = session.execute(
+        select(SeatRow.table_id, SeatRow.index).where(
+            SeatRow.table_id.in_(tables), or_(SeatRow.token_hash.is_not(None), SeatRow.bot.is_not(None))
+        )
+    )
+    return {(table, index) for table, index in found}
+
+
 @dataclass
 class Loaded:
-    """A tournament as read in one transaction: its row, settings, entries with their accounts, matches."""
+    """A tournament as read in one transaction: its row, settings, entries with their accounts, matches,
+    and the seats taken at its undecided matches' tables."""
 
     row: TournamentRow
     settings: TournamentSettings
     entries: list[EntryRow]
     accounts: dict[int, AccountRow]
     matches: list[TournamentMatchRow]
+    taken: set[tuple[str, int]]
+
+    def present(self, match: TournamentMatchRow) -> list[bool]:
+        """Whether each of the two seats of an undecided match is taken at its table (a bot's always is,
+        a bye's second is nobody's to take)."""
+        return [
+            player is None or self.is_bot(player) or (match.table_id, index) in self.taken
+            for index, player in enumerate((match.first_id, match.second_id))
+        ]
 
     def bracket(self, name: str) -> dict[int, list[TournamentMatchRow]]:
         """The bracket's matches by round, each round in slot order."""
@@ -264,8 +283,8 @@ def tournament_json(loaded: Loaded) -> dict[str, Any]:
                 names[match.second_id] if match.second_id is not None else None,
             ],
             "length": match.length,
-            "table": _shown_table(loaded, match),
-            "present": [match.first_present, match.second_present],
+            "table": match.table_id,
+            "present": loaded.present(match),
             "deadline": utc_text(match.deadline) if match.deadline is not None else None,
             "winner": names[match.winner_id] if match.winner_id is not None else None,
             "decided": match.decided,
@@ -289,16 +308,6 @@ def tournament_json(loaded: Loaded) -> dict[str, Any]:
         "matches": matches,
         "standings": _standings(loaded, names),
     }
-
-
-def _shown_table(loaded: Loaded, match: TournamentMatchRow) -> str | None:
-    """The match's table, once its people's seats are taken (until then nobody else should find it open)."""
-    if match.decided is None and match.second_id is not None:
-        tokens = (match.first_token, match.second_token)
-        for player, token in zip(match.players, tokens, strict=True):
-            if token is None and not loaded.is_bot(player):
-                return None
-    return match.table_id
 
 
 def _standings(loaded: Loaded, names: dict[int, str]) -> list[dict[str, Any]]:

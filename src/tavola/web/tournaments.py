@@ -11,16 +11,21 @@ level (each level plays as its account, :func:`~tavola.web.accounts.bot_account`
 
 **Running.** When the director starts it (or entries close), the entrants
 are seeded by their ratings in the variant and the first round is paired.
-Each match is a table made with the tournament's settings, its seats taken
-at once under the players' accounts: a person finds the match on the
-tournament's page and takes the seat's token there (:meth:`Tournaments.seat`),
-which only they are given. A bot's seat plays itself, as at any table. As
-tables finish, their winners are recorded and, once a round is over, the
-next is paired; a player who has not taken their seat when the match's time
-to start has passed forfeits it (both absent: in a knockout the better seed
-goes through, in a Swiss neither scores). The director may pause (no new
-round is paired, no forfeit counted; results are still recorded), resume,
-and award an undecided match. The final standings stay.
+Each match is a table made with the tournament's settings, each person's
+seat kept for their account (:class:`~tavola.web.options.SeatOptions`'
+``account``), not taken: a person sits down from the tournament's page
+(:meth:`Tournaments.seat`) or at the table as at any other, logged in, and
+nobody else may. A bot's seat is taken by the bot, as at any table. The
+table goes live, and its clock runs, once both have sat down. As tables
+finish, their winners are recorded and, once a round is over, the next is
+paired; a player whose seat is not taken when the match's time to start has
+passed forfeits it (both absent: in a knockout the better seed by the
+tournament's seeding goes through, in a Swiss neither scores). The table then
+takes the absent seats itself, under a token nobody is given and linked to no
+account, and ends by the forfeit: a match forfeited for absence is rated for
+nobody. The director may pause (no new round is paired, no forfeit counted;
+results are still recorded), resume, and award an undecided match. The final
+standings stay.
 
 **Nothing lost, nothing forged.** Each step (a result, a forfeit, a round
 paired, a start, an award) is written in one transaction with the
@@ -31,7 +36,9 @@ the id that step stored, so one missing (a server stopped between the two)
 is made at the next sweep. Results come only from finished tables, awards
 only from the director. The listener of each table
 (:meth:`Tournaments.table_changed`) and a sweep every few seconds (and at
-start) advance every tournament.
+start) advance the tournaments with something due: a table finished, a
+deadline passed with a seat not taken, a round over, a table to make or to
+end, entries to close.
 
 Its settings, rows and JSON are :mod:`tavola.web.tournament_rows`'.
 """
@@ -40,16 +47,15 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import functools
 import logging
 import threading
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from tavola.bot.levels import UnknownLevelError, level
 from tavola.dicesource import VerifiableDice
@@ -58,7 +64,7 @@ from tavola.match import Match
 from tavola.table import GameTable
 from tavola.web.accounts import AccountRow, Accounts, bot_account, utc_text
 from tavola.web.hub import Hub
-from tavola.web.live import LiveTable, NotFoundError, StateError, StorageError, TokenError, token_hash
+from tavola.web.live import LiveTable, NotFoundError, StateError, StorageError, TokenError
 from tavola.web.options import GameOptions, read_options
 from tavola.web.pairing import (
     PairingError,
@@ -71,7 +77,7 @@ from tavola.web.pairing import (
     swiss_standings,
 )
 from tavola.web.ratings import INITIAL_RATING, RatingRow
-from tavola.web.storage import MovedOnError
+from tavola.web.storage import MovedOnError, TableRow
 from tavola.web.tournament_rows import (
     EntryRow,
     Loaded,
@@ -82,6 +88,7 @@ from tavola.web.tournament_rows import (
     aware,
     read_settings,
     table_options,
+    taken_seats,
     tournament_json,
     utc_now,
 )
@@ -178,25 +185,64 @@ class Tournaments:
             self._wake.clear()
 
     def advance_all(self) -> None:
-        """Advance every tournament not over (:meth:`advance`)."""
-        with self._sessions() as session:
-            found = session.scalars(
-                select(TournamentRow.id).where(TournamentRow.status.in_(("entry", "running", "paused")))
-            )
-            ids = list(found)
-        for tournament_id in ids:
+        """Advance every tournament with something due (:meth:`due`)."""
+        for tournament_id in self.due():
             try:
                 self.advance(tournament_id)
             except Exception:
                 LOG.exception("tournament %s did not advance", tournament_id)
 
+    def due(self) -> list[str]:
+        """The tournaments with a step or a table due: entries to close; an undecided match whose table
+        is finished, or missing, or open past its deadline (running); a round over (running); a match
+        forfeited whose table is not ended yet. Only these tournaments' undecided matches and the
+        forfeited ones left to end are looked at, never a tournament with nothing to do."""
+        now = self.clock()
+        first, second = aliased(AccountRow), aliased(AccountRow)
+        undecided = TournamentMatchRow.decided.is_(None)
+        running = TournamentRow.status == "running"
+        matches = (
+            select(TournamentMatchRow.tournament_id)
+            .join(TournamentRow, TournamentRow.id == TournamentMatchRow.tournament_id)
+            .join(first, first.id == TournamentMatchRow.first_id)
+            .outerjoin(second, second.id == TournamentMatchRow.second_id)
+            .outerjoin(TableRow, TableRow.id == TournamentMatchRow.table_id)
+            .where(
+                TournamentRow.status.in_(("running", "paused")),
+                TournamentMatchRow.table_id.is_not(None),
+                or_(
+                    and_(undecided, or_(TableRow.id.is_(None), TableRow.status == "finished")),
+                    and_(undecided, running, TableRow.status == "open", TournamentMatchRow.deadline <= now),
+                    and_(  # two bots' table left open by a stop
+                        undecided, TableRow.status == "open", first.bot.is_not(None), second.bot.is_not(None)
+                    ),
+                    and_(
+                        TournamentMatchRow.decided == "forfeit",
+                        or_(TableRow.id.is_(None), TableRow.status != "finished"),
+                    ),
+                ),
+            )
+        )
+        over = select(TournamentRow.id).where(
+            running,
+            ~exists().where(TournamentMatchRow.tournament_id == TournamentRow.id, undecided),
+        )
+        with self._sessions() as session:
+            ids = set(session.scalars(matches)) | set(session.scalars(over))
+            for tournament_id, settings in session.execute(
+                select(TournamentRow.id, TournamentRow.settings).where(TournamentRow.status == "entry")
+            ):
+                closes = TournamentSettings.model_validate(settings).closing_time()
+                if closes is not None and closes <= now:
+                    ids.add(tournament_id)
+        return sorted(ids)
+
     def advance(self, tournament_id: str) -> None:
         """Take every step the tournament is due (results of finished tables, forfeits, entries closing,
-        the next round), each in its own transaction, then make the tables its matches lack."""
+        the next round), each in its own transaction, then make the tables its matches lack and end
+        those of the matches forfeited."""
         for _step in range(MOST_STEPS):
-            if not self._write(
-                tournament_id, functools.partial(self._step, results=self._table_results(tournament_id))
-            ):
+            if not self._write(tournament_id, self._step):
                 break
         self._make_tables(tournament_id)
 
@@ -257,10 +303,12 @@ class Tournaments:
             )
         )
         settings = TournamentSettings.model_validate(row.settings)
-        return Loaded(row, settings, entries, accounts, matches)
+        return Loaded(row, settings, entries, accounts, matches, taken_seats(session, matches))
 
-    def _step(self, loaded: Loaded, results: dict[str, int]) -> bool:
-        """The tournament's next step, made in ``loaded``'s session; False where none is due."""
+    def _step(self, loaded: Loaded) -> bool:
+        """The tournament's next step, made in ``loaded``'s session; False where none is due. The tables'
+        results and the seats taken are read in that session too, so a forfeit is never counted at a
+        table that has finished (nor at one whose seats are both taken: a live table)."""
         row, now = loaded.row, self.clock()
         if row.status == "entry":
             closes = loaded.settings.closing_time()
@@ -270,16 +318,27 @@ class Tournaments:
             return True
         if row.status not in ("running", "paused"):
             return False
-        for match in loaded.matches:
-            if match.decided is None and match.table_id in results:
-                seat = results[match.table_id]
-                self._decide(match, match.players[seat], "table", now)
-                return True
+        session = Session.object_session(row)
+        assert session is not None
+        undecided = [match for match in loaded.matches if match.decided is None and match.table_id]
+        statuses: dict[str | None, str] = dict(
+            session.execute(
+                select(TableRow.id, TableRow.status).where(
+                    TableRow.id.in_([match.table_id for match in undecided])
+                )
+            ).all()
+        )
+        for match in undecided:
+            if statuses.get(match.table_id) == "finished":
+                seat = _winning_seat(self.hub.get(str(match.table_id)))
+                if seat is not None:
+                    self._decide(match, match.players[seat], "table", now)
+                    return True
         if row.status == "paused":
             return False
-        for match in loaded.matches:
-            due = match.decided is None and match.deadline is not None and aware(match.deadline) <= now
-            if due and not (match.first_present and match.second_present):
+        for match in undecided:
+            due = match.deadline is not None and aware(match.deadline) <= now
+            if due and statuses.get(match.table_id) != "finished" and not all(loaded.present(match)):
                 self._forfeit(loaded, match, now)
                 return True
         return self._next_round(loaded, now)
@@ -288,17 +347,18 @@ class Tournaments:
         self, match: TournamentMatchRow, winner: int | None, how: str, now: datetime.datetime
     ) -> None:
         match.winner_id, match.decided, match.decided_at = winner, how, now
-        match.first_token = match.second_token = None  # kept only while the match may be played
 
     def _forfeit(self, loaded: Loaded, match: TournamentMatchRow, now: datetime.datetime) -> None:
-        """The absent player of ``match`` forfeits; both absent: the better seed goes through a knockout,
-        nobody wins a Swiss match."""
-        if match.first_present:
-            winner: int | None = match.first_id
-        elif match.second_present:
-            winner = match.second_id
+        """The absent player of ``match`` forfeits; both absent: the better seed (by the tournament's
+        seeding) goes through a knockout, nobody wins a Swiss match."""
+        first, second = loaded.present(match)
+        if first != second:
+            winner: int | None = match.first_id if first else match.second_id
+        elif loaded.settings.kind == "knockout":
+            seeds = ranked(loaded.entrants())
+            winner = min(match.players, key=seeds.index)
         else:
-            winner = match.first_id if loaded.settings.kind == "knockout" else None
+            winner = None
         self._decide(match, winner, "forfeit", now)
 
     def _begin(self, loaded: Loaded, now: datetime.datetime) -> None:
@@ -424,8 +484,6 @@ class Tournaments:
                 first_id=first,
                 second_id=second,
                 length=settings.length(number),
-                first_present=loaded.is_bot(first),
-                second_present=second is None or loaded.is_bot(second),
             )
             if second is None:
                 self._decide(match, first, "bye", now)
@@ -437,95 +495,76 @@ class Tournaments:
 
     # --- tables -------------------------------------------------------------------------------------
 
-    def _table_results(self, tournament_id: str) -> dict[str, int]:
-        """The winning seat of each finished table of the tournament's undecided matches."""
-        with self._sessions() as session:
-            tables = list(
-                session.scalars(
-                    select(TournamentMatchRow.table_id).where(
-                        TournamentMatchRow.tournament_id == tournament_id,
-                        TournamentMatchRow.winner_id.is_(None),
-                        TournamentMatchRow.decided.is_(None),
-                        TournamentMatchRow.table_id.is_not(None),
-                    )
-                )
-            )
-        results = {}
-        for table_id in tables:
-            row = self.hub.store.table(table_id) if table_id is not None else None
-            if table_id is None or row is None or row.status != "finished":
-                continue
-            seat = _winning_seat(self.hub.get(table_id))
-            if seat is not None:
-                results[table_id] = seat
-        return results
-
     def _make_tables(self, tournament_id: str) -> None:
-        """Make the table of each undecided match that lacks one and seat its players, and end the table
-        of each match forfeited (one thread of this process at a time; another process making the same
-        table is refused by the store)."""
+        """Make the table of each undecided match that lacks one, and end the table of each match
+        forfeited (one thread of this process at a time; another process making the same table is
+        refused by the store)."""
         with self._sessions() as session:
             loaded = self._load(session, tournament_id)
+            wanted = [
+                match
+                for match in loaded.matches
+                if match.table_id is not None and match.decided in (None, "forfeit")
+            ]
+            statuses: dict[str | None, str] = dict(
+                session.execute(
+                    select(TableRow.id, TableRow.status).where(
+                        TableRow.id.in_([match.table_id for match in wanted])
+                    )
+                ).all()
+            )
         making = self._making.setdefault(tournament_id, threading.Lock())
         with making:
-            for match in loaded.matches:
+            for match in wanted:
+                status = statuses.get(match.table_id)
+                bots = all(loaded.is_bot(player) for player in match.players)
                 try:
-                    if match.table_id is not None and match.decided is None:
-                        self._make_table(match.id, loaded)
-                    elif match.table_id is not None and match.decided == "forfeit":
-                        self._end_forfeited(match.table_id, 1 if not match.second_present else 0)
+                    if match.decided is None and (status is None or (bots and status != "finished")):
+                        self._make_table(match, loaded)
+                    elif match.decided == "forfeit" and status != "finished":
+                        self._end_forfeited(match, loaded)
                 except Exception:
                     LOG.exception(
                         "tournament %s: the table of match %s not made or ended", tournament_id, match.id
                     )
 
-    def _end_forfeited(self, table_id: str, seat: int) -> None:
-        """The table of a match forfeited by the player at ``seat`` (both absent: the second), ended by
-        their forfeit where it is still being played."""
-        row = self.hub.store.table(table_id)
-        if row is not None and row.status == "live":
-            table = self.hub.get(table_id)
-            with contextlib.suppress(StateError):  # finished meanwhile
-                table.forfeit(seat, "absent")
+    def _end_forfeited(self, match: TournamentMatchRow, loaded: Loaded) -> None:
+        """The table of a match forfeited for absence, ended by the forfeit of the seat of the player who
+        did not go through (nobody went through: the second's) where it is not finished: the table first
+        takes the seats still free itself, under tokens nobody is given and linked to no account (so the
+        match is rated for nobody), which starts it."""
+        table_id = match.table_id
+        assert table_id is not None
+        self._make_table(match, loaded)
+        table = self.hub.get(table_id)
+        for index, player in enumerate(match.players):
+            with contextlib.suppress(StateError):  # taken: by the player, or by another process
+                table.take_seat(index, loaded.accounts[player].name)
+        seat = 1 - match.players.index(match.winner_id) if match.winner_id is not None else 1
+        with contextlib.suppress(StateError):  # finished meanwhile
+            table.forfeit(seat, "absent")
 
-    def _make_table(self, match_id: int, loaded: Loaded) -> None:
-        with self._sessions() as session:
-            match = session.get(TournamentMatchRow, match_id)  # its tokens as stored now
-        assert match is not None
+    def _make_table(self, match: TournamentMatchRow, loaded: Loaded) -> None:
+        """Make the match's table where it is not made yet: each person's seat kept for their account,
+        a bot's taken by the bot (two bots' table is played through at once)."""
         table_id = match.table_id
         assert table_id is not None
         assert match.second_id is not None
         store = self.hub.store
         players = [loaded.accounts[match.first_id], loaded.accounts[match.second_id]]
-        seats = [{"name": player.name, "bot": player.bot} for player in players]
+        seats = [
+            {"name": player.name, "bot": player.bot}
+            if player.bot is not None
+            else {"name": player.name, "account": player.name}
+            for player in players
+        ]
         options = read_options(table_options(loaded.settings, match.length, seats))
         assert isinstance(options, GameOptions)
         if all(player.bot for player in players):
             self._make_bots_table(table_id, options, players)
-            return
-        if store.table(table_id) is None:
+        elif store.table(table_id) is None:
             with contextlib.suppress(IntegrityError):  # else made meanwhile by another process
                 self.hub.create(options, table_id)
-        table = self.hub.get(table_id)
-        for index, player in enumerate(players):
-            if player.bot is not None or (match.first_token, match.second_token)[index] is not None:
-                continue
-            try:
-                token = table.take_seat(index, player.name)
-            except StateError:
-                continue  # taken by another process, which stores the token
-            self.accounts.link_seat(table_id, index, player.id)
-            column = TournamentMatchRow.first_token if index == 0 else TournamentMatchRow.second_token
-            with self._sessions() as session, session.begin():
-                session.execute(
-                    update(TournamentMatchRow)
-                    .where(
-                        TournamentMatchRow.id == match.id,
-                        TournamentMatchRow.decided.is_(None),
-                        column.is_(None),
-                    )
-                    .values({column: token_hash(token)})
-                )
 
     def _make_bots_table(self, table_id: str, options: GameOptions, players: list[AccountRow]) -> None:
         """A table where two bots meet: stored with both seats taken and live, then loaded, which plays it
@@ -700,34 +739,35 @@ class Tournaments:
         self.advance(tournament_id)
 
     def seat(self, tournament_id: str, match_id: int, account: AccountRow | None) -> dict[str, Any]:
-        """The logged-in player takes their seat at their match's table: ``{"table", "seat", "token"}``,
-        a new token for the seat each time (the one given before no longer counts), and they count as
-        present from then on."""
+        """The logged-in player sits down at their match's table, at the seat kept for them:
+        ``{"table", "seat", "token"}``. Sat there already (from this page, the table's own seat request,
+        or another device), they get a new token for it (the one given before no longer counts). Nothing
+        of the token is kept by the tournament: whether they sat is the table's seat."""
         player = _logged_in(account)
-        self._make_tables(tournament_id)
-        found: dict[str, Any] = {}
-
-        def present(loaded: Loaded) -> bool:
-            match = _match(loaded, match_id)
-            if player.id not in match.players or match.second_id is None:
-                raise NotDirectorError(_("only its players take the seats of a match"))
-            if match.decided is not None:
-                raise TournamentStateError(_("this match is decided already"))
-            index = match.players.index(player.id)
-            if (match.first_token, match.second_token)[index] is None:
-                raise TournamentStateError(_("the match's table is being made: ask again in a moment"))
-            found.update(table=match.table_id, seat=index)
-            if (match.first_present, match.second_present)[index]:
-                return False
-            if index == 0:
-                match.first_present = True
-            else:
-                match.second_present = True
-            return True
-
-        self._write(tournament_id, present)
-        found["token"] = self.hub.get(found["table"]).renew_token(found["seat"])
-        return found
+        with self._sessions() as session:
+            loaded = self._load(session, tournament_id)
+        match = _match(loaded, match_id)
+        if player.id not in match.players or match.second_id is None:
+            raise NotDirectorError(_("only its players take the seats of a match"))
+        if match.decided is not None:
+            raise TournamentStateError(_("this match is decided already"))
+        index = match.players.index(player.id)
+        table_id = match.table_id
+        assert table_id is not None
+        self._make_table(match, loaded)  # where a stop left it unmade
+        table = self.hub.get(table_id)
+        try:
+            token = table.take_seat(index, player.name)
+        except StateError:  # taken: by them before, or just now by another of their requests
+            if table.status == "finished":
+                raise TournamentStateError(_("this match is decided already")) from None
+            if self.accounts.account_at(table_id, index) != player.id:  # its link lost with a stop
+                with contextlib.suppress(IntegrityError):  # else linked meanwhile
+                    self.accounts.link_seat(table_id, index, player.id)
+            token = table.renew_token(index)
+        else:
+            self.accounts.link_seat(table_id, index, player.id)
+        return {"table": table_id, "seat": index, "token": token}
 
     def _director(self, loaded: Loaded, account: AccountRow | None) -> None:
         if account is None or account.id != loaded.row.director_id:

@@ -5,9 +5,10 @@ JSON), status and revision (bumped by every step, so that a step is taken
 once however many processes serve the database).
 ``tavola_tournament_entries`` holds who entered, in which order, and their
 rating when it started; ``tavola_tournament_matches`` each match: its
-bracket, round and slot, its players, its table, the seats' tokens, who took
-their seat and by when they must, and its winner with how it was decided.
-The standings are worked out from the matches.
+bracket, round and slot, its players, its table, by when they must take
+their seats, and its winner with how it was decided. Who took their seat is
+read from the table's seats (each person's kept for their account), and the
+standings are worked out from the matches.
 
 Revision ID: 0006
 Revises: 0005
@@ -56,10 +57,6 @@ def upgrade() -> None:
         sa.Column("second_id", sa.Integer(), sa.ForeignKey("tavola_accounts.id"), nullable=True),
         sa.Column("length", sa.Integer(), nullable=False),
         sa.Column("table_id", sa.String(32), nullable=True),
-        sa.Column("first_token", sa.String(64), nullable=True),
-        sa.Column("second_token", sa.String(64), nullable=True),
-        sa.Column("first_present", sa.Boolean(), nullable=False),
-        sa.Column("second_present", sa.Boolean(), nullable=False),
         sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
         sa.Column("winner_id", sa.Integer(), sa.ForeignKey("tavola_accounts.id"), nullable=True),
         sa.Column("decided", sa.String(16), nullable=True),
