@@ -371,11 +371,14 @@ def test_play_now_pairs_the_closest_rating_in_the_window_which_widens_as_they_wa
     paired = look(people["Bob"], bob["id"], bob_secret)
     assert paired["status"] == "accepted"
     assert paired["seat"] == 1
-    assert paired["token"]  # a new one, for the person whose look paired them
+    assert paired["token"] == bob_secret  # seated by their own secret too: a lost answer loses nothing
+    again = look(people["Bob"], bob["id"], bob_secret)
+    assert (again["table"], again["seat"], again["token"]) == (paired["table"], 1, bob_secret)
     waited = look(people["Cid"], cid["id"], cid_secret)
     assert (waited["table"], waited["seat"], waited["token"]) == (paired["table"], 0, cid_secret)
     assert state(people["Cid"], paired["table"], waited["token"])["you"] == 0
     assert state(people["Bob"], paired["table"], paired["token"])["you"] == 1
+    assert state(people["Eve"], eve["table"], eve["token"])["you"] == 1  # paired by posting
     assert tables(app) == 2
 
 

@@ -562,10 +562,11 @@ class LiveTable:
 
     # --- acting ------------------------------------------------------------------------------
 
-    def take_seat(self, index: int, name: str | None, *, again: bool = True) -> str:
+    def take_seat(self, index: int, name: str | None, *, again: bool = True, held: str | None = None) -> str:
         """Seat a person at ``index``: the seat's token (stored only as its hash). The last seat taken
         starts the play. Where another process changed the table first, it is read again and the seat
-        asked for once more (``again``)."""
+        asked for once more (``again``). ``held``: the hash of a token the person holds already (a
+        seek's secret), which becomes the seat's; no token is made then, and the answer is empty."""
         with self.lock:
             self._catch_up()
             seat = self._seat(index)
@@ -577,8 +578,8 @@ class LiveTable:
             ]
             if name in others:
                 raise SeatingError(_("{player} is at the table already").format(player=name))
-            token = new_token()
-            hashed = token_hash(token)
+            token = new_token() if held is None else ""
+            hashed = token_hash(token) if held is None else held
             last = all(other.taken for number, other in enumerate(self.seats) if number != index)
             try:
                 self.revision = self.store.take_seat(
@@ -588,7 +589,7 @@ class LiveTable:
                 self._needs = "reload"
                 self._catch_up(sync=False)
                 if again:
-                    return self.take_seat(index, name, again=False)
+                    return self.take_seat(index, name, again=False, held=held)
                 raise TableMovedError(_moved_on()) from None
             except Exception as error:
                 self._needs = "reload"  # the write may have happened after all

@@ -177,11 +177,12 @@ class Seeker:
 
 @dataclass(frozen=True)
 class Seated:
-    """A seat at the table made from a seek: the table, the seat, and its token."""
+    """A seat at the table made from a seek: the table, the seat, and its token (None: the seat's token
+    is the person's own seek's secret, which they hold)."""
 
     table: str
     seat: int
-    token: str
+    token: str | None
 
 
 def table_options(game: dict[str, Any], names: tuple[str, str]) -> dict[str, Any]:
@@ -346,7 +347,7 @@ class Seeks:
 
     def _pair(self, row: SeekRow) -> Seated | None:
         """Pair the open play-now seek ``row`` with the closest one in the rating window, where there is
-        one: the table is made, the other poster seated by their secret and this one with a new token."""
+        one: the table is made, and both posters seated by their seeks' secrets."""
         now = self.clock()
         query = select(SeekRow).where(
             SeekRow.status == "open",
@@ -406,7 +407,11 @@ class Seeks:
                     table.id, 0, poster.name, poster.secret_hash, revision=table.revision
                 )
                 table.sync()  # the poster's seat, written beside the table's own copy, read into it
-            token = table.take_seat(1, name)
+            if taker_row is None:
+                token: str | None = table.take_seat(1, name)
+            else:  # paired: seated by their own seek's secret, which a lost answer does not lose
+                table.take_seat(1, name, held=taker_row.secret_hash)
+                token = None
             if poster.account_id is not None:  # the seats are the accounts' (rated or not: the options)
                 self.accounts.link_seat(table.id, 0, poster.account_id)
             if account is not None:
@@ -430,7 +435,7 @@ class Seeks:
                 session.execute(
                     update(SeekRow)
                     .where(SeekRow.id == taker_row.id)
-                    .values(status="accepted", table_id=table.id, seat=1, expires=now)
+                    .values(status="accepted", table_id=table.id, seat=1, seated_by_secret=True, expires=now)
                 )
         return Seated(table.id, 1, token)
 

@@ -70,8 +70,8 @@ def _secret(request: Request) -> str | None:
 
 def _seated_json(row: SeekRow, secret: str, seated: Seated | None) -> dict[str, Any]:
     seen = seek_json(row, secret)
-    if seated is not None:  # paired by this very request: the new token comes in this answer only
-        seen.update(status="accepted", table=seated.table, seat=seated.seat, token=seated.token)
+    if seated is not None:  # paired by this very request: seated by the seek's own secret
+        seen.update(status="accepted", table=seated.table, seat=seated.seat, token=seated.token or secret)
     return seen
 
 
