@@ -215,3 +215,29 @@ def test_two_guests_asking_to_play_now_are_paired_at_one_table(browser: Any, ser
             "s => window.tavolaTable && window.tavolaTable.state && window.tavolaTable.state.you === s",
             arg=seat,
         )
+
+
+def test_a_rated_match_against_the_bot_made_in_the_lobby_and_taken_up_on_another_device(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    laptop = _page(browser, server, WIDE)
+    _enter(laptop, "Ann", "sign-up")
+    laptop.fill("#play-bot input[name=name]", "Ann")
+    laptop.select_option("#play-bot select[name=series]", "match")
+    laptop.check("#play-bot input[name=rated]")
+    assert not laptop.is_checked("#play-bot input[name=hints]")  # a rated match gives no hints
+    laptop.click("#play-bot button[type=submit]")
+    laptop.wait_for_url("**/t/*")
+    table = laptop.url.rsplit("/", 1)[1].split("?")[0]
+    seen = server.client.get(f"/api/tables/{table}").json()
+    assert seen["options"]["rated"] is True
+    assert seen["seats"][0]["name"] == "Ann"
+    phone = _page(browser, server, PHONE)
+    _enter(phone, "Ann", "log-in")
+    phone.goto(f"{server.url}/t/{table}")
+    phone.click("#come-back-0")  # her own seat, taken up on this device
+    phone.wait_for_selector("#come-back-0", state="detached")
+    assert phone.evaluate(f"JSON.parse(localStorage.getItem('tavola.seats'))['{table}'].seat") == 0
+    _screenshot(phone, tmp_path, "account-seat-taken-up-390x844")
+    held = laptop.evaluate(f"JSON.parse(localStorage.getItem('tavola.seats'))['{table}'].token")
+    assert server.state(table, held)["you"] is None  # the laptop's token no longer counts

@@ -93,6 +93,7 @@ function gameOptions(form, seats) {
     variant: form.elements.variant.value,
     rules: rulesOf(form),
     hints: Boolean(form.elements.hints?.checked),
+    rated: Boolean(form.elements.rated?.checked),
     clock: clockOf(form),
     seats,
   };
@@ -140,17 +141,29 @@ function botForm() {
       field("form.level", select("level", LEVELS, (value) => t(`level.${value}`), "intermediate")),
       seriesFields(),
       field("form.hints", check("hints", true)),
+      ratedField(),
     ],
     "lobby.start",
     (made) => createAndSit(made, gameOptions(made, [{ name: made.elements.name.value.trim() }, { bot: made.elements.level.value }])),
   );
 }
 
+// A rated match counts for the ratings of the accounts playing it (or the bot level's): a match, logged
+// in, without hints; ticking it takes the hints away, and the server says what else is missing.
+function ratedField() {
+  const rated = check("rated", false);
+  rated.addEventListener("change", () => {
+    const hints = rated.form?.elements.hints;
+    if (rated.checked && hints) hints.checked = false;
+  });
+  return field("form.rated", rated);
+}
+
 function friendForm() {
   return form(
     "play-friend",
     "lobby.friend",
-    [nameField(), seriesFields("match"), field("form.hints", check("hints", false))],
+    [nameField(), seriesFields("match"), field("form.hints", check("hints", false)), ratedField()],
     "lobby.create",
     (made) => createAndSit(made, gameOptions(made, [{ name: made.elements.name.value.trim() }, {}])),
   );

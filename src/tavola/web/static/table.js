@@ -10,6 +10,7 @@
 // wants them. The score sheet shows the match as it goes, and any move of it on the board.
 
 import { api, element, heldSeat, liveUrl, sitDown } from "./api.js";
+import { currentAccount } from "./account.js";
 import { reducedMotion, slide, slides, tumble } from "./animate.js";
 import { boardSvg, COLOURS } from "./board.js";
 import { clockBar, clockLabel, forfeitText } from "./clock.js";
@@ -63,6 +64,7 @@ export class TablePage {
     this.sliding = Promise.resolve(); // the end of the slides on the board
     this.queue = Promise.resolve(); // the states heard, drawn one after the other's slides
     this.analysis = null; // the finished table's analysis asked for: {status, done, total, players, page}
+    this.account = null; // the account logged in, whose seat here may be taken up from this device
   }
 
   get held() {
@@ -81,6 +83,10 @@ export class TablePage {
     this.sheetRead = state.kind === "game" && state.game ? this.sheet.refresh().catch(() => {}) : Promise.resolve();
     this.loadLog();
     this.connect();
+    currentAccount().then((account) => {
+      this.account = account;
+      if (account && this.state) this.render();
+    });
     this.sheetRead.then(() => this.renderSheet());
     document.addEventListener("keydown", (event) => this.keyed(event));
   }
@@ -1001,9 +1007,33 @@ export class TablePage {
       if (acting) parts.push(" ", element("span", { class: "tag acting" }, "●"));
       if (!seat.taken && !held) parts.push(this.sitForm(seat.index));
       if (!seat.taken && held) parts.push(this.inviteLink(seat.index));
+      if (seat.taken && !seat.bot && state.you === null && this.account?.name === seat.name) {
+        parts.push(" ", this.comeBackButton(seat.index));
+      }
       return element("li", { dataset: { seat: seat.index } }, parts);
     });
     return element("div", { class: "panel seats" }, element("h2", { "data-i18n": "seats.title" }), element("ul", {}, rows));
+  }
+
+  // The account's own seat, taken on another device: play it from this one (the other device's token
+  // no longer counts then).
+  comeBackButton(index) {
+    return element("button", {
+      type: "button",
+      class: "secondary",
+      id: `come-back-${index}`,
+      "data-i18n": "seat.come_back",
+      onclick: async () => {
+        try {
+          const taken = await sitDown(this.tableId, index, null);
+          this.accept(taken.state);
+          this.send({ type: "hello", token: taken.token });
+        } catch (error) {
+          this.error = error.message;
+          this.renderError();
+        }
+      },
+    });
   }
 
   sitForm(index) {
