@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 
 import tavola.web.ratings  # its models join the metadata compared, as do those below
 import tavola.web.seeks
+import tavola.web.table_figures
 import tavola.web.tournament_rows  # noqa: F401 - its models join the metadata compared
 from tavola.web.accounts import Accounts
 from tavola.web.storage import MIGRATIONS, Base, Store, migrate, open_database

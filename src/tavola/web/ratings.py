@@ -70,6 +70,7 @@ from tavola.web.accounts import AccountRow, SeatAccountRow, bot_account, utc_tex
 from tavola.web.live import LiveTable
 from tavola.web.options import ChouetteOptions, GameOptions, read_options
 from tavola.web.storage import Base, SeatRow, Store, TableRow
+from tavola.web.table_figures import SeatFigures, deepest
 
 __all__ = [
     "INITIAL_RATING",
@@ -77,6 +78,7 @@ __all__ = [
     "RatedMatchRow",
     "RatingRow",
     "Standing",
+    "errors_json",
     "experience_factor",
     "history",
     "leaderboard",
@@ -392,7 +394,8 @@ def history(
     store: Store, account_id: int, variant: str | None = None, limit: int = 100
 ) -> list[dict[str, Any]]:
     """The account's rated matches, newest first (of ``variant`` only, where given), as JSON: each with
-    the opponent, whether it was won, and the rating before and after."""
+    the opponent, whether it was won, the rating before and after, and both sides' error rates where the
+    table was analysed (``errors``, else None: :func:`errors_json`)."""
     mine = or_(RatedMatchRow.winner_id == account_id, RatedMatchRow.loser_id == account_id)
     query = select(RatedMatchRow).where(mine).order_by(RatedMatchRow.created.desc()).limit(limit)
     if variant is not None:
@@ -402,6 +405,9 @@ def history(
         ids = {row.winner_id for row in rows} | {row.loser_id for row in rows}
         named = session.execute(select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(ids)))
         names = {account: name for account, name in named}
+        tables = [row.table_id for row in rows]
+        figures = deepest(session, tables)
+        seats = _seats_of(session, account_id, [table for table in tables if table in figures])
     entries = []
     for row in rows:
         won = row.winner_id == account_id
@@ -415,9 +421,49 @@ def history(
                 "before": row.winner_before if won else row.loser_before,
                 "after": row.winner_after if won else row.loser_after,
                 "time": utc_text(row.created),
+                "errors": errors_json(figures.get(row.table_id), seats.get(row.table_id)),
             }
         )
     return entries
+
+
+def errors_json(figures: SeatFigures | None, seat: int | None) -> dict[str, Any] | None:
+    """A rated match's error rates as its player's page shows them: the player's (``mine``, at ``seat``)
+    and their opponent's (``theirs``), in mEMG, with both PRs and the level analysed; None where the table
+    was never analysed (or the player's seat is not known).
+
+    >>> errors_json(SeatFigures("0-ply", (8.25, 12.5), (4.1, 6.2)), 1)
+    {'mine': 12.5, 'theirs': 8.25, 'mine_pr': 6.2, 'theirs_pr': 4.1, 'level': '0-ply'}
+    >>> errors_json(None, 0) is None
+    True
+    """
+    if figures is None or seat not in (0, 1):
+        return None
+    other = 1 - seat
+    return {
+        "mine": figures.error_rates[seat],
+        "theirs": figures.error_rates[other],
+        "mine_pr": figures.prs[seat],
+        "theirs_pr": figures.prs[other],
+        "level": figures.level,
+    }
+
+
+def _seats_of(session: Session, account_id: int, tables: list[str]) -> dict[str, int]:
+    """The seat the account played at each of ``tables``: a person's linked seat, a bot level's own."""
+    if not tables:
+        return {}
+    linked = select(SeatAccountRow.table_id, SeatAccountRow.seat).where(
+        SeatAccountRow.account_id == account_id, SeatAccountRow.table_id.in_(tables)
+    )
+    seats = {table: seat for table, seat in session.execute(linked)}
+    level = session.scalar(select(AccountRow.bot).where(AccountRow.id == account_id))
+    if level is not None:
+        played = select(SeatRow.table_id, SeatRow.index).where(
+            SeatRow.bot == level, SeatRow.table_id.in_(tables)
+        )
+        seats.update({table: seat for table, seat in session.execute(played)})
+    return seats
 
 
 def leaderboard(store: Store, variant: str, start: int = 0, limit: int = 50) -> list[dict[str, Any]]:

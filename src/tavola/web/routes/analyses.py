@@ -20,6 +20,7 @@ reader's message.
 
 from __future__ import annotations
 
+import logging
 import pickle
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -40,11 +41,12 @@ from tavola.i18n import _, language, use_language
 from tavola.match import Series
 from tavola.records import autosave_series, from_json, json_kind, parse_mat, parse_sgf, suffix_format
 from tavola.schema import JsonTextError, parse_json
-from tavola.web.analyses import AnalysisJob, Make, parse_table_job, table_job, upload_id
+from tavola.web.analyses import AnalysisJob, Make, Write, parse_table_job, table_job, upload_id
 from tavola.web.live import NotFoundError, StateError
 from tavola.web.routes.analysis import finished_series
 from tavola.web.routes.common import BodyError, Server, ServerDep
 from tavola.web.searches import analysis_of
+from tavola.web.table_figures import store_figures
 
 __all__ = ["MAX_UPLOAD", "UPLOAD_PATH", "file_of", "read_upload", "router"]
 
@@ -54,6 +56,8 @@ MAX_UPLOAD = 1024 * 1024
 6,000 as a ``.mat`` file)."""
 
 router = APIRouter()
+
+LOG = logging.getLogger("tavola.web")
 
 _UPLOAD_DOC: dict[str, Any] = {
     "requestBody": {
@@ -143,7 +147,7 @@ async def _table_job(server: Server, table_id: str, level: Level) -> AnalysisJob
         job = server.analyses.start(
             AnalysisJob(job_id, f"/t/{table_id}", level.depth, table_id),
             _maker(server, series, level),
-            _written,
+            _kept(server, table_id, level.depth),
         )
     return job
 
@@ -177,6 +181,21 @@ def _maker(server: Server, series: bytes, level: Level) -> Make:
 
 async def _written(analysis: Analysis) -> dict[str, Any]:
     return await run_in_threadpool(analysis_json, analysis)
+
+
+def _kept(server: Server, table_id: str, depth: str) -> Write:
+    """A finished table's analysis as JSON, once both seats' figures are stored for the players' pages
+    (:mod:`tavola.web.table_figures`); figures that fail to be stored are logged, the analysis shown."""
+    store = server.hub.store
+
+    async def write(analysis: Analysis) -> dict[str, Any]:
+        try:
+            await run_in_threadpool(store_figures, store, table_id, depth, analysis)
+        except Exception:
+            LOG.exception("table %s: its analysis's figures were not stored", table_id)
+        return await _written(analysis)
+
+    return write
 
 
 def _report(analysis: Analysis, code: str) -> str:
