@@ -2,7 +2,8 @@
 serve`` in its own process: two people sign up in the header, one posts a rated seek in the lobby and the
 other accepts it in another browser, and both land at the one table; once rated matches are played, a
 player's page shows their ratings, the chart of their rating's history and their matches, and the
-leaderboard ranks them; logging out and in again works from the header.
+leaderboard ranks them, and a match analysed shows both sides' error rates there (one never analysed, a
+link to analyse it); logging out and in again works from the header.
 
 Screenshots (at 1400x900 and at a phone's 390x844) go to the test's folder, and to $TAVOLA_ARTEFACTS
 where it is set.
@@ -241,3 +242,32 @@ def test_a_rated_match_against_the_bot_made_in_the_lobby_and_taken_up_on_another
     _screenshot(phone, tmp_path, "account-seat-taken-up-390x844")
     held = laptop.evaluate(f"JSON.parse(localStorage.getItem('tavola.seats'))['{table}'].token")
     assert server.state(table, held)["you"] is None  # the laptop's token no longer counts
+
+
+def test_the_player_page_shows_both_sides_error_rates_once_a_match_is_analysed(
+    browser: Any, server: Server
+) -> None:
+    clients = {}
+    for name in ("Ann", "Bob"):
+        clients[name] = httpx.Client(base_url=server.url, timeout=30)
+        signed = _post(clients[name], "/api/accounts", {"name": name, "password": PASSWORD})
+        assert signed.status_code == 201, signed.text
+    _rated_match_through_the_api(server, clients["Ann"], clients["Bob"])
+    analysed = server.client.get("/api/players/Ann").json()["history"][0]["table"]
+    job = _post(server.client, f"/api/tables/{analysed}/analyses?level=0-ply", {}).json()["id"]
+    deadline = time.monotonic() + 60
+    while (answer := server.client.get(f"/api/analyses/{job}").json())["status"] == "running":
+        assert time.monotonic() < deadline, "the analysis took over 60 seconds"
+        time.sleep(0.1)
+    assert answer["status"] == "done", answer["error"]
+    mine, theirs = (player["error_rate_memg"] for player in answer["analysis"]["players"])  # Ann sat at 0
+    _rated_match_through_the_api(server, clients["Ann"], clients["Bob"])  # never analysed
+
+    page = _page(browser, server, WIDE, "/players/Ann")
+    page.wait_for_selector("table.matches tbody tr")
+    assert "Error rate (mEMG): Ann / opponent" in page.inner_text("table.matches thead")
+    newest, older = page.locator("table.matches tbody tr td.errors").all()
+    assert older.inner_text() == f"{mine:.1f} / {theirs:.1f}"
+    link = newest.locator("a")
+    assert link.inner_text() == "Analyse"
+    assert link.get_attribute("href").endswith("/analysis")

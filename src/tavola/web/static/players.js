@@ -1,5 +1,6 @@
 // A player's page at "/players/{name}" (ratings per variant, the rating's history as a chart, the rated
-// matches with their results, the last tables) and the leaderboard at "/leaderboard", per variant.
+// matches with their results and, where analysed, both sides' error rates, the last tables) and the
+// leaderboard at "/leaderboard", per variant.
 
 import { api, element } from "./api.js";
 import { language, t, translate } from "./i18n.js";
@@ -80,12 +81,22 @@ function ratingsTable(ratings) {
   );
 }
 
-function matchesTable(history) {
+// Both sides' error rates of an analysed match, the player's first (its title: both PRs and the level
+// analysed); a link to analyse the table where it never was.
+function errorsCell(match) {
+  const errors = match.errors;
+  if (!errors) return element("td", { class: "errors" }, element("a", { href: `/t/${match.table}/analysis` }, t("player.analyse")));
+  const title = t("player.errors_title", { mine: errors.mine_pr.toFixed(1), theirs: errors.theirs_pr.toFixed(1), level: errors.level });
+  return element("td", { class: "errors", title }, `${errors.mine.toFixed(1)} / ${errors.theirs.toFixed(1)}`);
+}
+
+function matchesTable(history, name) {
   if (!history.length) return element("p", { class: "none" }, t("player.no_matches"));
+  const headers = ["player.date", "player.opponent", "form.variant", "form.length", "player.result", "player.change"].map((key) => t(key));
   return scrolled(
     "table",
     { class: "matches" },
-    element("thead", {}, element("tr", {}, ["player.date", "player.opponent", "form.variant", "form.length", "player.result", "player.change", "player.table"].map((key) => element("th", {}, t(key))))),
+    element("thead", {}, element("tr", {}, [...headers, t("player.errors", { name }), t("player.table")].map((text) => element("th", {}, text)))),
     element(
       "tbody",
       {},
@@ -100,6 +111,7 @@ function matchesTable(history) {
           element("td", {}, match.length),
           element("td", {}, t(match.won ? "player.won" : "player.lost")),
           element("td", { class: "change" }, `${change >= 0 ? "+" : ""}${change.toFixed(1)}`),
+          errorsCell(match),
           element(
             "td",
             {},
@@ -145,7 +157,7 @@ export async function showPlayer(root, name) {
       element("p", { class: "small-print" }, t("player.since", { date: when(player.since) })),
       element("section", { class: "panel" }, element("h2", {}, t("player.ratings")), ratingsTable(player.ratings)),
       chartSection(player.history, player.ratings),
-      element("section", { class: "panel" }, element("h2", {}, t("player.matches")), matchesTable(player.history)),
+      element("section", { class: "panel" }, element("h2", {}, t("player.matches")), matchesTable(player.history, player.name)),
       element(
         "section",
         { class: "panel" },
