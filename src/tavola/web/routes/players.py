@@ -40,8 +40,9 @@ async def player(
     """``{"name": "Ann", "bot": null, "since": "...", "ratings": [{"variant": "standard", "rating":
     1507.2, "experience": 1, "matches": 1, "wins": 1}], "history": [{"table": "...", "variant":
     "standard", "length": 1, "opponent": "Bob", "won": true, "before": 1500.0, "after": 1507.2, "time":
-    "..."}], "tables": [{"table": "...", "seat": 0, "kind": "game", "status": "finished"}]}``: the rated
-    matches newest first."""
+    "...", "errors": {"mine": 8.3, "theirs": 12.1, "mine_pr": 4.2, "theirs_pr": 6.1, "level": "0-ply"}}],
+    "tables": [{"table": "...", "seat": 0, "kind": "game", "status": "finished"}]}``: the rated matches
+    newest first, each with both sides' error rates where its table was analysed (else ``errors`` null)."""
     wanted = find_variant(variant).name if variant is not None else None
     store = server.hub.store
 
