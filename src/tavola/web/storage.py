@@ -49,6 +49,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -188,6 +189,14 @@ SEATS: Table = SeatRow.__table__  # type: ignore[assignment]
 ACTIONS: Table = ActionRow.__table__  # type: ignore[assignment]
 EVENTS: Table = EventRow.__table__  # type: ignore[assignment]
 CLOCKS: Table = ClockRow.__table__  # type: ignore[assignment]
+
+# The statements of every action's write, made once: their values come as parameters (building each
+# statement anew for every action showed in the server's profile).
+_BUMP = update(TABLES).where(
+    TABLES.c.id == bindparam("b_table"), TABLES.c.revision == bindparam("b_revision")
+)
+_INSERT_ACTION = insert(ACTIONS)
+_INSERT_EVENT = insert(EVENTS)
 
 
 def default_database_url() -> str:
@@ -359,9 +368,8 @@ class Store:
         def write(connection: Connection) -> int:
             self._bump(connection, table_id, revision, lease=True)
             connection.execute(
-                insert(ACTIONS).values(
-                    table_id=table_id, number=number, seat=seat, action=action, created=_now()
-                )
+                _INSERT_ACTION,
+                {"table_id": table_id, "number": number, "seat": seat, "action": action, "created": _now()},
             )
             stored = {"revision": revision + 1, "number": number, "seat": seat, "action": action}
             if clock is not None:
@@ -391,11 +399,12 @@ class Store:
         values: dict[str, Any] = {"revision": revision + 1, "updated": _now()}
         if status is not None:
             values["status"] = status
-        if lease:
-            values.update(holder=self.origin, held_until=self._clock() + LEASE_SECONDS)
-        changed = connection.execute(
-            update(TABLES).where(TABLES.c.id == table_id, TABLES.c.revision == revision).values(**values)
-        )
+        statement = _BUMP
+        if lease and self.notifies:  # counted on the database's clock, which every machine shares
+            statement = _BUMP.values(holder=self.origin, held_until=self._clock() + LEASE_SECONDS)
+        elif lease:
+            values.update(holder=self.origin, held_until=time.time() + LEASE_SECONDS)
+        changed = connection.execute(statement, {"b_table": table_id, "b_revision": revision, **values})
         if changed.rowcount != 1:
             raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
 
@@ -460,7 +469,7 @@ class Store:
             payload = json_text({"origin": self.origin, **event})
             connection.execute(select(func.pg_notify(CHANNEL, payload)))
         else:
-            connection.execute(insert(EVENTS).values(origin=self.origin, event=event, created=time.time()))
+            connection.execute(_INSERT_EVENT, {"origin": self.origin, "event": event, "created": time.time()})
 
     def events_after(self, last: int) -> list[EventRow]:
         """The events stored after event ``last`` (SQLite), oldest first."""
