@@ -20,7 +20,7 @@ builds the series once to let them.
 >>> options = read_options({"kind": "game", "series": "match", "length": 3,
 ...                         "seats": [{"name": "Ann"}, {"bot": "advanced"}]})
 >>> options.seats[1]
-SeatOptions(name=None, bot='advanced')
+SeatOptions(name=None, bot='advanced', account=None)
 >>> read_options({"kind": "game", "series": "match", "rules": {"jacoby": True},
 ...               "seats": [{}, {}]})
 Traceback (most recent call last):
