@@ -511,13 +511,21 @@ def test_only_the_director_changes_a_tournament_and_anyone_reads_it(url: str) ->
         assert [(row["name"], row["players"], row["status"]) for row in listed] == [
             ("Club night", 2, "running")
         ]
+        assert ann.post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat").status_code == 200
+        assert state(club.director, match["table"])["status"] == "live"  # both sat: a rated match in play
         awarded = club.director.post(
             f"/api/tournaments/{tournament}/matches/{match['id']}/award", json={"winner": "Bob"}
         )
         assert awarded.status_code == 200, awarded.text
         seen = club.view(tournament)
+        table = state(club.director, match["table"])
+        with Session(club.app.state.server.hub.store.engine) as session:
+            ratings = session.scalars(select(RatingRow)).all()
     assert seen["status"] == "finished"
     assert seen["standings"] == [{"place": 1, "name": "Bob"}, {"place": 2, "name": "Ann"}]
+    # The match's table ends too, by Ann's forfeit for the award, which counts for no rating.
+    assert (table["status"], table["forfeit"]["seat"], table["forfeit"]["reason"]) == ("finished", 0, "award")
+    assert ratings == []
 
 
 def test_bad_settings_are_refused_saying_why(tmp_path: Path) -> None:

@@ -91,8 +91,9 @@ game in which one player, and only one, reaches 1 points (P2)
         return cls(length, (length - away[0], length - away[1]), crawford)
 
 
-FORFEIT_REASONS = ("time", "absent", "left")
-"""Why a player forfeits: out of time on the clock, never came to play, left the table."""
+FORFEIT_REASONS = ("time", "absent", "left", "award")
+"""Why a player forfeits: out of time on the clock, never came to play, left the table, or the match
+given to the other player by a tournament's director."""
 
 
 @dataclass(frozen=True)

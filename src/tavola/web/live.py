@@ -766,7 +766,8 @@ class LiveTable:
 
     def forfeit(self, seat: int, reason: str) -> None:
         """Seat ``seat`` loses the match (in money play the game in progress, and the session ends) for
-        ``reason``: out of ``time``, ``absent`` (never came to play), ``left``. Stored as the table's own
+        ``reason``: out of ``time``, ``absent`` (never came to play), ``left``, ``award`` (a tournament's
+        director gave the match to the other player). Stored as the table's own
         action (``{"action": "forfeit", "player", "reason", "at"}``), so a replay does it again; the
         table is then finished. Refused at a table not live, at a chouette, and for an unknown reason.
         """

@@ -103,6 +103,11 @@ Player = int | str
 """A side of a rated match: an account's id, or a bot level (whose account is made when first rated)."""
 
 
+UNRATED_FORFEITS = ("absent", "award")
+"""Forfeits that leave a match unrated: never played (a player absent), or given by a tournament's
+director; a match lost on time, or left, counts."""
+
+
 def win_probability(rating: float, other: float, length: int) -> float:
     """The chance a player rated ``rating`` wins a ``length``-point match against one rated ``other``."""
     return 1 / (1 + 10 ** ((other - rating) * math.sqrt(length) / 2000))
@@ -214,6 +219,8 @@ def _match_over(table: LiveTable) -> tuple[str, int, int] | None:
         return None
     series = engine.series
     if not isinstance(series, Match) or series.winner is None:
+        return None
+    if series.forfeited is not None and series.forfeited.reason in UNRATED_FORFEITS:
         return None
     return find_variant(options.variant).name, series.length, series.winner
 

@@ -85,7 +85,8 @@ def table_states(table: LiveTable, viewers: Iterable[int | None]) -> dict[int | 
 
 
 def _forfeit(table: LiveTable) -> dict[str, Any] | None:
-    """The forfeit that ended the table, if one did: the seat, why (``time``, ``absent``, ``left``), when."""
+    """The forfeit that ended the table, if one did: the seat, why (``time``, ``absent``, ``left``,
+    ``award``), when."""
     engine = table.served.table if table.served is not None else None
     forfeit = engine.series.forfeited if isinstance(engine, GameTable) else None
     if forfeit is None:

@@ -113,6 +113,10 @@ MOST_TRIES = 10
 """How many times a step is worked out again when another process changed the tournament meanwhile."""
 
 
+_ENDED_BY_THE_TOURNAMENT = ("forfeit", "award")
+"""How a match is decided by the tournament rather than at its table, whose play is then ended."""
+
+
 class NotDirectorError(TokenError):
     """A change of a tournament asked by someone other than its director, or by nobody logged in."""
 
@@ -217,7 +221,7 @@ class Tournaments:
                         undecided, TableRow.status == "open", first.bot.is_not(None), second.bot.is_not(None)
                     ),
                     and_(
-                        TournamentMatchRow.decided == "forfeit",
+                        TournamentMatchRow.decided.in_(_ENDED_BY_THE_TOURNAMENT),
                         or_(TableRow.id.is_(None), TableRow.status != "finished"),
                     ),
                 ),
@@ -504,7 +508,8 @@ class Tournaments:
             wanted = [
                 match
                 for match in loaded.matches
-                if match.table_id is not None and match.decided in (None, "forfeit")
+                if match.table_id is not None
+                and (match.decided is None or match.decided in _ENDED_BY_THE_TOURNAMENT)
             ]
             statuses: dict[str | None, str] = dict(
                 session.execute(
@@ -521,18 +526,19 @@ class Tournaments:
                 try:
                     if match.decided is None and (status is None or (bots and status != "finished")):
                         self._make_table(match, loaded)
-                    elif match.decided == "forfeit" and status != "finished":
-                        self._end_forfeited(match, loaded)
+                    elif match.decided in _ENDED_BY_THE_TOURNAMENT and status != "finished":
+                        self._end_decided(match, loaded)
                 except Exception:
                     LOG.exception(
                         "tournament %s: the table of match %s not made or ended", tournament_id, match.id
                     )
 
-    def _end_forfeited(self, match: TournamentMatchRow, loaded: Loaded) -> None:
-        """The table of a match forfeited for absence, ended by the forfeit of the seat of the player who
-        did not go through (nobody went through: the second's) where it is not finished: the table first
-        takes the seats still free itself, under tokens nobody is given and linked to no account (so the
-        match is rated for nobody), which starts it."""
+    def _end_decided(self, match: TournamentMatchRow, loaded: Loaded) -> None:
+        """The table of a match the tournament decided (forfeited for absence, or awarded by the
+        director), ended by the forfeit of the seat of the player who did not go through (nobody went
+        through: the second's), for ``absent`` or ``award``, where it is not finished: the table first
+        takes the seats still free itself, under tokens nobody is given and linked to no account, which
+        starts it. Neither counts for the ratings (:mod:`tavola.web.ratings`)."""
         table_id = match.table_id
         assert table_id is not None
         self._make_table(match, loaded)
@@ -542,7 +548,7 @@ class Tournaments:
                 table.take_seat(index, loaded.accounts[player].name)
         seat = 1 - match.players.index(match.winner_id) if match.winner_id is not None else 1
         with contextlib.suppress(StateError):  # finished meanwhile
-            table.forfeit(seat, "absent")
+            table.forfeit(seat, "absent" if match.decided == "forfeit" else "award")
 
     def _make_table(self, match: TournamentMatchRow, loaded: Loaded) -> None:
         """Make the match's table where it is not made yet: each person's seat kept for their account,
