@@ -95,6 +95,17 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database's URL for a test run on both of the server's databases: a SQLite file, or a new
+    database of the run's throwaway PostgreSQL cluster (:func:`postgresql`)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
+    found: str = request.getfixturevalue("postgresql")
+    return found
+
+
 @pytest.fixture(scope="session")
 def postgresql_cluster() -> Iterator[str]:
     """A throwaway PostgreSQL cluster on a free loopback port, for the whole run: the URL of its first

@@ -40,16 +40,6 @@ OTHER_SITE = {"Origin": "http://127.0.0.1:9999"}
 """What a browser adds to a request made by a page of another origin."""
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
-
-
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with _client(f"sqlite:///{tmp_path / 'server.sqlite3'}") as client:

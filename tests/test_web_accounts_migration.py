@@ -3,8 +3,6 @@ and back down with nothing of the tables lost, the schema the models describe; o
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
@@ -27,16 +25,6 @@ from tavola.web.storage import MIGRATIONS, Base, Store, migrate, open_database
 pytestmark = pytest.mark.timeout(120)
 
 NEW = {"tavola_accounts", "tavola_sessions", "tavola_seat_accounts", "tavola_ratings", "tavola_rated_matches"}
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
 
 
 def _head() -> str | None:

@@ -37,16 +37,6 @@ CHOUETTE = {"kind": "chouette", "seats": [{}, {}, {}]}
 FAST = {"level": "0-ply"}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
-
-
 def _client(url: str, searches: SearchPool | None = None) -> TestClient:
     return TestClient(create_app(open_database(url), searches=searches, posts=RateLimits(1e9, 1e9)))
 

@@ -201,16 +201,6 @@ def test_the_bot_and_the_time_between_games_are_not_timed_and_money_banks_fill_a
 # --- on the server --------------------------------------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
-
-
 def _app(url: str, now: FakeTime) -> TestClient:
     """A client of a server on ``url`` whose clocks read ``now`` (set before it starts its tables)."""
     app = create_app(open_database(url), posts=RateLimits(capacity=1e9, per_second=1e9))

@@ -5,7 +5,6 @@ chouette refused."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,16 +19,6 @@ from tavola.web.kinds import position_json
 from tavola.web.limits import RateLimits
 from tavola.web.storage import open_database
 from web_helpers import auth, create, play_on, sit, state
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
 
 
 @pytest.fixture

@@ -106,16 +106,6 @@ def test_experience_slows_a_rating_down_to_the_base_rate_at_400_points(less: int
 # --- through the server -------------------------------------------------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
-
-
 @pytest.fixture
 def club(url: str) -> Iterator[dict[str, TestClient]]:
     """Ann and Bob, each signed up and logged in with a client of their own, on one server."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,16 +42,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
 
 
 @pytest.fixture

@@ -34,16 +34,6 @@ FAST = {"level": "0-ply"}
 MATCH = {"kind": "game", "series": "match", "length": 1, "rated": True}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
-
-
 @pytest.fixture
 def club(url: str) -> Iterator[dict[str, TestClient]]:
     """Ann and Bob, each signed up and logged in with a client of their own, on one server."""

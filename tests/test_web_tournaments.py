@@ -42,16 +42,6 @@ RESIGN = {"action": "resign", "kind": "single"}
 ACCEPT = {"action": "accept"}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A database's URL: a SQLite file, or a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'server.sqlite3'}"
-    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
-    found: str = request.getfixturevalue("postgresql")
-    return found
-
-
 class Club:
     """A server and its people: a client of their own each, logged in (``director`` directs)."""
 
