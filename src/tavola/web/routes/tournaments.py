@@ -11,6 +11,8 @@ gives it. The steps themselves are :mod:`tavola.web.tournaments`'.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -56,6 +58,25 @@ async def _account(request: Request, state: AccountsDep) -> AccountRow | None:
     return await run_in_threadpool(state.accounts.account_of, session_token(request))
 
 
+async def _stepped(
+    request: Request,
+    state: AccountsDep,
+    store: Tournaments,
+    tournament_id: str,
+    step: Callable[..., None],
+    *args: Any,
+) -> dict[str, Any]:
+    """``step(tournament_id, account, *args)`` as the logged-in account, then the tournament as they
+    see it, in one thread."""
+    account = await _account(request, state)
+
+    def done() -> dict[str, Any]:
+        step(tournament_id, account, *args)
+        return store.view(tournament_id, account)
+
+    return await run_in_threadpool(done)
+
+
 @router.get("/api/tournaments", summary="The tournaments, newest first")
 async def listed(store: TournamentsDep) -> dict[str, Any]:
     """``{"tournaments": [{"id", "name", "kind", "variant", "status", "director", "players",
@@ -92,18 +113,14 @@ async def read(
 async def enter(
     tournament_id: str, request: Request, store: TournamentsDep, state: AccountsDep
 ) -> dict[str, Any]:
-    account = await _account(request, state)
-    await run_in_threadpool(store.enter, tournament_id, account)
-    return await run_in_threadpool(store.view, tournament_id, account)
+    return await _stepped(request, state, store, tournament_id, store.enter)
 
 
 @router.delete("/api/tournaments/{tournament_id}/entries", summary="Withdraw while entries are open")
 async def withdraw(
     tournament_id: str, request: Request, store: TournamentsDep, state: AccountsDep
 ) -> dict[str, Any]:
-    account = await _account(request, state)
-    await run_in_threadpool(store.withdraw, tournament_id, account)
-    return await run_in_threadpool(store.view, tournament_id, account)
+    return await _stepped(request, state, store, tournament_id, store.withdraw)
 
 
 @router.post(
@@ -115,49 +132,35 @@ async def enter_bot(
     tournament_id: str, request: Request, store: TournamentsDep, state: AccountsDep
 ) -> dict[str, Any]:
     entry = read_shape(BotEntry, await json_body(request), BodyError, "the body")
-    account = await _account(request, state)
-    await run_in_threadpool(store.enter_bot, tournament_id, account, entry.level)
-    return await run_in_threadpool(store.view, tournament_id, account)
+    return await _stepped(request, state, store, tournament_id, store.enter_bot, entry.level)
 
 
 @router.delete("/api/tournaments/{tournament_id}/bots/{level}", summary="Withdraw a bot level (the director)")
 async def withdraw_bot(
     tournament_id: str, level: str, request: Request, store: TournamentsDep, state: AccountsDep
 ) -> dict[str, Any]:
-    account = await _account(request, state)
-    await run_in_threadpool(store.withdraw_bot, tournament_id, account, level)
-    return await run_in_threadpool(store.view, tournament_id, account)
+    return await _stepped(request, state, store, tournament_id, store.withdraw_bot, level)
 
 
 @router.post("/api/tournaments/{tournament_id}/start", summary="Close the entries and start (the director)")
 async def start(
     tournament_id: str, request: Request, store: TournamentsDep, state: AccountsDep
 ) -> dict[str, Any]:
-    account = await _account(request, state)
-    await run_in_threadpool(store.begin, tournament_id, account)
-    return await run_in_threadpool(store.view, tournament_id, account)
+    return await _stepped(request, state, store, tournament_id, store.begin)
 
 
 @router.post("/api/tournaments/{tournament_id}/pause", summary="Pause (the director)")
 async def pause(
     tournament_id: str, request: Request, store: TournamentsDep, state: AccountsDep
 ) -> dict[str, Any]:
-    account = await _account(request, state)
-    await run_in_threadpool(store.pause, tournament_id, account)
-    return await run_in_threadpool(store.view, tournament_id, account)
+    return await _stepped(request, state, store, tournament_id, store.pause)
 
 
 @router.post("/api/tournaments/{tournament_id}/resume", summary="Resume (the director)")
 async def resume(
     tournament_id: str, request: Request, store: TournamentsDep, state: AccountsDep
 ) -> dict[str, Any]:
-    account = await _account(request, state)
-
-    def resumed() -> None:
-        store.pause(tournament_id, account, paused=False)
-
-    await run_in_threadpool(resumed)
-    return await run_in_threadpool(store.view, tournament_id, account)
+    return await _stepped(request, state, store, tournament_id, functools.partial(store.pause, paused=False))
 
 
 @router.post(
@@ -169,9 +172,7 @@ async def award(
     tournament_id: str, match_id: int, request: Request, store: TournamentsDep, state: AccountsDep
 ) -> dict[str, Any]:
     given = read_shape(Award, await json_body(request), BodyError, "the body")
-    account = await _account(request, state)
-    await run_in_threadpool(store.award, tournament_id, account, match_id, given.winner)
-    return await run_in_threadpool(store.view, tournament_id, account)
+    return await _stepped(request, state, store, tournament_id, store.award, match_id, given.winner)
 
 
 @router.post(
