@@ -13,8 +13,6 @@ own: the suite's limit for every test, in pyproject.toml, is there for a page th
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +23,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
 
-from web_helpers import Server  # noqa: E402 (after the skips)
+from web_helpers import Server, screenshot  # noqa: E402 (after the skips)
 
 WAIT = 30_000  # milliseconds a page may take to show what the server sent
 CLICK = 3_000  # milliseconds a click may wait for its element
@@ -40,16 +38,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running = Server(tmp_path / "server.sqlite3")
     yield running
     running.kill()
-
-
-def _screenshot(page: Page, folder: Path, name: str) -> Path:
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
-    if artefacts:
-        Path(artefacts).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(artefacts) / path.name)
-    return path
 
 
 def _context(browser: Any, **options: Any) -> Any:
@@ -251,7 +239,7 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
     watcher = _open(watcher_context, f"{server.url}/t/{table}")
     watcher.wait_for_selector("#main[data-status='live']", timeout=WAIT)
     assert "watching" in watcher.inner_text("#you")
-    _screenshot(ann, tmp_path, "page-two-people-start")
+    screenshot(ann, tmp_path, "page-two-people-start", whole=True)
 
     pages = {0: ann, 1: bob}
     doubled = {"offered": False, "taken": False}
@@ -314,7 +302,7 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
             assert _state(bob)["version"] == _state(ann)["version"]
             pages[1] = bob
         if clicked_moves == 3:
-            _screenshot(page, tmp_path, "page-two-people-moving")
+            screenshot(page, tmp_path, "page-two-people-moving", whole=True)
     final = _state(ann)
     assert final["status"] == "finished"
     assert doubled == {"offered": True, "taken": True}
@@ -337,7 +325,7 @@ def test_two_people_play_a_game_by_clicking_with_the_cube_a_spectator_and_a_page
     assert analysed.ok
     assert "Ann" in analysed.text()
     assert "<svg" in analysed.text()
-    _screenshot(watcher, tmp_path, "page-two-people-end")
+    screenshot(watcher, tmp_path, "page-two-people-end", whole=True)
     for page in (ann, bob, watcher):
         assert page.errors == []
     print(f"two people: {time.monotonic() - started:.1f} s")
@@ -428,7 +416,7 @@ def test_a_chouette_of_three_people_and_the_bot_whose_team_answers_a_double_two_
             for seat in pages:
                 pages[seat].wait_for_selector("#messages >> text=good luck", timeout=WAIT)
             assert "we split it" not in pages[box].inner_text("#messages")
-            _screenshot(pages[team[0]], tmp_path, "page-chouette-after-the-double")
+            screenshot(pages[team[0]], tmp_path, "page-chouette-after-the-double", whole=True)
     final = _state(ann)
     assert final["status"] == "finished", final["game"]
     people_in_team = [seat for seat in team if seat in pages]
@@ -443,7 +431,7 @@ def test_a_chouette_of_three_people_and_the_bot_whose_team_answers_a_double_two_
         else:  # the dropped bet ended there, at the cube's value before the double
             assert bet["live"] is False
             assert bet["cube"]["value"] == 1
-    _screenshot(ann, tmp_path, "page-chouette-end")
+    screenshot(ann, tmp_path, "page-chouette-end", whole=True)
     for page in pages.values():
         assert page.errors == []
     print(f"chouette: {time.monotonic() - started:.1f} s")
@@ -492,7 +480,7 @@ def test_the_page_reconnects_to_a_server_killed_and_started_again_losing_nothing
                 page.wait_for_selector("#hint li", timeout=WAIT)
                 kind = _check_hint(page)
                 if kind not in hinted:
-                    _screenshot(page, tmp_path, f"page-phone-hint-{kind}")
+                    screenshot(page, tmp_path, f"page-phone-hint-{kind}", whole=True)
                 hinted.add(kind)
             _act(page, choose)
         assert {"plays", "cube"} <= hinted
@@ -512,7 +500,7 @@ def test_the_page_reconnects_to_a_server_killed_and_started_again_losing_nothing
         assert after == before
         assert _act(page, choose) is not None
         assert _state(page)["version"] > before["version"]
-        _screenshot(page, tmp_path, "page-phone-after-restart")
+        screenshot(page, tmp_path, "page-phone-after-restart", whole=True)
         assert page.errors == []
     finally:
         server.kill()
@@ -541,7 +529,7 @@ def test_V2_acey_deucey_checkers_waiting_to_enter_are_drawn_in_the_trays_and_lea
     # All fifteen of each side wait to enter (V2), none on the board, the bar or borne off.
     assert page.locator("#board .waiting").count() == 30
     assert page.locator("#board .checker").count() == 0
-    _screenshot(page, tmp_path, "page-acey-deucey-start")
+    screenshot(page, tmp_path, "page-acey-deucey-start", whole=True)
 
     entered = 0
     for _ in range(40):  # act until a play has entered checkers
@@ -555,5 +543,5 @@ def test_V2_acey_deucey_checkers_waiting_to_enter_are_drawn_in_the_trays_and_lea
         "n => document.querySelectorAll('#board .waiting').length === n", arg=30 - entered, timeout=WAIT
     )
     assert page.locator("#board .checker").count() > 0
-    _screenshot(page, tmp_path, "page-acey-deucey-entered")
+    screenshot(page, tmp_path, "page-acey-deucey-entered", whole=True)
     assert page.errors == []

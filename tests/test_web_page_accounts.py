@@ -11,8 +11,6 @@ where it is set.
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +23,7 @@ pytest.importorskip("playwright.sync_api", reason="the browser tests need playwr
 
 import httpx
 
-from web_helpers import Server, auth, choose
+from web_helpers import Server, auth, choose, screenshot
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -42,15 +40,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running = Server(tmp_path / "server.sqlite3")
     yield running
     running.kill()
-
-
-def _screenshot(page: Page, folder: Path, name: str) -> None:
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
-    if artefacts:
-        Path(artefacts).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(artefacts) / path.name)
 
 
 def _page(browser: Any, server: Server, size: dict[str, int], path: str = "/") -> Page:
@@ -129,8 +118,8 @@ def test_sign_up_post_a_seek_accept_it_elsewhere_then_the_player_page_and_the_le
     ann.wait_for_selector("#seeks .seek-waiting:not([hidden])")
     accept = bob.wait_for_selector("#seeks li[data-seek] .accept-seek")
     assert "Ann" in bob.inner_text("#seeks li[data-seek]")
-    _screenshot(ann, tmp_path, "seeks-lobby-1400x900")
-    _screenshot(bob, tmp_path, "seeks-lobby-390x844")
+    screenshot(ann, tmp_path, "seeks-lobby-1400x900", whole=True)
+    screenshot(bob, tmp_path, "seeks-lobby-390x844", whole=True)
 
     with bob.expect_navigation():
         accept.click()
@@ -159,12 +148,12 @@ def test_sign_up_post_a_seek_accept_it_elsewhere_then_the_player_page_and_the_le
         assert page.locator("svg.rating-chart circle").count() == 3  # a dot per rated match
         assert page.locator("table.matches tbody tr").count() == 3
         assert "standard" in page.inner_text("table.ratings")
-        _screenshot(page, tmp_path, f"player-{size}")
+        screenshot(page, tmp_path, f"player-{size}", whole=True)
         page.goto(f"{server.url}/leaderboard")
         page.wait_for_selector("table.ratings tbody tr a")
         names = page.locator("table.ratings tbody tr td:nth-child(2)").all_inner_texts()
         assert sorted(names) == ["Ann", "Bob"]
-        _screenshot(page, tmp_path, f"leaderboard-{size}")
+        screenshot(page, tmp_path, f"leaderboard-{size}", whole=True)
     ratings = {row["name"]: row["rating"] for row in server.client.get("/api/leaderboard").json()["players"]}
     assert names == sorted(ratings, key=lambda name: -ratings[name])  # highest first
 
@@ -239,7 +228,7 @@ def test_a_rated_match_against_the_bot_made_in_the_lobby_and_taken_up_on_another
     phone.click("#come-back-0")  # her own seat, taken up on this device
     phone.wait_for_selector("#come-back-0", state="detached")
     assert phone.evaluate(f"JSON.parse(localStorage.getItem('tavola.seats'))['{table}'].seat") == 0
-    _screenshot(phone, tmp_path, "account-seat-taken-up-390x844")
+    screenshot(phone, tmp_path, "account-seat-taken-up-390x844", whole=True)
     held = laptop.evaluate(f"JSON.parse(localStorage.getItem('tavola.seats'))['{table}'].token")
     assert server.state(table, held)["you"] is None  # the laptop's token no longer counts
 

@@ -8,8 +8,6 @@ A screenshot goes to the test's folder, and to $TAVOLA_ARTEFACTS where it is set
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
 
-from web_helpers import Server
+from web_helpers import Server, screenshot
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -32,15 +30,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running = Server(tmp_path / "server.sqlite3")
     yield running
     running.kill()
-
-
-def _screenshot(page: Any, folder: Path, name: str) -> None:
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
-    if artefacts:
-        Path(artefacts).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(artefacts) / path.name)
 
 
 def test_the_page_shows_both_clocks_counting_down_and_the_match_lost_on_time(
@@ -79,7 +68,7 @@ def test_the_page_shows_both_clocks_counting_down_and_the_match_lost_on_time(
         "() => Number(document.querySelector('.clock.running').dataset.left) < 5", timeout=WAIT
     )
     assert float(page.get_attribute(f"#clock-{1 - loser}", "data-left")) == BANK
-    _screenshot(page, tmp_path, "page-clocks-running")
+    screenshot(page, tmp_path, "page-clocks-running", whole=True)
 
     page.wait_for_selector("#forfeit", timeout=WAIT)
     who = "Ann" if loser == 0 else "Ben"
@@ -87,5 +76,5 @@ def test_the_page_shows_both_clocks_counting_down_and_the_match_lost_on_time(
     assert "out" in (page.get_attribute(f"#clock-{loser}", "class") or "")
     assert page.inner_text(f"#clock-{loser} .clock-bank") == "out of time"
     assert page.get_attribute("#main", "data-status") == "finished"
-    _screenshot(page, tmp_path, "page-clocks-lost-on-time")
+    screenshot(page, tmp_path, "page-clocks-lost-on-time", whole=True)
     context.close()

@@ -10,8 +10,6 @@ Screenshots go to the test's folder and to $TAVOLA_ARTEFACTS where it is set. Ev
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +20,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
 
-from web_helpers import Server  # noqa: E402 (after the skips)
+from web_helpers import Server, screenshot  # noqa: E402 (after the skips)
 
 WAIT = 30_000  # milliseconds a page may take to show what the server sent
 CLICK = 3_000  # milliseconds a click may wait for its element
@@ -86,17 +84,6 @@ def _context(browser: Any, watch: Watch, size: str, **options: Any) -> Any:
     context.set_default_navigation_timeout(WAIT)
     context.route("**/*", watch.route)
     return context
-
-
-def _screenshot(page: Page, folder: Path, name: str) -> Path:
-    """The window as the player sees it (not the whole page: what is out of view is not in it)."""
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path))
-    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
-    if artefacts:
-        Path(artefacts).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(artefacts) / path.name)
-    return path
 
 
 def _state(page: Page) -> dict[str, Any]:
@@ -168,7 +155,7 @@ def test_a_game_against_the_bot_keeps_the_board_in_view_tells_the_cube_and_the_r
     watch = Watch(server)
     page = watch.page(_context(browser, watch, size))
     _new_bot_table(page, server)
-    _screenshot(page, tmp_path, f"look-{size}-table-start")
+    screenshot(page, tmp_path, f"look-{size}-table-start")
     first = _state(page)
     bot = first["seats"][1]["name"]
 
@@ -183,7 +170,7 @@ def test_a_game_against_the_bot_keeps_the_board_in_view_tells_the_cube_and_the_r
             page.click("#hint-button", timeout=CLICK)
             page.wait_for_selector("#hint h2", timeout=WAIT)
             _board_in_view(page)
-            _screenshot(page, tmp_path, f"look-{size}-table-hint")
+            screenshot(page, tmp_path, f"look-{size}-table-hint")
             hinted = True
         if _named(page, "double"):
             break
@@ -207,7 +194,7 @@ def test_a_game_against_the_bot_keeps_the_board_in_view_tells_the_cube_and_the_r
     assert answer in page.inner_text("#live-region")
     assert "Ann doubles" in page.inner_text("#game-log")  # "to 2" where the page saw the offer or the take
     _board_in_view(page)
-    _screenshot(page, tmp_path, f"look-{size}-table-after-double")
+    screenshot(page, tmp_path, f"look-{size}-table-after-double")
 
     if answer.endswith("takes"):  # Ann resigns a backgammon, which the bot accepts: the table ends
         _wait_mine(page)
@@ -222,7 +209,7 @@ def test_a_game_against_the_bot_keeps_the_board_in_view_tells_the_cube_and_the_r
     assert f"{bot} wins" in result, result
     assert "Final score" in result, result
     assert page.get_attribute("#to-lobby", "href") == "/"
-    _screenshot(page, tmp_path, f"look-{size}-table-finished")
+    screenshot(page, tmp_path, f"look-{size}-table-finished")
 
     # A rematch: a new table with the same options, Ann in the same seat.
     page.click("#rematch", timeout=CLICK)
@@ -247,7 +234,7 @@ def test_no_page_logs_an_error_fails_a_request_or_reaches_another_host(
     page.goto(server.url + "/")
     page.wait_for_selector("#tables-live li", timeout=WAIT)
     page.wait_for_selector("#tables-finished li", timeout=WAIT)
-    _screenshot(page, tmp_path, f"look-{size}-lobby")
+    screenshot(page, tmp_path, f"look-{size}-lobby")
 
     # A finished table, played through the API: its page, its summary and its dice checked.
     created = server.client.post("/api/tables", json={"kind": "game", "series": "single", "seats": [{}, {}]})
@@ -280,12 +267,12 @@ def test_no_page_logs_an_error_fails_a_request_or_reaches_another_host(
     page.wait_for_selector("#verified.ok", timeout=WAIT)
     page.wait_for_selector("#game-log li[data-at]", timeout=WAIT)
     assert page.locator("#rematch").count() == 0  # a spectator goes back to the lobby only
-    _screenshot(page, tmp_path, f"look-{size}-finished-watched")
+    screenshot(page, tmp_path, f"look-{size}-finished-watched")
 
     page.goto(server.url + "/docs")
     page.wait_for_selector(".swagger-ui .opblock", timeout=WAIT)
     assert "/api/tables" in page.inner_text(".swagger-ui")
-    _screenshot(page, tmp_path, f"look-{size}-docs")
+    screenshot(page, tmp_path, f"look-{size}-docs")
     icon = page.request.get(server.url + "/favicon.ico")
     assert icon.ok
     assert icon.headers["content-type"].startswith("image/svg+xml")
@@ -368,5 +355,5 @@ def test_points_and_resignations_are_said_as_people_say_them_invite_links_show_w
         )
         assert f"seat {seat + 1}" in page.inner_text(f".seats li[data-seat='{seat}']")
     assert len(set(links)) == 3
-    _screenshot(page, tmp_path, "look-desktop-chouette-invites")
+    screenshot(page, tmp_path, "look-desktop-chouette-invites")
     assert watch.problems == []

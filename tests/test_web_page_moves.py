@@ -21,8 +21,8 @@ import pytest
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
 
-from test_web_page_look import CLICK, WAIT, Watch, _board_in_view, _context, _screenshot, _state
-from web_helpers import Server, choose
+from test_web_page_look import CLICK, WAIT, Watch, _board_in_view, _context, _state
+from web_helpers import Server, choose, screenshot
 
 Page = Any
 
@@ -188,7 +188,7 @@ def test_a_checker_dragged_to_a_legal_place_moves_there_and_one_dropped_elsewher
     page.wait_for_timeout(400)  # time for anything sent to come back
     assert _state(page)["version"] == before["version"]
     assert page.locator(_checker(start)).last.evaluate("c => getComputedStyle(c).visibility") == "visible"
-    _screenshot(page, tmp_path, f"moves-{size}-dropped-back")
+    screenshot(page, tmp_path, f"moves-{size}-dropped-back")
 
     # Dropped on a legal place: that move is made, the checker on it.
     end = sorted(allowed)[0]
@@ -198,7 +198,7 @@ def test_a_checker_dragged_to_a_legal_place_moves_there_and_one_dropped_elsewher
     assert [move.replace("*", "") for move in after["game"]["moves"]] == [f"{start}/{end}"]
     assert page.evaluate(DRAWN)["wrong"] == []
     _board_in_view(page)
-    _screenshot(page, tmp_path, f"moves-{size}-dropped")
+    screenshot(page, tmp_path, f"moves-{size}-dropped")
 
     # A click on a checker and one on its place still move it.
     more = _moves(after)
@@ -256,7 +256,7 @@ def test_every_play_slides_on_the_board_and_ends_in_the_states_position(
     drawn = page.evaluate(DRAWN)
     assert drawn == {"wrong": [], "animations": 0}
     assert page.locator("#board svg .dice").count() == 1  # the dice of the play just made, or of the roll
-    _screenshot(page, tmp_path, "moves-desktop-after-slides")
+    screenshot(page, tmp_path, "moves-desktop-after-slides")
     assert watch.problems == []
 
 
@@ -296,7 +296,7 @@ def test_a_typed_play_is_made_and_a_bad_one_shows_the_servers_refusal(
     assert refusal == answer.json()["error"]  # the server's own words: "24/1: no die of 5-3 moves ..."
     assert page.input_value("#play-text") == "24/1"  # kept, to be put right
     assert _state(page)["version"] == seen["version"]
-    _screenshot(page, tmp_path, f"moves-{size}-typed-refused")
+    screenshot(page, tmp_path, f"moves-{size}-typed-refused")
 
     play = next(action["play"] for action in seen["legal_actions"] if action["action"] == "play")
     page.fill("#play-text", play)

@@ -25,11 +25,10 @@ from test_web_page_look import (
     _board_in_view,
     _context,
     _play_a_turn,
-    _screenshot,
     _state,
 )
 from test_web_page_moves import DRAWN, _ann_page, _until_bot_played, _wait_version
-from web_helpers import Server
+from web_helpers import Server, screenshot
 
 Page = Any
 
@@ -91,7 +90,7 @@ def test_the_score_sheet_follows_the_match_and_shows_any_move_on_the_board(
     assert [text for text in shown if text in expected] == expected
     assert page.inner_text("#score-sheet thead").split() == ["Ann", "Tavola"]
     assert "Ann 0 · Tavola 0" in page.inner_text("#sheet-total")
-    _screenshot(page, tmp_path, f"record-{size}-score-sheet")
+    screenshot(page, tmp_path, f"record-{size}-score-sheet")
 
     # A move of the sheet on the board, read-only, stepped through, and back to the game.
     steps = server.client.get(f"/api/tables/{table}/positions", params={"game": 0}).json()["steps"]
@@ -106,7 +105,7 @@ def test_the_score_sheet_follows_the_match_and_shows_any_move_on_the_board(
     assert page.locator("#board svg .place.source").count() == 0  # nothing to move on a past board
     assert page.locator("#score-sheet .sheet-move.shown").count() == 1
     _board_in_view(page)
-    _screenshot(page, tmp_path, f"record-{size}-move-shown")
+    screenshot(page, tmp_path, f"record-{size}-move-shown")
 
     page.click("#sheet-next", timeout=CLICK)
     page.wait_for_function("at => window.tavolaTable.viewing?.move.at > at", arg=at, timeout=WAIT)
@@ -173,7 +172,7 @@ def test_the_end_card_shows_each_players_error_rate_once_the_table_is_analysed(
         assert f"{player['error_rate_memg']:.1f}" in row  # the analysis's own figures
     assert (page.get_attribute("#step-through", "href") or "").startswith("/analysis/")
     _board_in_view(page)
-    _screenshot(page, tmp_path, f"record-{size}-error-rates")
+    screenshot(page, tmp_path, f"record-{size}-error-rates")
 
     # Opened again in this browser, the card shows them at once: the server kept the analysis.
     page.reload()
@@ -205,7 +204,7 @@ def test_on_a_phone_the_title_stays_in_view_after_a_play_and_the_points_numbers_
     )
     assert len(numbers) == 24
     assert min(numbers) >= 11, numbers  # pixels: readable on a phone
-    _screenshot(page, tmp_path, "record-phone-after-a-play")
+    screenshot(page, tmp_path, "record-phone-after-a-play")
     assert watch.problems == []
 
 

@@ -10,8 +10,6 @@ Screenshots go to the test's folder and to $TAVOLA_ARTEFACTS where it is set. Ev
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
 pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (python)")
 
-from web_helpers import Server, auth, choose, create, sit
+from web_helpers import Server, auth, choose, create, screenshot, sit
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -75,16 +73,6 @@ class Watch:
         else:
             self.problems.append(f"outside: {url}")
             route.abort()
-
-
-def screenshot(page: Page, folder: Path, name: str) -> None:
-    """The window as the player sees it, kept in ``folder`` and in $TAVOLA_ARTEFACTS where it is set."""
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path))
-    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
-    if artefacts:
-        Path(artefacts).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(artefacts) / path.name)
 
 
 def uploaded(page: Page, server: Server) -> str:

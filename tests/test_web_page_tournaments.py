@@ -11,8 +11,6 @@ where it is set.
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +24,7 @@ pytest.importorskip("playwright.sync_api", reason="the browser tests need playwr
 import httpx
 
 from test_web_page_a11y import violations
-from web_helpers import Server
+from web_helpers import Server, screenshot
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -44,15 +42,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running = Server(tmp_path / "server.sqlite3")
     yield running
     running.kill()
-
-
-def _screenshot(page: Page, folder: Path, name: str) -> None:
-    path = folder / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
-    if artefacts:
-        Path(artefacts).mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(artefacts) / path.name)
 
 
 def _post(client: httpx.Client, path: str, body: Any = None) -> httpx.Response:
@@ -127,7 +116,7 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
         "Semi-finals",
         "Final",
     ]
-    _screenshot(page, tmp_path, "tournament-knockout-running-wide")
+    screenshot(page, tmp_path, "tournament-knockout-running-wide", whole=True)
     assert violations(page) == []  # axe-core's audit of the bracket with the director's buttons
 
     player = _browser_as(browser, server, PHONE, people["P4"])
@@ -135,7 +124,7 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
     mine = player.locator(".match[aria-label='P4 against P5']")
     mine.locator("button.play").wait_for()  # P4 plays P5 in the first round, to start by its deadline
     assert mine.locator(".start-by").text_content().startswith("to start by ")
-    _screenshot(player, tmp_path, "tournament-knockout-player-phone")
+    screenshot(player, tmp_path, "tournament-knockout-player-phone", whole=True)
     with player.expect_navigation():
         mine.locator("button.play").click()
     assert "/t/" in player.url
@@ -157,12 +146,12 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
     assert final.locator(".player.won").all_text_contents() == ["P1"]
     assert final.locator(".match").get_attribute("aria-label") == "P1 against P2: P1 won"
     assert page.locator("#bracket-consolation .bracket-round").count() == 2
-    _screenshot(page, tmp_path, "tournament-knockout-finished-wide")
+    screenshot(page, tmp_path, "tournament-knockout-finished-wide", whole=True)
     assert violations(page) == []
     phone = _browser_as(browser, server, PHONE, director)
     phone.goto(f"{server.url}/tournaments/{tournament}")
     phone.wait_for_selector("#standings")
-    _screenshot(phone, tmp_path, "tournament-knockout-finished-phone")
+    screenshot(phone, tmp_path, "tournament-knockout-finished-phone", whole=True)
 
     made = _post(director, "/api/tournaments", {"name": "Swiss evening", "kind": "swiss", "rounds": 3})
     assert made.status_code == 201, made.text
@@ -180,11 +169,11 @@ def test_the_knockout_bracket_and_the_swiss_standings_are_drawn(
     rows = page.locator("#standings tbody tr")
     assert rows.count() == 6
     assert rows.first.locator("td").all_text_contents()[:3] == ["1", "P1", "3"]
-    _screenshot(page, tmp_path, "tournament-swiss-wide")
+    screenshot(page, tmp_path, "tournament-swiss-wide", whole=True)
     assert violations(page) == []
     phone.goto(f"{server.url}/tournaments/{swiss}")
     phone.wait_for_selector("[data-status=finished] #standings")
-    _screenshot(phone, tmp_path, "tournament-swiss-phone")
+    screenshot(phone, tmp_path, "tournament-swiss-phone", whole=True)
     page.goto(f"{server.url}/tournaments")
     page.wait_for_selector("#tournaments li a:has-text('Swiss evening')")
     assert page.locator("#tournaments li").count() == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -199,3 +200,15 @@ def serve_to_the_end(database: Path, timeout: float = 90) -> subprocess.Complete
         timeout=timeout,
         check=False,
     )
+
+
+def screenshot(page: Any, folder: Path, name: str, *, whole: bool = False) -> Path:
+    """A picture of ``page`` in ``folder`` as ``name``.png, copied to $TAVOLA_ARTEFACTS where it is set:
+    the window as the player sees it (what is out of view is not in it), or ``whole``, the whole page."""
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=whole)
+    artefacts = os.environ.get("TAVOLA_ARTEFACTS")
+    if artefacts:
+        Path(artefacts).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(artefacts) / path.name)
+    return path
