@@ -15,6 +15,8 @@ from tavola.ids import parse_position
 PROMPT = re.compile(r"> $", re.MULTILINE)
 POSITION_ID = re.compile(r": ([A-Za-z0-9+/]{14})   ")  # the gnubg Position ID under the board, any language
 DICE_IN_PROMPT = re.compile(r"\((\d)-(\d)\): ")
+START = 120
+"""Seconds to wait for output: on a fresh clone the first start compiles the kernels, with other tests running."""
 
 
 def environment(home: Path, language: str = "en", without: tuple[str, ...] = ()) -> dict[str, str]:
@@ -39,7 +41,7 @@ class Terminal:
         home: Path,
         *args: str,
         language: str = "en",
-        timeout: float = 60,
+        timeout: float = START,
         command: str = "play",
         without: tuple[str, ...] = (),
     ) -> None:

@@ -14,7 +14,7 @@ from tavola.actions import OpeningRoll, Roll
 from tavola.chouette import Chouette, ChouetteSettings, CubeMode, Drop, Phase, Take
 from tavola.console.chouette import ChouetteConsole
 from tavola.dicesource import RandomDice
-from terminal import environment
+from terminal import START, environment
 
 
 class TablePlayer:
@@ -125,7 +125,7 @@ def test_a_wrong_action_is_refused_and_the_table_goes_on() -> None:
 
 def test_tavola_chouette_in_a_terminal_saves_and_resumes(tmp_path: Path) -> None:
     args = ["-m", "tavola", "chouette", "Ann", "Ben", "Cid", "--seed", "3"]
-    child = pexpect.spawn(sys.executable, args, env=environment(tmp_path), encoding="utf-8", timeout=60)
+    child = pexpect.spawn(sys.executable, args, env=environment(tmp_path), encoding="utf-8", timeout=START)
     child.expect(r"> $")
     first = str(child.before)
     assert re.search(r"Game 1: (Ann|Ben|Cid) is the box", first)
@@ -134,7 +134,11 @@ def test_tavola_chouette_in_a_terminal_saves_and_resumes(tmp_path: Path) -> None
     child.close()
     assert child.exitstatus == 0
     resumed = pexpect.spawn(
-        sys.executable, ["-m", "tavola", "chouette", "--resume"], env=environment(tmp_path), encoding="utf-8"
+        sys.executable,
+        ["-m", "tavola", "chouette", "--resume"],
+        env=environment(tmp_path),
+        encoding="utf-8",
+        timeout=START,
     )
     resumed.expect(r"> $")
     assert "Cubes" in str(resumed.before)
@@ -147,7 +151,11 @@ def test_tavola_chouette_in_a_terminal_saves_and_resumes(tmp_path: Path) -> None
 def test_a_new_chouette_keeps_the_saved_one_aside(tmp_path: Path) -> None:
     def chouette(*args: str, lines: tuple[str, ...]) -> str:
         child = pexpect.spawn(
-            sys.executable, ["-m", "tavola", "chouette", *args], env=environment(tmp_path), encoding="utf-8"
+            sys.executable,
+            ["-m", "tavola", "chouette", *args],
+            env=environment(tmp_path),
+            encoding="utf-8",
+            timeout=START,
         )
         text = ""
         for line in lines:
