@@ -12,12 +12,13 @@ import tavola.movegen
 from builders import position
 from tavola import Dice, Position
 from tavola.dice import ALL_ROLLS
+from tavola.errors import TavolaError
 from tavola.movegen import generate
 from tavola.notation import format_play
 from tavola.play import LegalPlays, Move, Play
 from tavola.sampling import random_positions
 from tavola.turn import Turn
-from tavola.variants import DUTCH, STANDARD, Variant
+from tavola.variants import ACEY_DEUCEY, DUTCH, STANDARD, Variant
 
 
 def eager_plays(
@@ -132,3 +133,37 @@ def test_plays_are_values_that_pickle_and_copy() -> None:
     again = pickle.loads(pickle.dumps(play))
     assert (again, again.notation, again.variant) == (play, play.notation, play.variant)
     assert [str(p) for p in pickle.loads(pickle.dumps(plays))] == [str(p) for p in plays]
+
+
+def _one_die_moves(turn: Turn) -> set[Move]:
+    """Every single-die move the rules allow on the turn's board, judged one at a time by ``Turn.add``."""
+    board, found = turn.current.to_array(), set()
+    for die in set(turn.remaining):
+        for source in range(26, 0, -1):
+            target = max(min(source, 25) - die, 0)
+            move = Move(source, target, hit=bool(target and board[target] == -1))
+            try:
+                turn.add(move)
+            except TavolaError:
+                continue
+            found.add(move)
+    return found
+
+
+@pytest.mark.parametrize("variant", [STANDARD, DUTCH, ACEY_DEUCEY], ids=lambda variant: variant.name)
+def test_R11_R12_next_moves_are_the_moves_that_lead_to_a_legal_play(variant: Variant) -> None:
+    """A turn's next moves are exactly the single-die moves ``add`` takes, and following them one at a time
+    reaches every legal play of the roll and nothing else."""
+    for start in random_positions(12, seed=8, variant=variant):
+        for roll in ALL_ROLLS:
+            turn = Turn(start, roll, variant=variant)
+            reached: set[bytes] = set()
+            waiting = [turn]
+            while waiting:
+                now = waiting.pop()
+                moves = now.next_moves()
+                assert set(moves) == _one_die_moves(now), (start, roll, now.moves)
+                if now.is_complete:
+                    reached.add(now.current.to_array().tobytes())
+                waiting += [now.add(move) for move in moves]
+            assert reached == set(turn.legal.rows()), (start, roll)

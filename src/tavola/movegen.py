@@ -488,18 +488,41 @@ def generate_dice(position: IntArray, dice: tuple[int, ...], flags: int = 0) -> 
     >>> [(int(move[0, 0]), int(move[0, 1])) for move in moves]
     [(24, 18), (13, 7), (8, 2)]
     """
+    start = np.array(position, dtype=np.int8).reshape(1, ARRAY_SIZE)
+    _offsets, results, moves = generate_dice_batch(start, dice, flags)
+    return results.copy(), moves.copy()
+
+
+def generate_dice_batch(
+    positions: IntArray, dice: tuple[int, ...], flags: int = 0
+) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:
+    """:func:`generate_dice` of many positions with the same dice left, in one compiled call.
+
+    ``positions`` is an (N, 30) int8 array. Returns ``(offsets, results, moves)`` as
+    :func:`generate_batch` does; the arrays are the calling thread's own, valid until its next call:
+    copy what is kept.
+
+    >>> from tavola.position import Position
+    >>> start = Position.start().to_array()
+    >>> offsets, results, moves = generate_dice_batch(np.stack([start, start]), (6, 5))
+    >>> offsets.tolist()
+    [0, 7, 14]
+    """
     if not 1 <= len(dice) <= 4 or any(not 1 <= die <= 6 for die in dice):
         raise ValueError(f"dice are one to four values 1-6, not {dice}")
     if len(set(dice)) > 1 and len(dice) != 2:
         raise ValueError(f"more than two dice are all the same value, not {dice}")
     work = _work_arrays()
-    start = np.array(position, dtype=np.int8).reshape(1, ARRAY_SIZE)
-    roll = np.array([[dice[0], dice[-1]]], dtype=np.int8)
-    offsets, boards, moves = _batch(
-        start, roll, len(dice), flags, *work.arrays(), work.out_boards, work.out_moves
+    boards = np.ascontiguousarray(positions, dtype=np.int8)
+    if boards.ndim != 2 or boards.shape[1] != ARRAY_SIZE:
+        raise ValueError(f"positions must have shape (N, {ARRAY_SIZE}), not {boards.shape}")
+    rolls = np.empty((len(boards), 2), dtype=np.int8)
+    rolls[:, 0], rolls[:, 1] = dice[0], dice[-1]
+    offsets, work.out_boards, work.out_moves = _batch(
+        boards, rolls, len(dice), flags, *work.arrays(), work.out_boards, work.out_moves
     )
-    written = offsets[1]
-    return boards[:written].copy(), moves[:written].copy()
+    written = offsets[-1]
+    return offsets, work.out_boards[:written], work.out_moves[:written]
 
 
 class _WorkArrays(Scratch):

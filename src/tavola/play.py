@@ -251,10 +251,14 @@ class LegalPlays(Sequence[Play]):
         """The index of the play that leaves ``after`` (seen from the mover), if one does."""
         if after.checkers != self.position.checkers:
             return None
+        return self.rows().get(after.to_array().tobytes())
+
+    def rows(self) -> dict[bytes, int]:
+        """Each play's resulting board (its array's bytes) and its index: read it, never change it."""
         rows = self._rows
         if rows is None:
             rows = self._rows = {result.tobytes(): row for row, result in enumerate(self.results)}
-        return rows.get(after.to_array().tobytes())
+        return rows
 
     def by_result(self, after: Position) -> Play | None:
         """The play that leaves ``after`` (seen from the mover), if one does."""

@@ -21,14 +21,24 @@ tavola.errors.IllegalPlayError: 24/19: point 19 is blocked (R5)
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+import numpy.typing as npt
+
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
 from tavola.i18n import _
-from tavola.movegen import destination, generate_dice, highest_checker, may_hit, move_checker
+from tavola.movegen import (
+    destination,
+    generate_dice_batch,
+    highest_checker,
+    may_hit,
+    move_checker,
+)
 from tavola.notation import (
     Segment,
     ambiguous,
@@ -181,12 +191,7 @@ class Turn:
 
     def _can_finish(self) -> bool:
         """Whether some way to play the dice left ends in a legal play."""
-        if not self.remaining:
-            return self.is_complete
-        results, _finished = generate_dice(self.current.to_array(), self.remaining, self.variant.flags)
-        return any(
-            self.legal.by_result(Position._from_trusted_array(row, self.start.checkers)) for row in results
-        )
+        return self._finish([self.current.to_array()], list(self.remaining))[0]
 
     def next_moves(self) -> list[Move]:
         """The single-die moves that may come next, each leaving a way to finish the roll."""
@@ -195,11 +200,17 @@ class Turn:
     @cached_property
     def _next_moves(self) -> tuple[Move, ...]:
         """:meth:`next_moves`, found once per turn (a turn never changes; a page lists them after every
-        change, and a table asks them again to see who may act)."""
+        change, and a table asks them again to see who may act).
+
+        Each die's candidate moves are judged together: what may follow each of them is generated in one
+        compiled call, and a candidate stays where some way on ends in one of the roll's legal plays."""
         found: list[Move] = []
         board = self.current.to_array()
-        for die in sorted(set(self.remaining), reverse=True):
-            top, hitting = highest_checker(board, BAR), may_hit(board, self.variant.flags)
+        remaining = list(self.remaining)
+        top, hitting = highest_checker(board, BAR), may_hit(board, self.variant.flags)
+        for die in sorted(set(remaining), reverse=True):
+            candidates: list[Move] = []
+            afters: list[npt.NDArray[np.int8]] = []
             for source in range(WAITING, 0, -1):
                 target = destination(board, source, die, top, hitting)
                 if target < 0:
@@ -207,12 +218,26 @@ class Turn:
                 move = Move(source, target, bool(board[target] == -1) if target else False)
                 if move in found:
                     continue
-                try:
-                    self.add(move)
-                except IllegalPlayError:
-                    continue
-                found.append(move)
+                after = board.copy()
+                move_checker(after, source, target)
+                candidates.append(move)
+                afters.append(after)
+            if candidates:
+                rest = list(remaining)
+                rest.remove(die)
+                found += [move for move, ok in zip(candidates, self._finish(afters, rest), strict=True) if ok]
         return tuple(found)
+
+    def _finish(self, boards: list[npt.NDArray[np.int8]], rest: list[int]) -> list[bool]:
+        """For each board (one more move made), whether some way to play the dice ``rest`` from it ends in
+        a legal play of the roll."""
+        rows = self.legal.rows()
+        if not rest:
+            return [board.tobytes() in rows for board in boards]
+        offsets, results, _moves = generate_dice_batch(np.stack(boards), tuple(rest), self.variant.flags)
+        ends = [result.tobytes() in rows for result in results]
+        bounds = offsets.tolist()
+        return [any(ends[first:last]) for first, last in itertools.pairwise(bounds)]
 
     def __str__(self) -> str:
         moves = self.notation or _("(no moves yet)")
