@@ -62,6 +62,8 @@ class GroupCommit:
         self._waiting: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._connection: Connection | None = None
+        """The commit thread's connection (:meth:`_transaction`)."""
         self.transactions = 0
         """How many transactions were committed (or tried)."""
         self.writes = 0
@@ -92,6 +94,12 @@ class GroupCommit:
             thread.join(timeout=30)
 
     def _run(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self._let_go()
+
+    def _serve(self) -> None:
         while True:
             first = self._waiting.get()
             if first is None:
@@ -123,13 +131,36 @@ class GroupCommit:
             finally:
                 fcntl.flock(held, fcntl.LOCK_UN)
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A transaction on the thread's own connection, kept open from one transaction to the next (a
+        connection taken from the pool and given back for each would cost a rollback each time); after
+        any error the connection is let go, and the next transaction opens another."""
+        if self._connection is None:
+            self._connection = self.engine.connect()
+        try:
+            with self._connection.begin():
+                yield self._connection
+        except BaseException:
+            self._let_go(broken=True)
+            raise
+
+    def _let_go(self, *, broken: bool = False) -> None:
+        """Close the thread's connection; ``broken``: it failed, and is not given back to the pool."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):  # a connection broken already has nothing to close
+                if broken:
+                    connection.invalidate()
+                connection.close()
+
     def _commit(self, batch: list[_Write]) -> None:
         outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
         self.transactions += 1
         self.writes += len(batch)
         written = False
         try:
-            with self._turn(), self.engine.begin() as connection:
+            with self._turn(), self._transaction() as connection:
                 for _key, work, done in sorted(batch, key=lambda write: write[0]):
                     try:
                         outcomes.append((done, work(connection), None))
