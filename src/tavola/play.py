@@ -176,7 +176,7 @@ class LegalPlays(Sequence[Play]):
     ((16, 30), '24/20', True)
     """
 
-    __slots__ = ("_made", "_rows", "dice", "moves", "position", "results", "variant")
+    __slots__ = ("_made", "_named", "_rows", "dice", "moves", "position", "results", "variant")
 
     position: Position
     dice: Dice
@@ -185,6 +185,7 @@ class LegalPlays(Sequence[Play]):
     moves: npt.NDArray[np.int8]
     _made: list[Play | None]
     _rows: dict[bytes, int] | None
+    _named: dict[str, Play] | None
 
     def __init__(
         self,
@@ -201,6 +202,7 @@ class LegalPlays(Sequence[Play]):
         self.results, self.moves = results, moves
         self._made = [None] * len(results)
         self._rows = None
+        self._named = None
 
     @overload
     def __getitem__(self, index: int) -> Play: ...
@@ -218,9 +220,10 @@ class LegalPlays(Sequence[Play]):
         """Play ``row``, made from the arrays the first time it is asked for."""
         play = self._made[row]
         if play is None:
-            steps = tuple(_move(*step) for step in self.moves[row].tolist() if step[0] >= 0)
+            steps, notation = _steps(self.moves[row])
             after = Position._from_trusted_array(self.results[row], self.position.checkers)
             play = self._made[row] = Play._trusted(self.position, self.dice, steps, after, self.variant)
+            object.__setattr__(play, "_notation", notation)
         return play
 
     def __len__(self) -> int:
@@ -265,6 +268,22 @@ class LegalPlays(Sequence[Play]):
         row = self.row_of(after)
         return None if row is None else self._play(row)
 
+    def by_notation(self, text: str) -> Play | None:
+        """The play whose canonical notation is exactly ``text``, if one is (a play read back as it was
+        listed); anything else is for :func:`~tavola.notation.parse_play`, which reads every form.
+
+        >>> from tavola import Dice, Position
+        >>> plays = Position.start().legal_plays(Dice(3, 1))
+        >>> plays.by_notation("8/5 6/5") is plays.by_result(plays.by_notation("8/5 6/5").after)
+        True
+        >>> plays.by_notation("6/5 8/5") is None
+        True
+        """
+        named = self._named
+        if named is None:
+            named = self._named = {play.notation: play for play in self}
+        return named.get(text)
+
     def find_moves(self, moves: Sequence[Move]) -> Play:
         """The play these single-die moves make, or :class:`IllegalPlayError`."""
         from tavola.notation import Segment, match_segments
@@ -279,6 +298,26 @@ class LegalPlays(Sequence[Play]):
         shown = ", ".join(play.notation for play in self[:8])
         more = ", ..." if len(self) > 8 else ""
         return f"<LegalPlays {self.dice} ({len(self)}): {shown}{more}>"
+
+
+_STEPS: dict[bytes, tuple[tuple[Move, ...], str]] = {}
+"""The moves and notation of the generator's rows of moves met so far (the same few thousand plays come
+back, in one position after another)."""
+_MOST_STEPS = 1 << 16
+
+
+def _steps(row: npt.NDArray[np.int8]) -> tuple[tuple[Move, ...], str]:
+    """The single-die moves of a row of the generator's ``moves``, and their notation, made once per row."""
+    key = row.tobytes()
+    found = _STEPS.get(key)
+    if found is None:
+        from tavola.notation import format_play
+
+        if len(_STEPS) >= _MOST_STEPS:
+            _STEPS.clear()
+        steps = tuple(_move(*step) for step in row.tolist() if step[0] >= 0)
+        found = _STEPS[key] = (steps, format_play(steps))
+    return found
 
 
 @functools.cache

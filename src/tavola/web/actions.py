@@ -50,7 +50,7 @@ from tavola.actions import (
 from tavola.chouette import actions as chouette
 from tavola.chouette.actions import ChouetteAction
 from tavola.errors import TavolaError
-from tavola.play import Move
+from tavola.play import Move, Play
 from tavola.position import WinKind
 from tavola.schema import Says, Shape, read_shape
 from tavola.turn import Turn
@@ -246,10 +246,17 @@ def read_game_action(data: object, turn: Turn | None, variant: Variant | None = 
         case _Play(action="play", play=text):
             if turn is None:
                 return MoveCheckers(text)
-            return Played(turn.start.parse_play(turn.dice, text, variant))
+            return Played(_read_play(turn, text, variant))
         case _Move(moves=text):
             return MoveCheckers(text)
     raise ActionError(f"action: not an action of a two-player game: {data!r:.80}")
+
+
+def _read_play(turn: Turn, text: str, variant: Variant | None) -> Play:
+    """The play ``text`` names in ``turn``: a legal play's own notation, as listed, found at once; any other
+    form read by :meth:`~tavola.position.Position.parse_play`, which says what is wrong with it."""
+    listed = turn.legal.by_notation(text)
+    return listed if listed is not None else turn.start.parse_play(turn.dice, text, variant)
 
 
 def read_chouette_action(
@@ -269,7 +276,7 @@ def read_chouette_action(
         case _Play(play=text):
             if turn is None:
                 return MoveCheckers(text)
-            return Played(turn.start.parse_play(turn.dice, text, variant))
+            return Played(_read_play(turn, text, variant))
         case _Move(moves=text):
             return MoveCheckers(text)
     raise ActionError(f"action: not an action of a chouette player: {data!r:.80}")

@@ -18,6 +18,7 @@ from seat 0's side at a two-player table and from the box's at a chouette
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
@@ -148,8 +149,12 @@ class _ServedChouette(ServedTable[ChouetteAction]):
 # --- the game as the page draws it --------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
 def position_json(position: Position) -> dict[str, Any]:
     """A board as a page draws it, from the side of the player it is seen by (``position``'s mover).
+
+    Made once for a board met again (the roll, the cube and the answers leave it as it was), and shared:
+    read it, never change it.
 
     >>> position_json(Position.start())["points"][:6]
     [-2, 0, 0, 0, 0, 5]
