@@ -247,14 +247,21 @@ class FlakyStore(Store):
             raise sqlite3.OperationalError("database is locked")
 
     def append_action(
-        self, table_id: str, number: int, seat: int | None, action: dict[str, Any], *, revision: int
+        self,
+        table_id: str,
+        number: int,
+        seat: int | None,
+        action: dict[str, Any],
+        *,
+        revision: int,
+        **more: Any,  # the clocks, and the end of the table with its writes
     ) -> int:
         self._maybe_fail()
-        return super().append_action(table_id, number, seat, action, revision=revision)
+        return super().append_action(table_id, number, seat, action, revision=revision, **more)
 
-    def set_status(self, table_id: str, status: str, *, revision: int) -> int:
+    def set_status(self, table_id: str, status: str, *, revision: int, **more: Any) -> int:
         self._maybe_fail()
-        return super().set_status(table_id, status, revision=revision)
+        return super().set_status(table_id, status, revision=revision, **more)
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ from tavola.web.accounts import AccountRow, Accounts
 from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
 from tavola.web.live import token_hash
-from tavola.web.ratings import RatedMatchRow, RatingRow
+from tavola.web.ratings import RatedMatchRow, RatingRow, rate_when_finished
 from tavola.web.routes.accounts import AccountsState
 from tavola.web.storage import open_database
 from tavola.web.tournament_rows import TournamentMatchRow, TournamentRow
@@ -685,3 +685,127 @@ def test_the_field_is_seeded_by_rating_in_the_variant_and_the_top_seed_gets_the_
         ("Cid", 1, 1620),
     ]
     assert _round(seen, 1) == [["Cid", None], ["Ann", "Bob"]]
+
+
+# --- a match's end, stored with the action that ends it ---------------------------------------------
+
+
+def _seat_both(club: Club, tournament: str, match: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each player of ``match`` sits down from the tournament's page: name -> {table, seat, token}."""
+    seats = {}
+    for name in match["players"]:
+        taken = club.clients[name].post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat")
+        assert taken.status_code == 200, taken.text
+        seats[name] = taken.json()
+    return seats
+
+
+def _until_accepting(club: Club, seats: dict[str, dict[str, Any]], winner: str, loser: str) -> None:
+    """Play until ``winner`` may accept ``loser``'s resignation: the action that ends the match."""
+    for _attempt in range(2000):
+        for name in (winner, loser):
+            held = seats[name]
+            seen = state(club.clients[name], held["table"], held["token"])
+            if name == winner and ACCEPT in seen["legal_actions"]:
+                return
+            if seen["status"] != "live" or held["seat"] not in seen["to_act"]:
+                continue
+            legal = seen["legal_actions"]
+            action = RESIGN if name == loser and RESIGN in legal else choose(legal)
+            done = club.clients[name].post(
+                f"/api/tables/{held['table']}/actions", json=action, headers=auth(held["token"])
+            )
+            assert done.status_code == 200, done.text
+    raise AssertionError("the resignation never came")
+
+
+def _stored_end(club: Club, table: str) -> tuple[Any, ...]:
+    """What the database holds of a tournament table's end: the table's status and revision, its actions,
+    its rated match, and its tournament match's result with the tournament's revision."""
+    hub = club.app.state.server.hub
+    actions = hub.store.actions(table)
+    with Session(hub.store.engine) as session:
+        match = session.scalars(select(TournamentMatchRow).where(TournamentMatchRow.table_id == table)).one()
+        tournament = session.get(TournamentRow, match.tournament_id)
+        assert tournament is not None
+        winner = session.get(AccountRow, match.winner_id) if match.winner_id is not None else None
+        row = hub.store.table(table)
+        return (
+            row.status,
+            row.revision - 2 - len(actions),  # every change but the two seats taken is an action
+            actions[-1].action["action"],
+            session.get(RatedMatchRow, table) is not None,
+            (match.decided, winner.name if winner is not None else None),
+            tournament.revision,
+        )
+
+
+def test_the_action_that_ends_a_match_stores_the_table_finished_its_ratings_and_its_result_at_once(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last action's own transaction holds the table's end, both ratings and the tournament's record of
+    the result: nothing is written after it (no status apart, no rating by the listener, no step of the
+    sweep), so a kill -9 right after the action loses none of them."""
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament = club.create({"name": "At once", "kind": "knockout", "lengths": [1]})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        club.tournaments.stop()  # no sweep: a result must come with the action
+        hub = club.app.state.server.hub
+
+        def written_apart(*args: object, **kwargs: object) -> int:
+            raise AssertionError("the table's end written in a transaction of its own")
+
+        monkeypatch.setattr(hub.store, "set_status", written_apart)
+        match = club.view(tournament)["matches"][0]
+        seats = _seat_both(club, tournament, match)
+        table = seats["Ann"]["table"]
+        hub.get(table).listeners.remove(rate_when_finished)  # nothing rates it after the action
+        _until_accepting(club, seats, "Ann", "Bob")
+        before = club.view(tournament)
+        revision = _stored_end(club, table)[-1]
+        accepted = club.clients["Ann"].post(
+            f"/api/tables/{table}/actions", json=ACCEPT, headers=auth(seats["Ann"]["token"])
+        )
+        assert accepted.status_code == 200, accepted.text
+        assert _stored_end(club, table) == ("finished", 0, "accept", True, ("table", "Ann"), revision + 1)
+        club.tournaments.advance(tournament)  # what follows from the result: the final standings
+        seen = club.view(tournament)
+    assert before["matches"][0]["decided"] is None
+    assert seen["status"] == "finished"
+    assert seen["standings"] == [{"place": 1, "name": "Ann"}, {"place": 2, "name": "Bob"}]
+
+
+def test_an_end_whose_writes_fail_leaves_the_ending_action_unstored_with_them(url: str) -> None:
+    """One transaction: where a write of the table's end fails, the action that ended it is not stored
+    either (the table as stored, still live, its match undecided, nobody rated); done again, all are."""
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament = club.create({"name": "All or nothing", "kind": "knockout", "lengths": [1]})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        club.tournaments.stop()
+        match = club.view(tournament)["matches"][0]
+        seats = _seat_both(club, tournament, match)
+        table = seats["Ann"]["table"]
+        live = club.app.state.server.hub.get(table)
+
+        def failing(_table: object) -> Callable[[Any], None]:
+            def write(_connection: Any) -> None:
+                raise OSError("the disk is full")
+
+            return write
+
+        live.finishing.append(failing)
+        _until_accepting(club, seats, "Ann", "Bob")
+        before = _stored_end(club, table)
+        route, token = f"/api/tables/{table}/actions", auth(seats["Ann"]["token"])
+        refused = club.clients["Ann"].post(route, json=ACCEPT, headers=token)
+        after_failure = _stored_end(club, table)
+        seen = state(club.clients["Ann"], table, seats["Ann"]["token"])
+        live.finishing.remove(failing)
+        accepted = club.clients["Ann"].post(route, json=ACCEPT, headers=token)
+        assert accepted.status_code == 200, accepted.text
+        done = _stored_end(club, table)
+    assert refused.status_code == 503, refused.text
+    assert after_failure == before
+    assert before[:5] == ("live", 0, "resign", False, (None, None))
+    assert (seen["status"], ACCEPT in seen["legal_actions"]) == ("live", True)
+    assert done == ("finished", 0, "accept", True, ("table", "Ann"), before[-1] + 1)

@@ -25,6 +25,12 @@ last action, and the time that passed since, the server stopped or not,
 counts. The bot's turns are not
 timed: while the bot is to act, or between games, no clock runs.
 
+A clock may be stopped (:meth:`Clock.paused`, a tournament paused by its
+director): its time stands still at the moment it stopped, so nobody's bank
+or delay runs down and nobody loses on time; actions done meanwhile count as
+done at that moment (the next player's delay waits for them whole). Started
+again (:meth:`Clock.resumed`), each clock goes on from where it stood.
+
 >>> clock = Clock.start(ClockOptions(delay=12, bank=60), length=3)
 >>> clock = clock.after(0, game=1, turn=0, now=1000.0)  # seat 0 to act
 >>> clock.left(0, 1010.0), clock.left(0, 1042.0)        # in the delay, then 30 s past it
@@ -32,6 +38,11 @@ timed: while the bot is to act, or between games, no clock runs.
 >>> clock = clock.after(1, game=1, turn=1, now=1042.0)  # seat 0 is done: 30 s of the bank spent
 >>> clock.banks, clock.expired(1042.0 + 12 + 180)
 ((150.0, 180.0), 1)
+>>> stopped = clock.paused(1050.0)                      # 8 s of seat 1's delay gone, 4 s left
+>>> stopped.left(1, 5000.0), stopped.expired(5000.0)
+(180.0, None)
+>>> clock.resumed(2000.0) is clock, stopped.resumed(2000.0).left(1, 2000.0 + 4 + 30)
+(True, 150.0)
 """
 
 from __future__ import annotations
@@ -57,7 +68,8 @@ class Clock:
     whose clock runs since ``since`` (None: nobody's clock runs; a clock started without its delay, given
     once a turn, counts from ``delay`` seconds before it started), ``game`` the game (from 1) they are
     for, ``delayed`` the game and turn in which each seat had its delay last; ``per_game``: the banks are
-    full again at every game (money play)."""
+    full again at every game (money play); ``paused_at``: when the clocks were stopped (None: they run),
+    their time standing still at that moment."""
 
     delay: float
     bank: float
@@ -67,6 +79,7 @@ class Clock:
     since: float | None = None
     game: int = 0
     delayed: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None)
+    paused_at: float | None = None
 
     @classmethod
     def start(cls, options: ClockOptions, *, length: int | None) -> Clock:
@@ -77,10 +90,27 @@ class Clock:
 
     def left(self, seat: int, now: float) -> float:
         """What is left of ``seat``'s bank at ``now`` (never below 0)."""
+        now = self._time(now)
         spent = 0.0
         if seat == self.seat and self.since is not None:
             spent = max(0.0, now - self.since - self.delay)
         return max(0.0, self.banks[seat] - spent)
+
+    def _time(self, now: float) -> float:
+        """The clocks' own time at ``now``: the moment they stopped, while they are stopped."""
+        return now if self.paused_at is None else min(now, self.paused_at)
+
+    def paused(self, now: float) -> Clock:
+        """These clocks stopped at ``now`` (as they are, where they are stopped already)."""
+        return self if self.paused_at is not None else replace(self, paused_at=now)
+
+    def resumed(self, now: float) -> Clock:
+        """These clocks started again at ``now``, each where it stood when they stopped: the running
+        clock's start put off by the time they stood still (as they are, where they run)."""
+        if self.paused_at is None:
+            return self
+        since = None if self.since is None else self.since + max(0.0, now - self.paused_at)
+        return replace(self, since=since, paused_at=None)
 
     def expired(self, now: float) -> int | None:
         """The seat whose bank is empty at ``now``, if any (only the running clock runs out)."""
@@ -95,6 +125,7 @@ class Clock:
         same game; the new one starts with its delay if its seat has not had it in this turn."""
         if seat == self.seat and game == self.game:
             return self
+        now = self._time(now)  # while stopped, every action counts as done when they stopped
         banks = self.banks
         if self.seat is not None:
             spent = list(banks)
@@ -118,6 +149,7 @@ class Clock:
             "since": self.since,
             "game": self.game,
             "delayed": delayed,
+            "paused_at": self.paused_at,
         }
 
     def stored(self, data: object) -> Clock:
@@ -126,7 +158,7 @@ class Clock:
         if not isinstance(data, dict):
             return self
         banks, seat, since, game = (data.get(key) for key in ("banks", "seat", "since", "game"))
-        delayed = data.get("delayed")
+        delayed, paused_at = data.get("delayed"), data.get("paused_at")
         if (
             not isinstance(banks, list)
             or len(banks) != 2
@@ -137,6 +169,7 @@ class Clock:
             or not isinstance(delayed, list)
             or len(delayed) != 2
             or not all(key is None or _is_turn(key) for key in delayed)
+            or not (paused_at is None or isinstance(paused_at, int | float))
         ):
             return self
         turns = tuple(None if key is None else (key[0], key[1]) for key in delayed)
@@ -147,12 +180,15 @@ class Clock:
             since=since,
             game=game,
             delayed=(turns[0], turns[1]),
+            paused_at=None if paused_at is None else float(paused_at),
         )
 
     def state_json(self, now: float) -> dict[str, Any]:
         """The clocks as a page shows them, counting down by itself: the delay, each bank left now,
         whose clock runs, since when and the server's ``now`` (Unix seconds, so that a page may tell
-        its own clock's difference), and each bank as it was when the running turn began."""
+        its own clock's difference), each bank as it was when the running turn began, and whether the
+        clocks are stopped (``paused``, since ``paused_at``: no clock counts down, ``left`` stands as it
+        is, and the running clock's delay stands at what it was at ``paused_at``)."""
         return {
             "delay": self.delay,
             "left": [self.left(0, now), self.left(1, now)],
@@ -160,6 +196,8 @@ class Clock:
             "running": self.seat,
             "since": self.since,
             "now": now,
+            "paused": self.paused_at is not None,
+            "paused_at": self.paused_at,
         }
 
 

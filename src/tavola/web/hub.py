@@ -35,7 +35,7 @@ from tavola.bot.player import Bot
 from tavola.errors import TavolaError
 from tavola.i18n import _
 from tavola.web.events import Listener
-from tavola.web.live import DamagedTableError, LiveTable, NotFoundError, StorageError
+from tavola.web.live import DamagedTableError, FinishingHook, LiveTable, NotFoundError, StorageError
 from tavola.web.options import ChouetteOptions, GameOptions
 from tavola.web.ratings import rate_unrated_tables, rate_when_finished, rating_as_finished
 from tavola.web.state import table_state, table_states
@@ -140,6 +140,9 @@ class Hub:
         self._refreshers: ThreadPoolExecutor | None = None
         self.table_listeners: list[Callable[[LiveTable], None]] = []
         """Told of every change of every table, besides the hub's own (a tournament hears its tables end)."""
+        self.table_finishing: list[FinishingHook] = []
+        """Every table's finishing hooks, besides the ratings' (a tournament records its match's result
+        with the action that ends it: :attr:`LiveTable.finishing <tavola.web.live.LiveTable.finishing>`)."""
         self._actors = ThreadPoolExecutor(POOLED, thread_name_prefix="tavola-act")
         """The threads that do the actions sent on WebSockets: as many as the database's connections,
         so that the actions of that many tables may wait on one group commit together."""
@@ -380,6 +383,7 @@ class Hub:
         table.listeners.append(self._changed)
         table.finishing.append(rating_as_finished)  # a won match's ratings, stored as it finishes
         table.listeners.append(rate_when_finished)  # the same, where that could not be done
+        table.finishing.extend(self.table_finishing)
         table.listeners.extend(self.table_listeners)
 
     def watch(self, table_id: str, connection: Connection) -> None:

@@ -11,7 +11,11 @@ does too (:meth:`LiveTable.load`).
 
 A table is ``open`` until every person's seat is taken, ``live`` while it
 is played and ``finished`` once its match, its single game or its session
-is over, when the dice's secret is revealed.
+is over, when the dice's secret is revealed. The action that ends it (the
+last play, a drop, a resignation accepted, a forfeit, the session's end) is
+stored with the status ``finished`` and whatever its end writes (the
+:attr:`LiveTable.finishing` hooks': a rated match's ratings, a tournament's
+record of the match's result), all in that action's one transaction.
 
 Memory never runs ahead of storage. The engine applies an action before it
 is written, so a write that fails (the database locked by another program,
@@ -66,6 +70,7 @@ from tavola.web.storage import LEASE_SECONDS, MovedOnError, Store
 __all__ = [
     "BotMaker",
     "DamagedTableError",
+    "FinishingHook",
     "LiveTable",
     "NotFoundError",
     "RefusedError",
@@ -84,6 +89,9 @@ Status = Literal["open", "live", "finished"]
 _Result = TypeVar("_Result")
 BotMaker = Callable[[str], Bot]
 """Makes the bot for a seat, from its level."""
+FinishingHook = Callable[["LiveTable"], Callable[[Connection], None] | None]
+"""Asked as a table finishes: the write its end makes, in the transaction of the action ending it, or None
+(:attr:`LiveTable.finishing`)."""
 
 
 class NotFoundError(TavolaError):
@@ -179,9 +187,10 @@ class LiveTable:
         """Every action done, in order: the seat (None: the table itself) and the action's JSON."""
         self.listeners: list[Callable[[LiveTable], None]] = []
         """Told after every stored action (from the thread that made it, holding :attr:`lock`)."""
-        self.finishing: list[Callable[[LiveTable], Callable[[Connection], None] | None]] = []
-        """Asked, holding :attr:`lock`, as the table finishes: each gives a write to make in the transaction
-        that stores the table finished (a finished match's ratings), or None."""
+        self.finishing: list[FinishingHook] = []
+        """Asked, holding :attr:`lock`, as the table finishes (its engine's table over, the action that
+        ended it about to be stored): each gives a write to make in the transaction that stores that action
+        and the table finished (a finished match's ratings, a tournament's result), or None."""
         self.served: ServedTable[Any] | None = None
         """The engine's table, once the play has started."""
         self._replaying = False
@@ -332,11 +341,10 @@ class LiveTable:
             except Exception:
                 self._needs = "reload"  # half replayed: rebuilt whole at the next use
                 raise
-            if newer:
-                self._read_clock()
-            if row.revision - self.revision > len(newer):  # more than actions: a seat's token renewed
-                for held, row_seat in zip(self.seats, self.store.seats(self.id), strict=True):
-                    held.name, held.token_hash = row_seat.name, row_seat.token_hash
+            if row.revision - self.revision > len(newer):  # more than actions: a seat's token renewed,
+                for held, row_seat in zip(self.seats, self.store.seats(self.id), strict=True):  # or the
+                    held.name, held.token_hash = row_seat.name, row_seat.token_hash  # clocks stopped
+            self._read_clock()
             self.revision = row.revision
             self.changed_at = time.monotonic()
             if row.status == "finished" and self.status != "finished":
@@ -463,6 +471,18 @@ class LiveTable:
             except TavolaError:
                 self._needs = self._needs or "settle"  # tried again at the next use
                 raise
+
+    def clocks_changed(self) -> None:
+        """The table's clocks were stopped or started again in the store (with its revision, by a
+        tournament paused or resumed): read again, whether or not other processes share the store. A
+        read that fails leaves the table to be rebuilt at its next use (an action at its old revision is
+        refused by the store meanwhile)."""
+        with self.lock:
+            try:
+                self.sync()
+            except Exception as error:
+                LOG.warning("table %s: its clocks were not read again (%s)", self.id, error)
+                self._needs = self._needs or "reload"
 
     def check(self) -> None:
         """Make sure the table is what the store holds, after a failed write (or raise
@@ -636,6 +656,7 @@ class LiveTable:
 
     def _start(self) -> None:
         self._start_engine()
+        self._read_clock()  # stopped before the play started (a tournament paused)
         self._changed()
         self._settle()
 
@@ -754,6 +775,11 @@ class LiveTable:
             self._table_action(None, "start_game")
 
     def _finish(self) -> None:
+        """The table over: finished as the action that ended it was stored (:meth:`_stored`); where
+        it was not (a store of an earlier release, whose end was stored before its status), the status
+        is stored now, with the finishing hooks' writes."""
+        if self.status == "finished":
+            return
         if not self._replaying:
             writes = [write for hook in self.finishing if (write := hook(self)) is not None]
             also = {"also": writes} if writes else {}  # written with the status, in its transaction
@@ -835,17 +861,36 @@ class LiveTable:
         self.served = serve(self.options, seats, self.dice, bots, self._stored)
 
     def _stored(self, index: int | None, data: dict[str, Any]) -> None:
-        """Keep an action done: stored in its own transaction, then the listeners told."""
+        """Keep an action done: stored in its own transaction, then the listeners told. The action that
+        ends the table is stored with the status ``finished`` and the finishing hooks' writes, in that
+        one transaction; replayed, it finishes the table here as it did."""
+        ends = self._ends(data)
         if not self._replaying:
             clock = self._clock_now()
-            timed = {} if clock is None else {"clock": clock.to_json()}  # stored with the action
+            timed: dict[str, Any] = {} if clock is None else {"clock": clock.to_json()}  # with the action
+            if ends:
+                writes = [write for hook in self.finishing if (write := hook(self)) is not None]
+                timed.update(status="finished", also=writes)
             self.revision = self.store.append_action(
                 self.id, len(self.actions), index, data, revision=self.revision, **timed
             )
             self.clock = clock
             self.changed_at = time.monotonic()
         self.actions.append((index, data))
+        if ends:
+            self.status = "finished"
+            self.dice.reveal()
         self._changed()
+
+    def _ends(self, data: dict[str, Any]) -> bool:
+        """Whether the action ``data``, just done, ends the table: the session ended, or the engine's
+        table over (the match won or forfeited, the single game played, a money session forfeited)."""
+        if self.status != "live" or self.served is None:
+            return False
+        if data.get("action") == "end_session":
+            return True
+        table = self.served.table
+        return not table.in_game and (table.is_over or self.served.one_game)
 
     def _changed(self) -> None:
         if self._replaying:

@@ -33,12 +33,15 @@ two matches ending at once for one player never lose either change: the
 later is worked out again on the new rating.
 
 **Rated as it finishes.** The hub has every table rate its match in the
-transaction that stores it finished (:func:`rating_as_finished`, a
-savepoint of it), so a match's end and its ratings are stored together.
+transaction that stores the action ending it, with the table's status
+``finished`` (:func:`rating_as_finished`, a savepoint of it), so a match's
+last action, its end and its ratings are stored together or not at all.
 Where that rating fails (two matches of one player ending at the same
-moment on PostgreSQL), it is undone, the table is finished all the same,
-and :func:`rate_when_finished` rates it right after; a server stopped
-before that rates it at its next start (:func:`rate_unrated_tables`).
+moment on PostgreSQL), it is undone, the action and the table's end are
+stored all the same, and :func:`rate_when_finished` rates it right after; a
+server stopped before that rates it at its next start
+(:func:`rate_unrated_tables`). Either finds the table's row of
+``tavola_rated_matches`` where the rating was stored, and rates nothing twice.
 
 >>> round(win_probability(1600, 1500, 1), 4), round(win_probability(1600, 1500, 9), 4)
 (0.5288, 0.5855)
@@ -227,10 +230,11 @@ def _match_over(table: LiveTable) -> tuple[str, int, int] | None:
 
 def rating_as_finished(table: LiveTable) -> Callable[[Connection], None] | None:
     """A table's finishing hook (:attr:`LiveTable.finishing <tavola.web.live.LiveTable.finishing>`): for
-    a match won, the write that rates it in the transaction that stores the table finished, so the match's
-    end and its ratings are stored together. A rating that fails there (another match of the same player
-    rated at the same moment) is undone to a savepoint, the table stored finished all the same, and
-    rated by :func:`rate_when_finished` right after, as any rating left undone."""
+    a match won, the write that rates it in the transaction that stores the action ending the match and
+    the table finished, so the match's end and its ratings are stored together. A rating that fails there
+    (another match of the same player rated at the same moment) is undone to a savepoint, the action and
+    the table's end stored all the same, and rated by :func:`rate_when_finished` right after, as any rating
+    left undone."""
     over = _match_over(table)
     if over is None:
         return None

@@ -322,7 +322,7 @@ class Store:
                 .where(SEATS.c.table_id == table_id, SEATS.c.index == index)
                 .values(name=name, token_hash=token_hash)
             )
-            self._publish_in(connection, {"table": table_id})
+            self.publish_in(connection, {"table": table_id})
             return revision + 1
 
         return self._commits.write(write, table_id)
@@ -342,7 +342,7 @@ class Store:
             self._bump(connection, table_id, revision, status=status)
             for more in also:
                 more(connection)
-            self._publish_in(connection, {"table": table_id})
+            self.publish_in(connection, {"table": table_id})
             return revision + 1
 
         return self._commits.write(write, table_id)
@@ -356,22 +356,33 @@ class Store:
         *,
         revision: int,
         clock: dict[str, Any] | None = None,
+        status: str | None = None,
+        also: Sequence[Callable[[Connection], None]] = (),
     ) -> int:
         """Store action ``number`` (from 0) of the table, at its ``revision``, with the table's ``clock``
         after it where it is timed, and take the lease on the table's own actions; the table's new
         revision. :class:`MovedOnError` where the table is no
         longer at that revision (nothing is written); it fails too if that number is stored already.
 
+        An action that ends the table comes with its ``status`` (``finished``) and the writes ``also``
+        that its end makes (a rated match's ratings, a tournament's record of the match's result): all
+        are one transaction, the action's.
+
         The write is committed with those of other tables waiting at the same time
         (:class:`~tavola.web.commits.GroupCommit`), and this returns once it is."""
 
         def write(connection: Connection) -> int:
-            self._bump(connection, table_id, revision, lease=True)
+            self._bump(connection, table_id, revision, status=status, lease=True)
             connection.execute(
                 _INSERT_ACTION,
                 {"table_id": table_id, "number": number, "seat": seat, "action": action, "created": _now()},
             )
-            stored = {"revision": revision + 1, "number": number, "seat": seat, "action": action}
+            stored: dict[str, Any] = {
+                "revision": revision + 1,
+                "number": number,
+                "seat": seat,
+                "action": action,
+            }
             if clock is not None:
                 values = {"number": number, "clock": clock}
                 kept = connection.execute(
@@ -380,10 +391,46 @@ class Store:
                 if kept.rowcount != 1:
                     connection.execute(insert(CLOCKS).values(table_id=table_id, **values))
                 stored["clock"] = clock
-            self._publish_in(connection, {"table": table_id, **stored})
+            for more in also:
+                more(connection)
+            if status is not None:
+                stored["status"] = status
+            self.publish_in(connection, {"table": table_id, **stored})
             return revision + 1
 
         return self._commits.write(write, table_id)
+
+    def change_clock_in(
+        self,
+        connection: Connection,
+        table_id: str,
+        change: Callable[[dict[str, Any] | None], dict[str, Any] | None],
+    ) -> bool:
+        """In the transaction of ``connection`` (another step's: a tournament paused), the table's clocks as
+        stored (None: none stored yet, no action done) changed by ``change`` (which gives None to leave them
+        as they are), written with the table's revision bumped and the change published; whether they
+        changed. The table's row is locked before the clocks are read, so an action being stored meanwhile
+        is waited for, and one stored after is refused at the revision it knew (:class:`MovedOnError`),
+        read again with these clocks."""
+        found = connection.execute(
+            select(TABLES.c.revision).where(TABLES.c.id == table_id).with_for_update()
+        ).one_or_none()
+        if found is None:
+            return False
+        stored = connection.execute(
+            select(CLOCKS.c.number, CLOCKS.c.clock).where(CLOCKS.c.table_id == table_id)
+        ).one_or_none()
+        clock = change(None if stored is None else stored.clock)
+        if clock is None:
+            return False
+        revision = int(found.revision)
+        self._bump(connection, table_id, revision)
+        if stored is None:  # before the first action: the clocks the table starts with
+            connection.execute(insert(CLOCKS).values(table_id=table_id, number=-1, clock=clock))
+        else:
+            connection.execute(update(CLOCKS).where(CLOCKS.c.table_id == table_id).values(clock=clock))
+        self.publish_in(connection, {"table": table_id})
+        return True
 
     def _bump(
         self,
@@ -458,9 +505,9 @@ class Store:
         of its own; nothing where the database is not shared."""
         if self.shared:
             with self.engine.begin() as connection:
-                self._publish_in(connection, event)
+                self.publish_in(connection, event)
 
-    def _publish_in(self, connection: Connection, event: dict[str, Any]) -> None:
+    def publish_in(self, connection: Connection, event: dict[str, Any]) -> None:
         """Publish ``event`` with the transaction of ``connection``: the others hear of it once it
         commits."""
         if not self.shared:

@@ -179,9 +179,10 @@ class TournamentMatchRow(Base):
     first_id: Mapped[int] = mapped_column(ForeignKey("tavola_accounts.id"))
     second_id: Mapped[int | None] = mapped_column(ForeignKey("tavola_accounts.id"))
     length: Mapped[int] = mapped_column(Integer)
-    table_id: Mapped[str | None] = mapped_column(String(32))
+    table_id: Mapped[str | None] = mapped_column(String(32), index=True)
     """The table's id, chosen when the match is paired (the table is made just after, its people's seats
-    kept for their accounts)."""
+    kept for their accounts); indexed (migration 0008): the action ending a table records its match's
+    result."""
     deadline: Mapped[datetime.datetime | None] = mapped_column(DateTime(timezone=True))
     """When a player whose seat at the table is not taken forfeits."""
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("tavola_accounts.id"))

@@ -23,15 +23,33 @@ passed forfeits it (both absent: in a knockout the better seed by the
 tournament's seeding goes through, in a Swiss neither scores). The table then
 takes the absent seats itself, under a token nobody is given and linked to no
 account, and ends by the forfeit: a match forfeited for absence is rated for
-nobody. The director may pause (no new round is paired, no forfeit counted;
-results are still recorded), resume, and award an undecided match. The final
-standings stay.
+nobody. The director may pause, resume, and award an undecided match. The
+final standings stay.
+
+**Paused.** No new round is paired and no forfeit for absence counted; the
+matches under way play on, and their results are recorded, but no clock
+runs at the tournament's tables: each timed table's clocks are stopped, as
+they stand (each bank, and the delay of the player to act), in the
+transaction that pauses the tournament (:meth:`Tournaments.pause`), with the
+table's revision bumped so that no action stored meanwhile passes over it;
+the actions made while paused count as made at the pause, so whoever is to
+act when the tournament resumes has their whole delay. Resumed, in one
+transaction with the tournament, each clock goes on from where it stood.
+A table made while paused, or one whose clocks a stop left running, has them
+stopped at the next sweep. Nobody loses on time while paused.
 
 **Nothing lost, nothing forged.** Each step (a result, a forfeit, a round
-paired, a start, an award) is written in one transaction with the
+paired, a start, an award, a pause) is written in one transaction with the
 tournament's revision bumped where it is still the one read, so with several
 server processes a step is taken once: the others see the revision moved
-and read again. A match's table is made after the step that paired it, under
+and read again. A match played to its end at its table has its result
+written by the action that ends the table, in that action's transaction
+(:meth:`Tournaments.result_as_finished`, a finishing hook of every table),
+with the tournament's revision bumped; where that fails (it is undone to a
+savepoint, the action stored all the same), the sweep records it from the
+finished table. What follows from the results (the next round paired, its
+tables made, the final standings) is a later step of the sweep, worked out
+from the results stored, each written once. A match's table is made after the step that paired it, under
 the id that step stored, so one missing (a server stopped between the two)
 is made at the next sweep. Results come only from finished tables, awards
 only from the director. The listener of each table
@@ -53,7 +71,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import and_, exists, func, or_, select, update
+from sqlalchemy import Table, and_, exists, func, or_, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
@@ -63,6 +82,7 @@ from tavola.i18n import _
 from tavola.match import Match
 from tavola.table import GameTable
 from tavola.web.accounts import AccountRow, Accounts, bot_account, utc_text
+from tavola.web.clocks import Clock, clock_of
 from tavola.web.hub import Hub
 from tavola.web.live import LiveTable, NotFoundError, StateError, StorageError, TokenError
 from tavola.web.options import GameOptions, read_options
@@ -113,6 +133,9 @@ MOST_TRIES = 10
 """How many times a step is worked out again when another process changed the tournament meanwhile."""
 
 
+_MATCHES: Table = TournamentMatchRow.__table__  # type: ignore[assignment]
+_TOURNAMENTS: Table = TournamentRow.__table__  # type: ignore[assignment]
+
 _ENDED_BY_THE_TOURNAMENT = ("forfeit", "award")
 """How a match is decided by the tournament rather than at its table, whose play is then ended."""
 
@@ -160,6 +183,7 @@ class Tournaments:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        hub.table_finishing.append(self.result_as_finished)
 
     # --- the sweep --------------------------------------------------------------------------------
 
@@ -178,6 +202,52 @@ class Tournaments:
         """A table's listener: a finished table may end a tournament's match, so the sweep looks now."""
         if table.status == "finished":
             self._wake.set()
+
+    def result_as_finished(self, table: LiveTable) -> Callable[[Connection], None] | None:
+        """A table's finishing hook (:attr:`LiveTable.finishing <tavola.web.live.LiveTable.finishing>`):
+        for a match won at its table, the write that records its winner at the tournament's match played
+        there, still undecided, with the tournament's revision bumped, in the transaction that stores the
+        action ending the table (None for a table whose match nobody won). Where no tournament's match is
+        played there, or it is decided already (a forfeit for absence, an award), nothing is written. The
+        write is a savepoint: where it fails (the tournament's row held by a step of another process), it
+        is undone, the action stored all the same, and the sweep records the result from the table."""
+        seat = _winner_at(table)
+        if seat is None:
+            return None
+        table_id, decided_at = table.id, self.clock()
+
+        def record(connection: Connection) -> None:
+            matches = _MATCHES
+            try:
+                with connection.begin_nested():
+                    found = connection.execute(
+                        select(matches.c.id, matches.c.tournament_id).where(
+                            matches.c.table_id == table_id, matches.c.decided.is_(None)
+                        )
+                    ).first()
+                    if found is None:
+                        return
+                    winner = matches.c.first_id if seat == 0 else matches.c.second_id
+                    decided = connection.execute(
+                        update(matches)
+                        .where(matches.c.id == found.id, matches.c.decided.is_(None))
+                        .values(winner_id=winner, decided="table", decided_at=decided_at)
+                    )
+                    if decided.rowcount == 1:
+                        tournaments = _TOURNAMENTS
+                        connection.execute(
+                            update(tournaments)
+                            .where(tournaments.c.id == found.tournament_id)
+                            .values(revision=tournaments.c.revision + 1)
+                        )
+            except Exception as error:  # the savepoint undone: the sweep records it from the table
+                LOG.warning(
+                    "table %s: its tournament match's result was not stored with its end (%s)",
+                    table_id,
+                    error,
+                )
+
+        return record
 
     def _sweep_often(self) -> None:
         while not self._stopping.is_set():
@@ -266,7 +336,7 @@ class Tournaments:
                     self._bump(session, loaded.row)
                     session.commit()
                     return True
-                except (_MovedError, IntegrityError, OperationalError) as error:
+                except (_MovedError, MovedOnError, IntegrityError, OperationalError) as error:
                     session.rollback()
                     if attempt < MOST_TRIES - 1:
                         continue
@@ -532,6 +602,8 @@ class Tournaments:
                     LOG.exception(
                         "tournament %s: the table of match %s not made or ended", tournament_id, match.id
                     )
+        if loaded.row.status == "paused":
+            self._hold_paused(tournament_id)
 
     def _end_decided(self, match: TournamentMatchRow, loaded: Loaded) -> None:
         """The table of a match the tournament decided (forfeited for absence, or awarded by the
@@ -704,8 +776,10 @@ class Tournaments:
         self.advance(tournament_id)
 
     def pause(self, tournament_id: str, director: AccountRow | None, *, paused: bool = True) -> None:
-        """The director pauses the tournament (no new round, no forfeit) or resumes it (``paused`` False);
-        the deadlines of the matches not yet started are put off by the time it was paused."""
+        """The director pauses the tournament (no new round, no forfeit, and the clocks of its tables
+        stopped, in the same transaction) or resumes it (``paused`` False: the clocks go on from where they
+        stood); the deadlines of the matches not yet started are put off by the time it was paused."""
+        held: list[str] = []
 
         def changed(loaded: Loaded) -> bool:
             self._director(loaded, director)
@@ -720,10 +794,71 @@ class Tournaments:
                 for match in loaded.matches:
                     if match.decided is None and match.deadline is not None and aware(match.deadline) < start:
                         match.deadline = start
+            held[:] = self._hold_clocks(loaded, stopped=paused)
             return True
 
         self._write(tournament_id, changed)
+        self._clocks_changed(held)
         self.advance(tournament_id)
+
+    def _hold_clocks(self, loaded: Loaded, *, stopped: bool) -> list[str]:
+        """Stop (``stopped``) or start again the clocks of the tournament's timed tables being played or
+        waiting for their players (those between two bots run none), in ``loaded``'s transaction, each
+        table's revision bumped; the tables whose clocks changed (those stopped or running already are
+        left as they are)."""
+        session = Session.object_session(loaded.row)
+        assert session is not None
+        tables = sorted(  # locked in the order of their ids, as the actions' writes lock them
+            str(match.table_id)
+            for match in loaded.matches
+            if match.decided is None
+            and match.table_id is not None
+            and not all(loaded.is_bot(player) for player in match.players)
+        )
+        if not tables:
+            return []
+        found = session.execute(
+            select(TableRow.id, TableRow.options).where(
+                TableRow.id.in_(tables), TableRow.status.in_(("open", "live"))
+            )
+        ).all()
+        starts = {table_id: clock_of(read_options(options)) for table_id, options in found}
+        now = self.hub.now()
+        changed = []
+        for table_id in tables:
+            start = starts.get(table_id)
+            if start is None:
+                continue
+
+            def change(stored: dict[str, Any] | None, start: Clock = start) -> dict[str, Any] | None:
+                clock = start if stored is None else start.stored(stored)
+                held = clock.paused(now) if stopped else clock.resumed(now)
+                return None if held == clock else held.to_json()
+
+            if self.hub.store.change_clock_in(session.connection(), table_id, change):
+                changed.append(table_id)
+        return changed
+
+    def _clocks_changed(self, tables: list[str]) -> None:
+        """Have this process's copies of ``tables`` read their clocks again (the other processes hear of
+        the change from the store)."""
+        for table_id in tables:
+            table = self.hub.tables.get(table_id)
+            if table is not None:
+                table.clocks_changed()
+
+    def _hold_paused(self, tournament_id: str) -> None:
+        """Stop the clocks a paused tournament's tables still run (a table made while paused)."""
+        held: list[str] = []
+
+        def stopped(loaded: Loaded) -> bool:
+            if loaded.row.status != "paused":
+                return False
+            held[:] = self._hold_clocks(loaded, stopped=True)
+            return bool(held)
+
+        self._write(tournament_id, stopped)
+        self._clocks_changed(held)
 
     def award(self, tournament_id: str, director: AccountRow | None, match_id: int, winner: str) -> None:
         """The director gives an undecided match to ``winner`` (one of its players, by name)."""
@@ -761,6 +896,8 @@ class Tournaments:
         table_id = match.table_id
         assert table_id is not None
         self._make_table(match, loaded)  # where a stop left it unmade
+        if loaded.row.status == "paused":
+            self._hold_paused(tournament_id)  # its clocks stopped before the play starts
         table = self.hub.get(table_id)
         try:
             token = table.take_seat(index, player.name)
@@ -867,6 +1004,14 @@ def _moved() -> str:
 
 def _status_word(status: str) -> str:
     return {"running": _("running"), "paused": _("paused")}.get(status, status)
+
+
+def _winner_at(table: LiveTable) -> int | None:
+    """The seat that won the table's match, from its engine's table as it is (held by the caller)."""
+    engine = table.served.table if table.served is not None else None
+    if not isinstance(engine, GameTable) or not isinstance(engine.series, Match):
+        return None
+    return engine.series.winner
 
 
 def _winning_seat(table: LiveTable) -> int | None:
