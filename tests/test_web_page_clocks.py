@@ -1,7 +1,8 @@
 """The clocks on the page, in a real browser (headless Chromium through Playwright) against ``tavola serve``
 in its own process: a match made in the lobby with a time control of its own, both clocks by the
 players' names, the running one counting down by itself with its delay apart, and the player who lets
-it run out told they lost on time.
+it run out told they lost on time; a paused tournament's table, its clocks shown stopped, counting nothing
+down, until the tournament is resumed.
 
 A screenshot goes to the test's folder, and to $TAVOLA_ARTEFACTS where it is set.
 """
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 pytest.importorskip("fastapi", reason="the web server needs the web extra (pip install 'tavola[web]')")
@@ -77,4 +79,48 @@ def test_the_page_shows_both_clocks_counting_down_and_the_match_lost_on_time(
     assert page.inner_text(f"#clock-{loser} .clock-bank") == "out of time"
     assert page.get_attribute("#main", "data-status") == "finished"
     screenshot(page, tmp_path, "page-clocks-lost-on-time", whole=True)
+    context.close()
+
+
+def _tournament_table(server: Server) -> tuple[httpx.Client, str, str]:
+    """A timed knockout of Ann and Bob on ``server``, both seated: its director's client, the tournament
+    and the match's table."""
+    clients = {}
+    for name in ("Director", "Ann", "Bob"):
+        clients[name] = httpx.Client(base_url=server.url, timeout=30)
+        signed = clients[name].post("/api/accounts", json={"name": name, "password": "correct horse battery"})
+        assert signed.status_code == 201, signed.text
+    settings = {"name": "Break", "kind": "knockout", "clock": {"delay": DELAY, "bank": 60}}
+    tournament = clients["Director"].post("/api/tournaments", json=settings).json()["id"]
+    for name in ("Ann", "Bob"):
+        assert clients[name].post(f"/api/tournaments/{tournament}/entries").status_code == 200
+    assert clients["Director"].post(f"/api/tournaments/{tournament}/start").status_code == 200
+    match = clients["Director"].get(f"/api/tournaments/{tournament}").json()["matches"][0]
+    for name in ("Ann", "Bob"):
+        seat = clients[name].post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat")
+        assert seat.status_code == 200, seat.text
+    return clients["Director"], tournament, match["table"]
+
+
+def test_the_page_shows_a_paused_tournaments_clocks_stopped_then_running_again(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    director, tournament, table = _tournament_table(server)
+    assert director.post(f"/api/tournaments/{tournament}/pause").status_code == 200
+    context = browser.new_context()
+    context.set_default_timeout(WAIT)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{table}")
+    page.wait_for_selector("#clock-0.paused")
+    assert page.query_selector(".clock.running") is None
+    assert page.inner_text("#clock-1 .clock-paused") == "paused"
+    stood = [page.get_attribute(f"#clock-{seat}", "data-left") for seat in (0, 1)]
+    page.wait_for_timeout(1500)  # no countdown while stopped
+    assert [page.get_attribute(f"#clock-{seat}", "data-left") for seat in (0, 1)] == stood
+    screenshot(page, tmp_path, "page-clocks-paused", whole=True)
+
+    assert director.post(f"/api/tournaments/{tournament}/resume").status_code == 200
+    page.wait_for_selector(".clock.running")  # the state sent as the clocks start again
+    assert page.query_selector(".clock.paused") is None
+    assert page.is_hidden("#clock-0 .clock-paused")
     context.close()

@@ -1,8 +1,9 @@
 // The clocks of a table with a time control: both players' banks beside their names, the running one
 // counting down by itself between the server's states (no polling), its delay shown apart; the lobby's
 // choice of a time control; what a forfeit says. The server keeps the time: the page only shows the
-// state's `clock` ({delay, left, banks, running, since, now}), told from the server's clock by the
-// difference between the two seen when the state came.
+// state's `clock` ({delay, left, banks, running, since, now, paused, paused_at}), told from the server's
+// clock by the difference between the two seen when the state came. Stopped clocks (a tournament paused)
+// stand still as they were at `paused_at`, marked paused, and count nothing down.
 
 import { element } from "./api.js";
 import { t } from "./i18n.js";
@@ -38,6 +39,8 @@ export function clockBar(state, side = 0) {
         element("span", { class: "clock-bank" }),
         " ",
         element("span", { class: "clock-delay" }),
+        " ",
+        element("span", { class: "clock-paused" }),
       ),
     ),
   );
@@ -69,12 +72,14 @@ export function clockText(seconds) {
 function paint(root) {
   if (!shown) return;
   const { clock, offset, forfeit } = shown;
-  const elapsed = clock.since === null ? 0 : Date.now() / 1000 - offset - clock.since;
+  const at = clock.paused ? clock.paused_at : Date.now() / 1000 - offset; // stopped: the time stands still
+  const elapsed = clock.since === null ? 0 : at - clock.since;
   for (const box of root.querySelectorAll(".clock[data-seat]")) {
     const seat = Number(box.dataset.seat);
     const left = timeLeft(clock, seat, elapsed);
     const out = forfeit && forfeit.reason === "time" && forfeit.seat === seat;
-    box.classList.toggle("running", clock.running === seat && !out);
+    box.classList.toggle("running", clock.running === seat && !out && !clock.paused);
+    box.classList.toggle("paused", Boolean(clock.paused));
     box.classList.toggle("low", left.bank < 10);
     box.classList.toggle("out", Boolean(out));
     box.dataset.left = left.bank.toFixed(1);
@@ -82,6 +87,9 @@ function paint(root) {
     const delay = box.querySelector(".clock-delay");
     delay.textContent = left.delay ? t("clock.delay", { seconds: Math.ceil(left.delay) }) : "";
     delay.hidden = !left.delay;
+    const paused = box.querySelector(".clock-paused");
+    paused.textContent = clock.paused ? t("clock.paused") : "";
+    paused.hidden = !clock.paused;
   }
 }
 
