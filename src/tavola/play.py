@@ -97,16 +97,13 @@ class Play:
     def _set(
         self, before: Position, dice: Dice, moves: tuple[Move, ...], after: Position, variant: Variant
     ) -> None:
-        fields = (
-            ("before", before),
-            ("dice", dice),
-            ("moves", moves),
-            ("after", after),
-            ("variant", variant),
-        )
-        for name, value in fields:
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_notation", None)
+        setattr_ = object.__setattr__  # an immutable value's fields, set once each (a turn makes many plays)
+        setattr_(self, "before", before)
+        setattr_(self, "dice", dice)
+        setattr_(self, "moves", moves)
+        setattr_(self, "after", after)
+        setattr_(self, "variant", variant)
+        setattr_(self, "_notation", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Play is immutable: {name} cannot be set")
