@@ -83,6 +83,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import secrets
@@ -1135,6 +1136,7 @@ def main() -> None:
     parser.add_argument("--most-games", type=int, default=1600, help="--capacity: the most games tried")
     parser.add_argument("--steps", type=int, default=8, help="--capacity: the most steps")
     args = parser.parse_args()
+    gc.disable()  # the clients' own collections would pause them and count as the server's latency
     if args.capacity and args.server_log:
         parser.error("--server-log keeps one run's output, and --capacity makes several")
     console = Console()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import signal
@@ -122,6 +123,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--state-bytes", type=int, default=1270, help="the size of a state message")
     args = parser.parse_args()
+    gc.disable()  # the clients' own collections would pause them and count as the server's latency
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER, str(port), str(args.state_bytes - 40)], start_new_session=True
