@@ -12,7 +12,7 @@ import pytest
 
 from tavola.dicesource import RandomDice
 from tavola.errors import IllegalActionError
-from tavola.match import Forfeit, Match, MoneySession
+from tavola.match import Forfeit, Match, MoneySession, Settlement
 from tavola.position import WinKind
 from tavola.records import from_json, mat_text, parse_mat, parse_sgf, sgf_text, to_json
 from tavola.scoring import Ending
@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from tavola.web import ratings
+from tavola.web.accounts import bot_account
 from tavola.web.app import create_app
 from tavola.web.clocks import Clock
 from tavola.web.hub import Hub
@@ -142,6 +143,8 @@ def test_a_money_game_forfeited_before_its_first_play_is_written_and_read_back()
     session.forfeit(Forfeit(0, "absent"))
     for again in (parse_sgf(sgf_text(session)), parse_mat(mat_text(session)), from_json(to_json(session))):
         assert again.forfeited == Forfeit(0, "absent")
+        assert isinstance(again.score, Settlement)
+        assert isinstance(session.score, Settlement)
         assert again.score.points == session.score.points
 
 
@@ -450,7 +453,7 @@ def test_a_rating_that_fails_as_the_match_ends_is_undone_and_done_right_after(
     def failing_once(session: Session, result: ratings.MatchResult) -> RatedMatchRow:
         calls.append(result.table_id)
         if len(calls) == 1:
-            ratings.bot_account(session, "beginner")  # a write, undone with the rest
+            bot_account(session, "beginner")  # a write, undone with the rest
             raise RuntimeError("a rating that fails")
         return rate(session, result)
 

@@ -4,6 +4,7 @@ on with no clock running, across a restart, a kill -9 and two processes; on SQLi
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -15,12 +16,15 @@ pytest.importorskip("argon2", reason="accounts need argon2-cffi (pip install 'ta
 
 import httpx
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from tavola.web.app import create_app
+from tavola.web.clocks import clock_of
 from tavola.web.limits import RateLimits
-from tavola.web.storage import open_database
+from tavola.web.storage import TableRow, open_database
+from tavola.web.tournament_rows import TournamentRow
 from test_web_clocks import FakeTime
-from test_web_tournaments import PASSWORD, Club, _post, _seat_both
+from test_web_tournaments import ACCEPT, PASSWORD, Club, _post, _seat_both, _until_accepting
 from web_helpers import Server, auth, choose, state
 
 pytestmark = pytest.mark.timeout(240)
@@ -205,3 +209,135 @@ def test_a_server_killed_while_paused_keeps_the_clocks_stopped_and_resumed_they_
     )
     assert (running["paused"], running["running"]) == (False, seat)
     assert running["left"][seat] < stopped["left"][seat]
+
+
+@pytest.mark.parametrize("ending", ["played", "awarded"])
+def test_a_match_ended_while_paused_shows_its_clocks_not_stopped_after_a_resume_and_a_restart(
+    url: str, ending: str
+) -> None:
+    """A table over while its tournament is paused (played to its end, or awarded) is stored with its
+    clocks no longer stopped: no resume reaches a finished table, and none is needed."""
+    now = FakeTime()
+    with Club(url, ["Ann", "Bob"]) as club:
+        club.app.state.server.hub.now = now
+        tournament = club.create({"name": "Ended", "kind": "knockout", "lengths": [1], "clock": CLOCK})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        match = club.view(tournament)["matches"][0]
+        seats = _seat_both(club, tournament, match)
+        table = seats["Ann"]["table"]
+        assert club.director.post(f"/api/tournaments/{tournament}/pause").status_code == 200
+        paused = state(club.director, table)["clock"]["paused"]
+        if ending == "played":
+            _until_accepting(club, seats, "Ann", "Bob")
+            accepted = club.clients["Ann"].post(
+                f"/api/tables/{table}/actions", json=ACCEPT, headers=auth(seats["Ann"]["token"])
+            )
+            assert accepted.status_code == 200, accepted.text
+        else:
+            route = f"/api/tournaments/{tournament}/matches/{match['id']}/award"
+            assert club.director.post(route, json={"winner": "Ann"}).status_code == 200
+        ended = state(club.director, table)
+        assert club.director.post(f"/api/tournaments/{tournament}/resume").status_code == 200
+        resumed = state(club.director, table)
+        stored = club.app.state.server.hub.store.clock(table)
+    restarted = Club(url, ["Ann", "Bob"], accounts=False)
+    restarted.app.state.server.hub.now = now
+    with restarted as club:
+        again = state(club.director, table)
+    assert paused is True
+    assert stored is not None
+    assert stored.clock["paused_at"] is None
+    for seen in (ended, resumed, again):
+        assert (seen["status"], seen["clock"]["paused"], seen["clock"]["running"]) == (
+            "finished",
+            False,
+            None,
+        )
+
+
+def test_a_paused_tournaments_table_whose_clocks_run_is_due_and_stopped_at_the_next_sweep(url: str) -> None:
+    """A timed table of a paused tournament whose clocks run (one made while paused whose stop did not
+    follow) makes the tournament due: the next sweep stops them; once stopped, it is not due."""
+    now = FakeTime()
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament, seats = _timed(club, now)
+        table = seats["Ann"]["table"]
+        club.tournaments.stop()
+        assert club.director.post(f"/api/tournaments/{tournament}/pause").status_code == 200
+        held = club.tournaments.due()
+        store = club.app.state.server.hub.store
+        with store.engine.begin() as connection:  # the clocks started again in the store: a stop missed
+            store.change_clock_in(connection, table, lambda stored: {**(stored or {}), "paused_at": None})
+        club.app.state.server.hub.get(table).clocks_changed()
+        running = state(club.director, table)["clock"]["paused"]
+        due = club.tournaments.due()
+        club.tournaments.advance_all()
+        after = club.tournaments.due()
+        stopped = state(club.director, table)["clock"]["paused"]
+    assert tournament not in held
+    assert running is False
+    assert tournament in due
+    assert tournament not in after
+    assert stopped is True
+
+
+def test_an_action_at_the_version_before_a_pause_is_done(url: str) -> None:
+    """A pause adds no action: an action sent at the table's version before it is done, even where the
+    table's copy had not yet read the clocks stopped (its revision behind the store's)."""
+    now = FakeTime()
+    with Club(url, ["Ann", "Bob"]) as club:
+        club.tournaments.stop()
+        _tournament, seats = _timed(club, now)
+        table = seats["Ann"]["table"]
+        hub = club.app.state.server.hub
+        live = hub.get(table)
+        names = {held["seat"]: name for name, held in seats.items()}
+        seat = state(club.director, table)["to_act"][0]
+        seen = state(club.clients[names[seat]], table, seats[names[seat]]["token"])
+        start = clock_of(live.options)
+        assert start is not None
+
+        def stop(stored: dict[str, Any] | None) -> dict[str, Any]:
+            clock = start if stored is None else start.stored(stored)
+            return clock.paused(now.now).to_json()
+
+        with hub.store.engine.begin() as connection:  # stopped in the store; this copy not told yet
+            assert hub.store.change_clock_in(connection, table, stop)
+        live.act(seat, choose(seen["legal_actions"]), seen["version"])
+        after = state(club.director, table)
+    assert after["version"] == seen["version"] + 1
+    assert after["clock"]["paused"] is True
+
+
+def test_a_pause_locks_its_tables_rows_before_its_tournaments(url: str) -> None:
+    """An action ending a table locks the table's row, then its tournament's: a pause waiting on a table's
+    row holds no lock on the tournament's row meanwhile, so neither waits on the other (PostgreSQL's row
+    locks)."""
+    if not url.startswith("postgresql"):
+        pytest.skip("SQLite locks the whole database for each write")
+    now = FakeTime()
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament, seats = _timed(club, now)
+        table = seats["Ann"]["table"]
+        club.tournaments.stop()
+        engine = club.app.state.server.hub.store.engine
+        director = club.tournaments.accounts.find("Director")
+        with engine.connect() as ending:  # an action ending the table, holding its row
+            ending.execute(select(TableRow.id).where(TableRow.id == table).with_for_update())
+            pausing = threading.Thread(target=club.tournaments.pause, args=(tournament, director))
+            pausing.start()
+            time.sleep(1.0)  # the pause waits on the table's row
+            with engine.connect() as other:
+                free = other.execute(
+                    select(TournamentRow.id)
+                    .where(TournamentRow.id == tournament)
+                    .with_for_update(nowait=True)
+                ).all()
+                other.rollback()
+            waited = pausing.is_alive()
+            ending.rollback()
+        pausing.join(timeout=30)
+        seen = club.view(tournament)
+    assert waited
+    assert free == [(tournament,)]
+    assert seen["status"] == "paused"

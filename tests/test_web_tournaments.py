@@ -20,7 +20,7 @@ pytest.importorskip("argon2", reason="accounts need argon2-cffi (pip install 'ta
 import httpx
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from tavola.web.accounts import AccountRow, Accounts
@@ -30,10 +30,10 @@ from tavola.web.live import token_hash
 from tavola.web.ratings import RatedMatchRow, RatingRow, rate_when_finished
 from tavola.web.routes.accounts import AccountsState
 from tavola.web.storage import open_database
-from tavola.web.tournament_rows import TournamentMatchRow, TournamentRow
+from tavola.web.tournament_rows import TournamentMatchRow, TournamentRow, utc_now
 from tavola.web.tournaments import Tournaments
 from test_web_clocks import FakeTime
-from web_helpers import Server, auth, choose, state
+from web_helpers import Server, auth, choose, create, sit, state
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -740,39 +740,192 @@ def _stored_end(club: Club, table: str) -> tuple[Any, ...]:
         )
 
 
+def _written_apart(*args: object, **kwargs: object) -> int:
+    raise AssertionError("the table's end written in a transaction of its own")
+
+
+def _until_over(club: Club, table: str) -> dict[str, Any]:
+    for _attempt in range(100):
+        seen = state(club.director, table)
+        if seen["status"] == "finished":
+            return seen
+        time.sleep(0.05)
+    raise AssertionError("the table never finished")
+
+
+@pytest.mark.parametrize("ending", ["accept", "time", "left"])
 def test_the_action_that_ends_a_match_stores_the_table_finished_its_ratings_and_its_result_at_once(
-    url: str, monkeypatch: pytest.MonkeyPatch
+    url: str, monkeypatch: pytest.MonkeyPatch, ending: str
 ) -> None:
     """The last action's own transaction holds the table's end, both ratings and the tournament's record of
     the result: nothing is written after it (no status apart, no rating by the listener, no step of the
-    sweep), so a kill -9 right after the action loses none of them."""
+    sweep), so a kill -9 right after the action loses none of them; the last action a resignation
+    accepted, a forfeit on time or a forfeit for leaving."""
+    now = FakeTime()
     with Club(url, ["Ann", "Bob"]) as club:
-        tournament = club.create({"name": "At once", "kind": "knockout", "lengths": [1]})
+        hub = club.app.state.server.hub
+        hub.now = now
+        settings: dict[str, Any] = {"name": "At once", "kind": "knockout", "lengths": [1]}
+        if ending == "time":
+            settings["clock"] = {"delay": 5.0, "bank": 10.0}
+        tournament = club.create(settings)
         assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
         club.tournaments.stop()  # no sweep: a result must come with the action
-        hub = club.app.state.server.hub
-
-        def written_apart(*args: object, **kwargs: object) -> int:
-            raise AssertionError("the table's end written in a transaction of its own")
-
-        monkeypatch.setattr(hub.store, "set_status", written_apart)
+        monkeypatch.setattr(hub.store, "set_status", _written_apart)
         match = club.view(tournament)["matches"][0]
         seats = _seat_both(club, tournament, match)
         table = seats["Ann"]["table"]
+        names = {held["seat"]: name for name, held in seats.items()}
         hub.get(table).listeners.remove(rate_when_finished)  # nothing rates it after the action
-        _until_accepting(club, seats, "Ann", "Bob")
+        if ending == "accept":
+            _until_accepting(club, seats, "Ann", "Bob")
         before = club.view(tournament)
         revision = _stored_end(club, table)[-1]
-        accepted = club.clients["Ann"].post(
-            f"/api/tables/{table}/actions", json=ACCEPT, headers=auth(seats["Ann"]["token"])
-        )
-        assert accepted.status_code == 200, accepted.text
-        assert _stored_end(club, table) == ("finished", 0, "accept", True, ("table", "Ann"), revision + 1)
+        if ending == "accept":
+            accepted = club.clients["Ann"].post(
+                f"/api/tables/{table}/actions", json=ACCEPT, headers=auth(seats["Ann"]["token"])
+            )
+            assert accepted.status_code == 200, accepted.text
+            winner = "Ann"
+        elif ending == "time":
+            loser = names[state(club.director, table)["clock"]["running"]]
+            winner = names[1 - seats[loser]["seat"]]
+            now.now += 5 + 10 + 1  # the hub's look at the clocks, or the one here, forfeits the loser
+            hub.get(table).time_out()
+        else:
+            hub.get(table).forfeit(seats["Bob"]["seat"], "left")
+            winner = "Ann"
+        ended = _until_over(club, table)
+        stored = _stored_end(club, table)
         club.tournaments.advance(tournament)  # what follows from the result: the final standings
         seen = club.view(tournament)
+    if ending != "accept":
+        assert ended["forfeit"]["reason"] == ending
+    last = "accept" if ending == "accept" else "forfeit"
+    assert stored == ("finished", 0, last, True, ("table", winner), revision + 1)
     assert before["matches"][0]["decided"] is None
     assert seen["status"] == "finished"
-    assert seen["standings"] == [{"place": 1, "name": "Ann"}, {"place": 2, "name": "Bob"}]
+    assert seen["standings"][0] == {"place": 1, "name": winner}
+
+
+@pytest.mark.parametrize("series", ["single", "money"])
+def test_the_action_that_ends_a_single_game_or_a_money_session_stores_the_table_finished_at_once(
+    url: str, monkeypatch: pytest.MonkeyPatch, series: str
+) -> None:
+    """A table of no tournament: its last action (a single game's resignation accepted, a money session's
+    end) is stored with the status finished, in that action's one transaction."""
+    with Club(url, ["Ann", "Bob"]) as club:
+        hub = club.app.state.server.hub
+        monkeypatch.setattr(hub.store, "set_status", _written_apart)
+        table = create(club.director, {"kind": "game", "series": series, "seats": [{}, {}]})
+        sitting = TestClient(club.app)
+        seats = {
+            name: {"table": table, "seat": index, "token": sit(sitting, table, index, name)}
+            for index, name in enumerate(("Ann", "Bob"))
+        }
+        _until_accepting(club, seats, "Ann", "Bob")
+        route, token = f"/api/tables/{table}/actions", auth(seats["Ann"]["token"])
+        accepted = club.clients["Ann"].post(route, json=ACCEPT, headers=token)
+        assert accepted.status_code == 200, accepted.text
+        between = state(club.director, table)["status"]
+        if series == "money":
+            ended = club.clients["Ann"].post(route, json={"action": "end_session"}, headers=token)
+            assert ended.status_code == 200, ended.text
+        row, actions = hub.store.table(table), hub.store.actions(table)
+        assert row is not None
+    assert between == ("live" if series == "money" else "finished")
+    assert (row.status, row.revision - 2 - len(actions)) == ("finished", 0)
+    assert actions[-1].action["action"] == ("end_session" if series == "money" else "accept")
+
+
+@pytest.mark.parametrize("decided", ["award", "forfeit"])
+def test_a_table_its_tournament_decided_ends_writing_nothing_more_to_the_tournament(
+    url: str, monkeypatch: pytest.MonkeyPatch, decided: str
+) -> None:
+    """A match awarded by the director, or forfeited for absence, is decided by the tournament's step; the
+    forfeit that then ends its table is stored with the table's end and writes nothing to the tournament
+    (its revision as the step left it, the match as decided, nobody rated)."""
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament = club.create({"name": "Decided", "kind": "knockout", "lengths": [1]})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        club.tournaments.stop()
+        match = club.view(tournament)["matches"][0]
+        taken = club.clients["Ann"].post(f"/api/tournaments/{tournament}/matches/{match['id']}/seat")
+        assert taken.status_code == 200, taken.text
+        table = taken.json()["table"]
+        make_tables = club.tournaments._make_tables
+        monkeypatch.setattr(club.tournaments, "_make_tables", lambda tournament_id: None)  # ended apart
+        if decided == "award":
+            route = f"/api/tournaments/{tournament}/matches/{match['id']}/award"
+            awarded = club.director.post(route, json={"winner": "Ann"})
+            assert awarded.status_code == 200, awarded.text
+        else:
+            later = utc_now() + datetime.timedelta(days=1)
+            club.tournaments.clock = lambda: later  # Bob's time to sit down has passed
+            club.tournaments.advance(tournament)
+        hub = club.app.state.server.hub
+        opened = hub.store.table(table)
+        with Session(hub.store.engine) as session:
+            found = session.get(TournamentRow, tournament)
+            assert found is not None
+            revision = found.revision
+        make_tables(tournament)  # the table ended by the forfeit of the seat that did not go through
+        after = _stored_end(club, table)
+        forfeit = state(club.director, table)["forfeit"]
+    assert opened is not None
+    assert opened.status == "open"
+    assert after == ("finished", 0, "forfeit", False, (decided, "Ann"), revision)
+    assert (forfeit["seat"], forfeit["reason"]) == (1, "absent" if decided == "forfeit" else "award")
+
+
+def test_a_result_whose_write_fails_with_the_end_is_recorded_by_the_sweep_once(url: str) -> None:
+    """The tournament's record of the result is a savepoint of the action's transaction: where it fails,
+    the action and the table's end are stored all the same (its ratings too), and the sweep records the
+    result from the finished table, once."""
+    with Club(url, ["Ann", "Bob"]) as club:
+        tournament = club.create({"name": "Later", "kind": "knockout", "lengths": [1]})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        club.tournaments.stop()
+        hub = club.app.state.server.hub
+        seats = _seat_both(club, tournament, club.view(tournament)["matches"][0])
+        table = seats["Ann"]["table"]
+        _until_accepting(club, seats, "Ann", "Bob")
+        revision = _stored_end(club, table)[-1]
+        armed = True
+
+        def held(_connection: Any, _cursor: Any, statement: str, *args: Any) -> None:
+            if armed and statement.lstrip().upper().startswith("UPDATE TAVOLA_TOURNAMENT_MATCHES"):
+                raise RuntimeError("the tournament's match held by another process")
+
+        event.listen(hub.store.engine, "before_cursor_execute", held)
+        try:
+            accepted = club.clients["Ann"].post(
+                f"/api/tables/{table}/actions", json=ACCEPT, headers=auth(seats["Ann"]["token"])
+            )
+        finally:
+            armed = False
+            event.remove(hub.store.engine, "before_cursor_execute", held)
+        assert accepted.status_code == 200, accepted.text
+        stored = _stored_end(club, table)
+        decisions: list[tuple[str, str]] = []
+        decide = club.tournaments._decide
+
+        def counted(match: TournamentMatchRow, *args: Any) -> None:
+            if match.table_id == table:
+                decisions.append((args[1], args[0]))
+            decide(match, *args)
+
+        club.tournaments._decide = counted  # type: ignore[method-assign]
+        for _sweep in range(3):
+            club.tournaments.advance_all()
+        done = _stored_end(club, table)
+        seen = club.view(tournament)
+    ann = Accounts(hub.store).find("Ann")
+    assert ann is not None
+    assert stored == ("finished", 0, "accept", True, (None, None), revision)
+    assert decisions == [("table", ann.id)]
+    assert done[4] == ("table", "Ann")
+    assert seen["status"] == "finished"
 
 
 def test_an_end_whose_writes_fail_leaves_the_ending_action_unstored_with_them(url: str) -> None:

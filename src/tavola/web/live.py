@@ -292,6 +292,7 @@ class LiveTable:
         self.served = None
         self.clock = clock_of(self.options)
         if self.status == "open":
+            self._read_clock()  # stopped before the play started (a tournament paused)
             return
         self._start_engine()
         self._replay([(action.number, action.seat, action.action) for action in stored])
@@ -685,9 +686,9 @@ class LiveTable:
                 try:
                     self._keeping_storage(lambda: self._act(index, data), catch_up=False)
                     return
-                except TableMovedError:  # another process acted first: judged again at the new state
-                    if version is not None or attempt == 1:
-                        raise
+                except TableMovedError:  # the table changed first (read again): judged again at the new
+                    if attempt == 1 or (version is not None and version != len(self.actions)):  # state,
+                        raise  # where no action was stored meanwhile (its clocks stopped) at its version
 
     def _act(self, index: int, data: object) -> None:
         try:
@@ -775,15 +776,11 @@ class LiveTable:
             self._table_action(None, "start_game")
 
     def _finish(self) -> None:
-        """The table over: finished as the action that ended it was stored (:meth:`_stored`); where
-        it was not (a store of an earlier release, whose end was stored before its status), the status
-        is stored now, with the finishing hooks' writes."""
+        """The engine's table over: the table finished here, its dice's secret revealed, where the action
+        that ended it has not done so already (:meth:`_stored` stores that action with the status
+        ``finished`` and the finishing hooks' writes, in one transaction)."""
         if self.status == "finished":
             return
-        if not self._replaying:
-            writes = [write for hook in self.finishing if (write := hook(self)) is not None]
-            also = {"also": writes} if writes else {}  # written with the status, in its transaction
-            self.revision = self.store.set_status(self.id, "finished", revision=self.revision, **also)
         self.status = "finished"
         self.dice.reveal()
         self._changed()
@@ -851,6 +848,8 @@ class LiveTable:
         row = self.store.clock(self.id)
         if row is not None and row.number == len(self.actions) - 1:
             self.clock = self.clock.stored(row.clock)
+        if self.status == "finished":  # no clock runs or stands stopped once the table is over
+            self.clock = self.clock.resumed(self.now())
 
     # --- the engine --------------------------------------------------------------------------
 
@@ -867,6 +866,8 @@ class LiveTable:
         ends = self._ends(data)
         if not self._replaying:
             clock = self._clock_now()
+            if ends and clock is not None:  # the table over: its clocks no longer stopped (a tournament
+                clock = clock.resumed(self.now())  # paused), as no resume will reach a finished table
             timed: dict[str, Any] = {} if clock is None else {"clock": clock.to_json()}  # with the action
             if ends:
                 writes = [write for hook in self.finishing if (write := hook(self)) is not None]

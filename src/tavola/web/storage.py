@@ -322,7 +322,7 @@ class Store:
                 .where(SEATS.c.table_id == table_id, SEATS.c.index == index)
                 .values(name=name, token_hash=token_hash)
             )
-            self.publish_in(connection, {"table": table_id})
+            self._publish_in(connection, {"table": table_id})
             return revision + 1
 
         return self._commits.write(write, table_id)
@@ -342,7 +342,7 @@ class Store:
             self._bump(connection, table_id, revision, status=status)
             for more in also:
                 more(connection)
-            self.publish_in(connection, {"table": table_id})
+            self._publish_in(connection, {"table": table_id})
             return revision + 1
 
         return self._commits.write(write, table_id)
@@ -395,7 +395,7 @@ class Store:
                 more(connection)
             if status is not None:
                 stored["status"] = status
-            self.publish_in(connection, {"table": table_id, **stored})
+            self._publish_in(connection, {"table": table_id, **stored})
             return revision + 1
 
         return self._commits.write(write, table_id)
@@ -411,9 +411,11 @@ class Store:
         as they are), written with the table's revision bumped and the change published; whether they
         changed. The table's row is locked before the clocks are read, so an action being stored meanwhile
         is waited for, and one stored after is refused at the revision it knew (:class:`MovedOnError`),
-        read again with these clocks."""
+        read again with these clocks; a table finished meanwhile is left as it is (no clock runs there)."""
         found = connection.execute(
-            select(TABLES.c.revision).where(TABLES.c.id == table_id).with_for_update()
+            select(TABLES.c.revision)
+            .where(TABLES.c.id == table_id, TABLES.c.status.in_(("open", "live")))
+            .with_for_update()
         ).one_or_none()
         if found is None:
             return False
@@ -429,7 +431,7 @@ class Store:
             connection.execute(insert(CLOCKS).values(table_id=table_id, number=-1, clock=clock))
         else:
             connection.execute(update(CLOCKS).where(CLOCKS.c.table_id == table_id).values(clock=clock))
-        self.publish_in(connection, {"table": table_id})
+        self._publish_in(connection, {"table": table_id})
         return True
 
     def _bump(
@@ -505,9 +507,9 @@ class Store:
         of its own; nothing where the database is not shared."""
         if self.shared:
             with self.engine.begin() as connection:
-                self.publish_in(connection, event)
+                self._publish_in(connection, event)
 
-    def publish_in(self, connection: Connection, event: dict[str, Any]) -> None:
+    def _publish_in(self, connection: Connection, event: dict[str, Any]) -> None:
         """Publish ``event`` with the transaction of ``connection``: the others hear of it once it
         commits."""
         if not self.shared:

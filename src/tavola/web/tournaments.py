@@ -71,7 +71,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Table, and_, exists, func, or_, select, update
+from sqlalchemy import and_, exists, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, aliased, sessionmaker
@@ -97,7 +97,7 @@ from tavola.web.pairing import (
     swiss_standings,
 )
 from tavola.web.ratings import INITIAL_RATING, RatingRow
-from tavola.web.storage import MovedOnError, TableRow
+from tavola.web.storage import ClockRow, MovedOnError, TableRow
 from tavola.web.tournament_rows import (
     EntryRow,
     Loaded,
@@ -132,9 +132,6 @@ MOST_STEPS = 64
 MOST_TRIES = 10
 """How many times a step is worked out again when another process changed the tournament meanwhile."""
 
-
-_MATCHES: Table = TournamentMatchRow.__table__  # type: ignore[assignment]
-_TOURNAMENTS: Table = TournamentRow.__table__  # type: ignore[assignment]
 
 _ENDED_BY_THE_TOURNAMENT = ("forfeit", "award")
 """How a match is decided by the tournament rather than at its table, whose play is then ended."""
@@ -217,28 +214,27 @@ class Tournaments:
         table_id, decided_at = table.id, self.clock()
 
         def record(connection: Connection) -> None:
-            matches = _MATCHES
+            match = TournamentMatchRow
             try:
                 with connection.begin_nested():
                     found = connection.execute(
-                        select(matches.c.id, matches.c.tournament_id).where(
-                            matches.c.table_id == table_id, matches.c.decided.is_(None)
+                        select(match.id, match.tournament_id).where(
+                            match.table_id == table_id, match.decided.is_(None)
                         )
                     ).first()
                     if found is None:
                         return
-                    winner = matches.c.first_id if seat == 0 else matches.c.second_id
+                    winner = match.first_id if seat == 0 else match.second_id
                     decided = connection.execute(
-                        update(matches)
-                        .where(matches.c.id == found.id, matches.c.decided.is_(None))
+                        update(match)
+                        .where(match.id == found.id, match.decided.is_(None))
                         .values(winner_id=winner, decided="table", decided_at=decided_at)
                     )
                     if decided.rowcount == 1:
-                        tournaments = _TOURNAMENTS
                         connection.execute(
-                            update(tournaments)
-                            .where(tournaments.c.id == found.tournament_id)
-                            .values(revision=tournaments.c.revision + 1)
+                            update(TournamentRow)
+                            .where(TournamentRow.id == found.tournament_id)
+                            .values(revision=TournamentRow.revision + 1)
                         )
             except Exception as error:  # the savepoint undone: the sweep records it from the table
                 LOG.warning(
@@ -269,7 +265,8 @@ class Tournaments:
     def due(self) -> list[str]:
         """The tournaments with a step or a table due: entries to close; an undecided match whose table
         is finished, or missing, or open past its deadline (running); a round over (running); a match
-        forfeited whose table is not ended yet. Only these tournaments' undecided matches and the
+        forfeited whose table is not ended yet; a timed table whose clocks run (paused: made while paused,
+        its clocks to stop). Only these tournaments' undecided matches and the
         forfeited ones left to end are looked at, never a tournament with nothing to do."""
         now = self.clock()
         first, second = aliased(AccountRow), aliased(AccountRow)
@@ -301,8 +298,28 @@ class Tournaments:
             running,
             ~exists().where(TournamentMatchRow.tournament_id == TournamentRow.id, undecided),
         )
+        running_clocks = (  # a paused tournament's timed table whose clocks run (made while paused)
+            select(TournamentMatchRow.tournament_id)
+            .join(TournamentRow, TournamentRow.id == TournamentMatchRow.tournament_id)
+            .join(TableRow, TableRow.id == TournamentMatchRow.table_id)
+            .join(first, first.id == TournamentMatchRow.first_id)
+            .join(second, second.id == TournamentMatchRow.second_id)
+            .outerjoin(ClockRow, ClockRow.table_id == TableRow.id)
+            .where(
+                TournamentRow.status == "paused",
+                TournamentRow.settings["clock"].as_string().is_not(None),
+                undecided,
+                TableRow.status.in_(("open", "live")),
+                or_(first.bot.is_(None), second.bot.is_(None)),
+                or_(ClockRow.table_id.is_(None), ClockRow.clock["paused_at"].as_float().is_(None)),
+            )
+        )
         with self._sessions() as session:
-            ids = set(session.scalars(matches)) | set(session.scalars(over))
+            ids = (
+                set(session.scalars(matches))
+                | set(session.scalars(over))
+                | set(session.scalars(running_clocks))
+            )
             for tournament_id, settings in session.execute(
                 select(TournamentRow.id, TournamentRow.settings).where(TournamentRow.status == "entry")
             ):
@@ -788,13 +805,18 @@ class Tournaments:
                 raise TournamentStateError(
                     _("this tournament is not {status}").format(status=_status_word(wanted))
                 )
-            loaded.row.status = now
+            # The rows locked in the order an action ending a table locks them (the table's, its match's,
+            # then the tournament's), so that neither waits on the other: the tables' clocks first.
+            held[:] = self._hold_clocks(loaded, stopped=paused)
             if not paused:
                 start = self.clock() + datetime.timedelta(seconds=loaded.settings.start_seconds)
                 for match in loaded.matches:
                     if match.decided is None and match.deadline is not None and aware(match.deadline) < start:
                         match.deadline = start
-            held[:] = self._hold_clocks(loaded, stopped=paused)
+            session = Session.object_session(loaded.row)
+            assert session is not None
+            session.flush()  # the matches' deadlines, then the tournament's row (written with its revision)
+            loaded.row.status = now
             return True
 
         self._write(tournament_id, changed)
@@ -804,36 +826,44 @@ class Tournaments:
     def _hold_clocks(self, loaded: Loaded, *, stopped: bool) -> list[str]:
         """Stop (``stopped``) or start again the clocks of the tournament's timed tables being played or
         waiting for their players (those between two bots run none), in ``loaded``'s transaction, each
-        table's revision bumped; the tables whose clocks changed (those stopped or running already are
-        left as they are)."""
+        table's revision bumped; the tables whose clocks changed. The clocks are read first without a lock:
+        only the tables whose clocks are not as wanted (running while paused, stopped while not) have their
+        rows locked (in the order of their ids, as every write of several tables' rows locks them, and
+        before the tournament's row, as an action ending a table does) and their clocks changed."""
         session = Session.object_session(loaded.row)
         assert session is not None
-        tables = sorted(  # locked in the order of their ids, as the actions' writes lock them
+        tables = [
             str(match.table_id)
             for match in loaded.matches
             if match.decided is None
             and match.table_id is not None
             and not all(loaded.is_bot(player) for player in match.players)
-        )
+        ]
         if not tables:
             return []
-        found = session.execute(
-            select(TableRow.id, TableRow.options).where(
-                TableRow.id.in_(tables), TableRow.status.in_(("open", "live"))
-            )
-        ).all()
-        starts = {table_id: clock_of(read_options(options)) for table_id, options in found}
+        with session.no_autoflush:  # nothing of the tournament written before the tables' rows are locked
+            found = session.execute(
+                select(TableRow.id, TableRow.options, ClockRow.clock)
+                .outerjoin(ClockRow, ClockRow.table_id == TableRow.id)
+                .where(TableRow.id.in_(tables), TableRow.status.in_(("open", "live")))
+            ).all()
         now = self.hub.now()
+
+        def held(start: Clock, stored: dict[str, Any] | None) -> tuple[Clock, Clock]:
+            clock = start if stored is None else start.stored(stored)
+            return clock, clock.paused(now) if stopped else clock.resumed(now)
+
+        starts: dict[str, Clock] = {}
+        for table_id, options, stored in found:
+            start = clock_of(read_options(options))
+            if start is not None and (kept := held(start, stored))[0] != kept[1]:  # not as wanted
+                starts[table_id] = start
         changed = []
-        for table_id in tables:
-            start = starts.get(table_id)
-            if start is None:
-                continue
+        for table_id, start in sorted(starts.items()):
 
             def change(stored: dict[str, Any] | None, start: Clock = start) -> dict[str, Any] | None:
-                clock = start if stored is None else start.stored(stored)
-                held = clock.paused(now) if stopped else clock.resumed(now)
-                return None if held == clock else held.to_json()
+                clock, wanted = held(start, stored)
+                return None if wanted == clock else wanted.to_json()
 
             if self.hub.store.change_clock_in(session.connection(), table_id, change):
                 changed.append(table_id)
