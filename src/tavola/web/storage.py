@@ -327,21 +327,12 @@ class Store:
 
         return self._commits.write(write, table_id)
 
-    def set_status(
-        self,
-        table_id: str,
-        status: str,
-        *,
-        revision: int,
-        also: Sequence[Callable[[Connection], None]] = (),
-    ) -> int:
-        """Set the table's status, with the writes ``also`` in the same transaction (a finished match's
-        ratings); its new revision."""
+    def set_status(self, table_id: str, status: str, *, revision: int) -> int:
+        """Set the table's status (an action ending the table sets it with the action:
+        :meth:`append_action`); its new revision."""
 
         def write(connection: Connection) -> int:
             self._bump(connection, table_id, revision, status=status)
-            for more in also:
-                more(connection)
             self._publish_in(connection, {"table": table_id})
             return revision + 1
 

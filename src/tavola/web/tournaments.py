@@ -35,8 +35,9 @@ table's revision bumped so that no action stored meanwhile passes over it;
 the actions made while paused count as made at the pause, so whoever is to
 act when the tournament resumes has their whole delay. Resumed, in one
 transaction with the tournament, each clock goes on from where it stood.
-A table made while paused, or one whose clocks a stop left running, has them
-stopped at the next sweep. Nobody loses on time while paused.
+A table made while paused, or one whose clocks a stop left running, makes
+the paused tournament due (:meth:`Tournaments.due`) and has them stopped at
+the next sweep. Nobody loses on time while paused.
 
 **Nothing lost, nothing forged.** Each step (a result, a forfeit, a round
 paired, a start, an award, a pause) is written in one transaction with the
