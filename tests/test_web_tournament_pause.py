@@ -228,7 +228,7 @@ def test_a_match_ended_while_paused_shows_its_clocks_not_stopped_after_a_resume_
         assert club.director.post(f"/api/tournaments/{tournament}/pause").status_code == 200
         paused = state(club.director, table)["clock"]["paused"]
         if ending == "played":
-            _until_accepting(club, seats, "Ann", "Bob")
+            _until_accepting(club.clients, seats, "Ann", "Bob")
             accepted = club.clients["Ann"].post(
                 f"/api/tables/{table}/actions", json=ACCEPT, headers=auth(seats["Ann"]["token"])
             )

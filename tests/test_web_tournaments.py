@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +29,7 @@ from tavola.web.limits import RateLimits
 from tavola.web.live import token_hash
 from tavola.web.ratings import RatedMatchRow, RatingRow, rate_when_finished
 from tavola.web.routes.accounts import AccountsState
-from tavola.web.storage import open_database
+from tavola.web.storage import TableRow, open_database
 from tavola.web.tournament_rows import TournamentMatchRow, TournamentRow, utc_now
 from tavola.web.tournaments import Tournaments
 from test_web_clocks import FakeTime
@@ -700,21 +700,29 @@ def _seat_both(club: Club, tournament: str, match: dict[str, Any]) -> dict[str, 
     return seats
 
 
-def _until_accepting(club: Club, seats: dict[str, dict[str, Any]], winner: str, loser: str) -> None:
-    """Play until ``winner`` may accept ``loser``'s resignation: the action that ends the match."""
+def _until_accepting(
+    clients: Mapping[str, TestClient | httpx.Client],
+    seats: dict[str, dict[str, Any]],
+    winner: str,
+    loser: str,
+) -> None:
+    """Play until ``winner`` may accept ``loser``'s resignation: the action that ends the match (each
+    player through their client, an action sent again a moment later while a server's limit refuses it)."""
     for _attempt in range(2000):
         for name in (winner, loser):
             held = seats[name]
-            seen = state(club.clients[name], held["table"], held["token"])
+            seen = state(clients[name], held["table"], held["token"])  # type: ignore[arg-type]
             if name == winner and ACCEPT in seen["legal_actions"]:
                 return
             if seen["status"] != "live" or held["seat"] not in seen["to_act"]:
                 continue
             legal = seen["legal_actions"]
             action = RESIGN if name == loser and RESIGN in legal else choose(legal)
-            done = club.clients[name].post(
-                f"/api/tables/{held['table']}/actions", json=action, headers=auth(held["token"])
-            )
+            route = f"/api/tables/{held['table']}/actions"
+            while (
+                done := clients[name].post(route, json=action, headers=auth(held["token"]))
+            ).status_code == 429:
+                time.sleep(0.2)
             assert done.status_code == 200, done.text
     raise AssertionError("the resignation never came")
 
@@ -778,7 +786,7 @@ def test_the_action_that_ends_a_match_stores_the_table_finished_its_ratings_and_
         names = {held["seat"]: name for name, held in seats.items()}
         hub.get(table).listeners.remove(rate_when_finished)  # nothing rates it after the action
         if ending == "accept":
-            _until_accepting(club, seats, "Ann", "Bob")
+            _until_accepting(club.clients, seats, "Ann", "Bob")
         before = club.view(tournament)
         revision = _stored_end(club, table)[-1]
         if ending == "accept":
@@ -819,11 +827,11 @@ def test_the_action_that_ends_a_single_game_or_a_money_session_stores_the_table_
         monkeypatch.setattr(hub.store, "set_status", _written_apart)
         table = create(club.director, {"kind": "game", "series": series, "seats": [{}, {}]})
         sitting = TestClient(club.app)
-        seats = {
+        seats: dict[str, dict[str, Any]] = {
             name: {"table": table, "seat": index, "token": sit(sitting, table, index, name)}
             for index, name in enumerate(("Ann", "Bob"))
         }
-        _until_accepting(club, seats, "Ann", "Bob")
+        _until_accepting(club.clients, seats, "Ann", "Bob")
         route, token = f"/api/tables/{table}/actions", auth(seats["Ann"]["token"])
         accepted = club.clients["Ann"].post(route, json=ACCEPT, headers=token)
         assert accepted.status_code == 200, accepted.text
@@ -878,7 +886,9 @@ def test_a_table_its_tournament_decided_ends_writing_nothing_more_to_the_tournam
     assert (forfeit["seat"], forfeit["reason"]) == (1, "absent" if decided == "forfeit" else "award")
 
 
-def test_a_result_whose_write_fails_with_the_end_is_recorded_by_the_sweep_once(url: str) -> None:
+def test_a_result_whose_write_fails_with_the_end_is_recorded_by_the_sweep_once(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The tournament's record of the result is a savepoint of the action's transaction: where it fails,
     the action and the table's end are stored all the same (its ratings too), and the sweep records the
     result from the finished table, once."""
@@ -889,7 +899,7 @@ def test_a_result_whose_write_fails_with_the_end_is_recorded_by_the_sweep_once(u
         hub = club.app.state.server.hub
         seats = _seat_both(club, tournament, club.view(tournament)["matches"][0])
         table = seats["Ann"]["table"]
-        _until_accepting(club, seats, "Ann", "Bob")
+        _until_accepting(club.clients, seats, "Ann", "Bob")
         revision = _stored_end(club, table)[-1]
         armed = True
 
@@ -907,15 +917,15 @@ def test_a_result_whose_write_fails_with_the_end_is_recorded_by_the_sweep_once(u
             event.remove(hub.store.engine, "before_cursor_execute", held)
         assert accepted.status_code == 200, accepted.text
         stored = _stored_end(club, table)
-        decisions: list[tuple[str, str]] = []
+        decisions: list[tuple[str, int | None]] = []
         decide = club.tournaments._decide
 
-        def counted(match: TournamentMatchRow, *args: Any) -> None:
+        def counted(match: TournamentMatchRow, winner: int | None, how: str, now: datetime.datetime) -> None:
             if match.table_id == table:
-                decisions.append((args[1], args[0]))
-            decide(match, *args)
+                decisions.append((how, winner))
+            decide(match, winner, how, now)
 
-        club.tournaments._decide = counted  # type: ignore[method-assign]
+        monkeypatch.setattr(club.tournaments, "_decide", counted)
         for _sweep in range(3):
             club.tournaments.advance_all()
         done = _stored_end(club, table)
@@ -947,7 +957,7 @@ def test_an_end_whose_writes_fail_leaves_the_ending_action_unstored_with_them(ur
             return write
 
         live.finishing.append(failing)
-        _until_accepting(club, seats, "Ann", "Bob")
+        _until_accepting(club.clients, seats, "Ann", "Bob")
         before = _stored_end(club, table)
         route, token = f"/api/tables/{table}/actions", auth(seats["Ann"]["token"])
         refused = club.clients["Ann"].post(route, json=ACCEPT, headers=token)
@@ -962,3 +972,60 @@ def test_an_end_whose_writes_fail_leaves_the_ending_action_unstored_with_them(ur
     assert before[:5] == ("live", 0, "resign", False, (None, None))
     assert (seen["status"], ACCEPT in seen["legal_actions"]) == ("live", True)
     assert done == ("finished", 0, "accept", True, ("table", "Ann"), before[-1] + 1)
+
+
+def test_a_server_killed_right_after_the_action_that_ends_a_match_has_its_end_ratings_and_result(
+    tmp_path: Path,
+) -> None:
+    """A kill -9 of ``tavola serve`` right after the answer to the action ending a tournament's match: the
+    database holds the action, the table finished, both ratings and the match's result; after a restart
+    the tournament goes on from them."""
+    database = tmp_path / "server.sqlite3"
+    server = Server(database, options=("--search-workers", "0"))
+    try:
+        clients = {}
+        for name in ("Director", "Ann", "Bob"):
+            clients[name] = httpx.Client(base_url=server.url, timeout=30)
+            made = _post(clients[name], "/api/accounts", {"name": name, "password": PASSWORD})
+            assert made.status_code == 201, made.text
+        settings = {"name": "Killed at the end", "kind": "knockout", "lengths": [1]}
+        tournament = _post(clients["Director"], "/api/tournaments", settings).json()["id"]
+        for name in ("Ann", "Bob"):
+            assert _post(clients[name], f"/api/tournaments/{tournament}/entries").status_code == 200
+        assert _post(clients["Director"], f"/api/tournaments/{tournament}/start").status_code == 200
+        match = clients["Director"].get(f"/api/tournaments/{tournament}").json()["matches"][0]
+        seats = {
+            name: _post(clients[name], f"/api/tournaments/{tournament}/matches/{match['id']}/seat").json()
+            for name in ("Ann", "Bob")
+        }
+        table = seats["Ann"]["table"]
+        _until_accepting(clients, seats, "Ann", "Bob")
+        route, token = f"/api/tables/{table}/actions", auth(seats["Ann"]["token"])
+        while (accepted := clients["Ann"].post(route, json=ACCEPT, headers=token)).status_code == 429:
+            time.sleep(0.2)
+        assert accepted.status_code == 200, accepted.text
+    finally:
+        server.kill()  # kill -9, at once
+    engine = open_database(f"sqlite:///{database}")
+    try:
+        with Session(engine) as session:
+            row = session.get(TableRow, table)
+            found = session.scalars(
+                select(TournamentMatchRow).where(TournamentMatchRow.table_id == table)
+            ).one()
+            ann = session.scalars(select(AccountRow).where(AccountRow.name == "Ann")).one()
+            stored = (
+                None if row is None else row.status,
+                session.get(RatedMatchRow, table) is not None,
+                (found.decided, found.winner_id == ann.id),
+            )
+    finally:
+        engine.dispose()
+    with Club(f"sqlite:///{database}", ["Ann", "Bob"], accounts=False) as club:
+        club.tournaments.advance(tournament)
+        seen = club.view(tournament)
+        last = club.app.state.server.hub.store.actions(table)[-1].action
+    assert stored == ("finished", True, ("table", True))
+    assert last == ACCEPT
+    assert seen["status"] == "finished"
+    assert seen["standings"][0] == {"place": 1, "name": "Ann"}
