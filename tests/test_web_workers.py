@@ -360,14 +360,21 @@ def test_a_seat_taken_through_another_process_acts_with_its_token_at_once(tmp_pa
 def test_a_seat_taken_up_again_through_one_process_no_longer_answers_the_old_token_in_the_other(
     tmp_path: Path,
 ) -> None:
+    from tavola.web.live import SeatTakenUpError
+
     first, second, tokens = _two_copies(tmp_path)
     second.check()
     seat = second.to_act()[0]
     second.act(seat, choose(second.legal_actions(seat)))  # the table is in play in both copies
     renewed = first.renew_token(0)  # Ann comes back from another device, through the first copy
-    assert second.seat_of_token(renewed, fresh=True) == 0
-    assert second.seat_of_token(tokens[0], fresh=True) is None
-    assert second.seat_of_token(tokens[1], fresh=True) == 1  # Bob's seat is his as before
+    assert second.seat_of_token(tokens[0]) == 0  # the second copy has not read it yet
+    before = list(second.actions)
+    with pytest.raises(SeatTakenUpError):  # acting with the old token: refused once it is up to date
+        second.act(0, {"action": "roll"}, token=tokens[0])
+    assert second.actions == before
+    assert second.seat_of_token(renewed) == 0
+    assert second.seat_of_token(tokens[0]) is None
+    assert second.seat_of_token(tokens[1]) == 1  # Bob's seat is his as before
     second.check()
     assert second.actions == first.actions
 

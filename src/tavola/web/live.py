@@ -102,6 +102,10 @@ class TokenError(TavolaError):
     """An action asked without the token of the seat it is for."""
 
 
+class SeatTakenUpError(TokenError):
+    """A token that no longer counts: its seat was taken up again on another device."""
+
+
 class RefusedError(TavolaError):
     """An action the table refused: the engine's message, naming the seats by who sits there."""
 
@@ -511,17 +515,13 @@ class LiveTable:
         (None: the table's own); hold the table's lock."""
         return [{"seat": seat, **action} for seat, action in self.actions[start:stop]]
 
-    def seat_of_token(self, token: str | None, *, fresh: bool = False) -> int | None:
+    def seat_of_token(self, token: str | None) -> int | None:
         """The seat whose token this is, or None (a spectator). Where other processes share the store,
         a token this copy does not know is looked for again once the copy is up to date (the seat may
-        have been taken through another process a moment ago); ``fresh``: the copy is brought up to date
-        first (a token given to another device through another process no longer counts here either)."""
+        have been taken through another process a moment ago); one this copy knows may have been given
+        to another device through another process since: :meth:`act` checks it again, up to date."""
         if not token:
             return None
-        if fresh and self.store.shared:
-            with self.lock:
-                self._catch_up()
-                return self._seat_of(token)
         found = self._seat_of(token)
         if found is None and self.store.shared:
             with self.lock:
@@ -661,18 +661,22 @@ class LiveTable:
         self._changed()
         self._settle()
 
-    def act(self, index: int, data: object, version: int | None = None) -> None:
+    def act(self, index: int, data: object, version: int | None = None, *, token: str | None = None) -> None:
         """Do the action ``data`` (JSON) for seat ``index``, then whatever needs nobody; a refused
         action raises the engine's :class:`~tavola.errors.TavolaError`, the table untouched.
 
         ``version``, when given, is the table's version (how many actions it has stored) that the
         action was chosen at: at any other version the action is refused, so an action sent again
-        (its answer lost with a connection) is never done twice. A write that fails raises
-        :class:`StorageError`, the table as stored.
+        (its answer lost with a connection) is never done twice. ``token``, when given, is the token
+        the seat was found by: it must still be the seat's once the table is up to date with the store
+        (:class:`SeatTakenUpError` where the seat was taken up again on another device, through any
+        process). A write that fails raises :class:`StorageError`, the table as stored.
         """
         with self.lock:
             for attempt in range(2):
                 self._catch_up()
+                if token is not None and self._seat_of(token) != index:
+                    raise SeatTakenUpError(taken_up_again())
                 self._time_out()  # a player out of time loses before any action comes too late
                 if self.status != "live":
                     raise StateError(not_playing(self.status))
@@ -898,6 +902,11 @@ class LiveTable:
             return
         for listener in list(self.listeners):
             listener(self)
+
+
+def taken_up_again() -> str:
+    """What a device whose seat was taken up again on another device is told when it acts."""
+    return _("this seat was taken up again on another device: sit down again here to play from here")
 
 
 def _is_storage(error: Exception) -> bool:

@@ -196,6 +196,7 @@ _BUMP = update(TABLES).where(
     TABLES.c.id == bindparam("b_table"), TABLES.c.revision == bindparam("b_revision")
 )
 _INSERT_ACTION = insert(ACTIONS)
+_REVISION = select(TABLES.c.revision).where(TABLES.c.id == bindparam("table_id"))
 _INSERT_EVENT = insert(EVENTS)
 
 
@@ -535,9 +536,10 @@ class Store:
             return session.get(TableRow, table_id)
 
     def revision(self, table_id: str) -> int | None:
-        """The table's revision as stored (None: no such table)."""
-        with self._session() as session:
-            found = session.scalar(select(TableRow.revision).where(TableRow.id == table_id))
+        """The table's revision as stored (None: no such table). Read before every use of a table where
+        processes share the store: one statement made once, on a connection of the pool (no session)."""
+        with self.engine.connect() as connection:
+            found = connection.execute(_REVISION, {"table_id": table_id}).scalar()
             return None if found is None else int(found)
 
     def tables(self, statuses: Sequence[str] | None = None, limit: int = 200) -> list[TableRow]:

@@ -40,5 +40,5 @@ async def act(
 def _acted(hub: Hub, table_id: str, given: str | None, data: object, version: int | None) -> dict[str, Any]:
     table = hub.get(table_id)
     seat = seat_for(table, given)
-    table.act(seat, data, version)
+    table.act(seat, data, version, token=given)
     return hub.state(table, seat)

@@ -28,7 +28,7 @@ from tavola.i18n import _
 from tavola.schema import JsonTextError, parse_json
 from tavola.web.hub import Connection, Hub, state_message
 from tavola.web.limits import MAX_MESSAGE, RateLimits, TokenBucket, too_large, too_many
-from tavola.web.live import LiveTable, TokenError
+from tavola.web.live import LiveTable, SeatTakenUpError, TokenError, taken_up_again
 from tavola.web.routes.chat import chat_as, team_chat_as
 from tavola.web.routes.common import COOKIE, LOG, ServerDep, status
 from tavola.web.wire import json_text
@@ -146,20 +146,22 @@ async def _answer(hub: Hub, table: LiveTable, connection: Connection, text: str)
 
 
 def _act(table: LiveTable, connection: Connection, action: object, version: int | None) -> None:
-    """Act as the connection's seat, if its token still counts (in a thread: the check may read the
-    store)."""
-    table.act(_still_seated(table, connection, fresh=True), action, version)
+    """Act as the connection's seat, if its token still counts (in a thread: the action reads the store
+    where processes share it)."""
+    try:  # the token checked once more with the table up to date, in the action's own catching up
+        table.act(_still_seated(table, connection), action, version, token=connection.token)
+    except SeatTakenUpError:
+        connection.viewer = None
+        raise
 
 
-def _still_seated(table: LiveTable, connection: Connection, *, fresh: bool = False) -> int:
+def _still_seated(table: LiveTable, connection: Connection) -> int:
     """The connection's seat, if its token is still the seat's: a seat taken up again on another device
     leaves this connection a spectator."""
-    seat = table.seat_of_token(connection.token, fresh=fresh)
+    seat = table.seat_of_token(connection.token)
     if seat is None and connection.viewer is not None:
         connection.viewer = None
-        raise TokenError(
-            _("this seat was taken up again on another device: sit down again here to play from here")
-        )
+        raise SeatTakenUpError(taken_up_again())
     return _seated(seat)
 
 
