@@ -88,12 +88,14 @@ class Listener:
 
     def poll_once(self) -> None:
         """Hand on the events stored since the last look; now and then, forget the old ones."""
-        if self.store.last_event() < self._last:  # the numbers started again (the file replaced, say)
+        newest, events = self.store.events_after(self._last)
+        if newest < self._last:  # the numbers started again (the file replaced, say)
             self._last = 0
             self.lost()
-        for row in self.store.events_after(self._last):
-            self._last = row.id
-            self._tell(row.origin, row.event)
+            newest, events = self.store.events_after(self._last)
+        for number, origin, event in events:
+            self._last = number
+            self._tell(origin, event)
         if time.monotonic() - self._forgotten_at > EVENTS_KEPT_SECONDS / 4:
             self._forgotten_at = time.monotonic()
             self.store.forget_events()

@@ -197,6 +197,12 @@ _BUMP = update(TABLES).where(
 )
 _INSERT_ACTION = insert(ACTIONS)
 _REVISION = select(TABLES.c.revision).where(TABLES.c.id == bindparam("table_id"))
+_LAST_EVENT = select(func.max(EVENTS.c.id))
+_EVENTS_AFTER = (
+    select(EVENTS.c.id, EVENTS.c.origin, EVENTS.c.event)
+    .where(EVENTS.c.id > bindparam("last"))
+    .order_by(EVENTS.c.id)
+)
 _INSERT_EVENT = insert(EVENTS)
 
 
@@ -512,15 +518,21 @@ class Store:
         else:
             connection.execute(_INSERT_EVENT, {"origin": self.origin, "event": event, "created": time.time()})
 
-    def events_after(self, last: int) -> list[EventRow]:
-        """The events stored after event ``last`` (SQLite), oldest first."""
-        with self._session() as session:
-            return list(session.scalars(select(EventRow).where(EventRow.id > last).order_by(EventRow.id)))
+    def events_after(self, last: int) -> tuple[int, list[tuple[int, str, dict[str, Any]]]]:
+        """The number of the last event stored (0: none), and the events stored after event ``last``
+        (SQLite), oldest first: each its number, origin and event. Read twenty times a second by every
+        process: two statements made once, on one connection."""
+        with self.engine.connect() as connection:
+            newest = int(connection.execute(_LAST_EVENT).scalar() or 0)
+            if newest <= last:
+                return newest, []
+            rows = connection.execute(_EVENTS_AFTER, {"last": last}).all()
+            return newest, [(int(row.id), str(row.origin), row.event) for row in rows]
 
     def last_event(self) -> int:
         """The number of the last event stored (0: none)."""
-        with self._session() as session:
-            return int(session.scalar(select(func.max(EventRow.id))) or 0)
+        with self.engine.connect() as connection:
+            return int(connection.execute(_LAST_EVENT).scalar() or 0)
 
     def forget_events(self, older_than: float = EVENTS_KEPT_SECONDS) -> None:
         """Delete the events stored more than ``older_than`` seconds ago, but the last one: SQLite would
