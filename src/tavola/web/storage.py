@@ -195,6 +195,11 @@ CLOCKS: Table = ClockRow.__table__  # type: ignore[assignment]
 _BUMP = update(TABLES).where(
     TABLES.c.id == bindparam("b_table"), TABLES.c.revision == bindparam("b_revision")
 )
+_BUMP_LEASED_ON_SERVER_CLOCK = _BUMP.values(
+    holder=bindparam("b_holder"), held_until=func.extract("epoch", func.clock_timestamp()) + LEASE_SECONDS
+)
+"""A bump that takes the lease until the database's clock says so (PostgreSQL: every machine shares it)."""
+_NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload")))
 _INSERT_ACTION = insert(ACTIONS)
 _REVISION = select(TABLES.c.revision).where(TABLES.c.id == bindparam("table_id"))
 _LAST_EVENT = select(func.max(EVENTS.c.id))
@@ -448,7 +453,8 @@ class Store:
             values["status"] = status
         statement = _BUMP
         if lease and self.notifies:  # counted on the database's clock, which every machine shares
-            statement = _BUMP.values(holder=self.origin, held_until=self._clock() + LEASE_SECONDS)
+            statement = _BUMP_LEASED_ON_SERVER_CLOCK
+            values["b_holder"] = self.origin
         elif lease:
             values.update(holder=self.origin, held_until=time.time() + LEASE_SECONDS)
         changed = connection.execute(statement, {"b_table": table_id, "b_revision": revision, **values})
@@ -514,7 +520,7 @@ class Store:
             return
         if self.notifies:
             payload = json_text({"origin": self.origin, **event})
-            connection.execute(select(func.pg_notify(CHANNEL, payload)))
+            connection.execute(_NOTIFY, {"payload": payload})
         else:
             connection.execute(_INSERT_EVENT, {"origin": self.origin, "event": event, "created": time.time()})
 
