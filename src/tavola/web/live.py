@@ -177,6 +177,8 @@ class LiveTable:
     ) -> None:
         self.id = table_id
         self.options = options
+        self.options_json: dict[str, Any] = options.model_dump(mode="json")
+        """The options as JSON, made once (every state shows them): read it, never change it."""
         self.seats = seats
         self.store = store
         self.make_bot = make_bot

@@ -37,7 +37,7 @@ def _summary(table: LiveTable, to_act: list[int]) -> dict[str, Any]:
         "id": table.id,
         "kind": table.kind,
         "status": table.status,
-        "options": table.options.model_dump(mode="json"),
+        "options": table.options_json,
         "seats": [
             {"index": index, "name": seat.name, "bot": seat.bot, "taken": seat.taken}
             for index, seat in enumerate(table.seats)
