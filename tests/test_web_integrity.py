@@ -36,7 +36,9 @@ def healthy_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A server database of many pages, closed (its log copied into it)."""
     path = tmp_path_factory.mktemp("healthy") / "server.sqlite3"
     engine = open_database(f"sqlite:///{path}")
-    _fill(Store(engine), 0, TABLES)
+    store = Store(engine)
+    _fill(store, 0, TABLES)
+    store.close()  # the writes' connection closed, then the others
     engine.dispose()
     assert not path.with_name(path.name + "-wal").exists()
     assert path.stat().st_size // PAGE > 50
@@ -57,12 +59,14 @@ def database_with_a_log(healthy_database: Path, tmp_path: Path) -> Iterator[Path
     working.mkdir()
     path = Path(shutil.copy(healthy_database, working / "server.sqlite3"))
     engine = open_database(f"sqlite:///{path}")
+    store = Store(engine)
     try:
-        _fill(Store(engine), TABLES, LOGGED)  # under 1,000 pages: SQLite copies none of them back yet
+        _fill(store, TABLES, LOGGED)  # under 1,000 pages: SQLite copies none of them back yet
         for suffix in ("", "-wal"):
             shutil.copy(working / f"server.sqlite3{suffix}", tmp_path / f"server.sqlite3{suffix}")
         yield tmp_path / "server.sqlite3"
     finally:
+        store.close()
         engine.dispose()
 
 

@@ -309,12 +309,11 @@ def test_an_action_at_the_version_before_a_pause_is_done(url: str) -> None:
     assert after["clock"]["paused"] is True
 
 
-def test_a_pause_locks_its_tables_rows_before_its_tournaments(url: str) -> None:
+def test_a_pause_locks_its_tables_rows_before_its_tournaments(postgresql: str) -> None:
     """An action ending a table locks the table's row, then its tournament's: a pause waiting on a table's
     row holds no lock on the tournament's row meanwhile, so neither waits on the other (PostgreSQL's row
-    locks)."""
-    if not url.startswith("postgresql"):
-        pytest.skip("SQLite locks the whole database for each write")
+    locks; SQLite locks the whole database for each write)."""
+    url = postgresql
     now = FakeTime()
     with Club(url, ["Ann", "Bob"]) as club:
         tournament, seats = _timed(club, now)
