@@ -41,8 +41,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def _context(browser: Any, **options: Any) -> Any:
-    """A browser context whose pages wait at most ``WAIT`` for anything, navigations included."""
-    context = browser.new_context(**options)
+    """A browser context whose pages wait at most ``WAIT`` for anything, navigations included, and ask
+    for reduced motion: these tests play whole games through the page, whose moves and dice then do not
+    slide or tumble (``test_web_page_moves.py`` watches them move)."""
+    context = browser.new_context(**{"reduced_motion": "reduce", **options})
     context.set_default_timeout(WAIT)
     context.set_default_navigation_timeout(WAIT)
     return context
