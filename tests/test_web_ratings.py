@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,7 +37,7 @@ from tavola.web.ratings import (
     win_probability,
 )
 from tavola.web.storage import open_database
-from web_helpers import auth, choose, create, state
+from web_helpers import create, resign_when_able, state
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -144,26 +143,6 @@ def _match(club: dict[str, TestClient], length: int, variant: str = "standard") 
     return table, {0: _sit(club["Ann"], table, 0), 1: _sit(club["Bob"], table, 1)}
 
 
-def _resign(client: TestClient, table: str, tokens: dict[int, str], loser: int, kind: str = "single") -> None:
-    """Play the table until the seat ``loser`` can resign (``kind``), and the other accepts."""
-    resign, accept = {"action": "resign", "kind": kind}, {"action": "accept"}
-    for _step in range(300):
-        seen = state(client, table)
-        if seen["status"] == "finished":
-            return
-        ours = [seat for seat in seen["to_act"] if seat in tokens]
-        if not ours:
-            time.sleep(0.02)  # the bot's turn
-            continue
-        legal = state(client, table, tokens[ours[0]])["legal_actions"]
-        action = (
-            resign if ours[0] == loser and resign in legal else accept if accept in legal else choose(legal)
-        )
-        acted = client.post(f"/api/tables/{table}/actions", json=action, headers=auth(tokens[ours[0]]))
-        assert acted.status_code == 200, acted.text
-    raise AssertionError("the match did not end")
-
-
 def _rate(client: TestClient, table: str) -> RatedMatchRow | None:
     hub = _hub(client)
     return rate_finished_table(hub.store, hub.get(table))
@@ -185,7 +164,7 @@ def _counts(client: TestClient) -> tuple[int, int]:
 def test_a_rated_match_changes_both_ratings_by_the_formula_once(club: dict[str, TestClient]) -> None:
     ann = club["Ann"]
     table, tokens = _match(club, 1)
-    _resign(ann, table, tokens, loser=1)
+    resign_when_able(ann, table, tokens, loser=1)
     first = _rate(ann, table)
     assert first is not None
     assert (first.winner_before, first.winner_after) == (
@@ -208,7 +187,7 @@ def test_a_rated_match_changes_both_ratings_by_the_formula_once(club: dict[str, 
     assert _rating(ann, "Ann")["rating"] == 1510
 
     second, tokens = _match(club, 3)
-    _resign(ann, second, tokens, loser=0, kind="backgammon")  # three points: Bob takes the match
+    resign_when_able(ann, second, tokens, loser=0, kind="backgammon")  # three points: Bob takes the match
     _rate(ann, second)
     stake = 4 * math.sqrt(3) * (1 - 1 / (1 + 10 ** ((1510 - 1490) * math.sqrt(3) / 2000)))
     assert _rating(ann, "Bob")["rating"] == pytest.approx(1490 + 4.99 * stake)
@@ -234,7 +213,7 @@ def test_a_rated_match_changes_both_ratings_by_the_formula_once(club: dict[str, 
 def test_ratings_are_per_variant(club: dict[str, TestClient]) -> None:
     ann = club["Ann"]
     table, tokens = _match(club, 1, variant="nackgammon")
-    _resign(ann, table, tokens, loser=0)
+    resign_when_able(ann, table, tokens, loser=0)
     _rate(ann, table)
     assert _rating(ann, "Bob", "nackgammon")["rating"] == 1510
     assert [rating["variant"] for rating in ann.get("/api/players/Bob").json()["ratings"]] == ["nackgammon"]
@@ -260,7 +239,7 @@ def test_a_match_against_a_bot_level_rates_the_levels_account_as_it_ends(tmp_pat
         }
         table = create(client, options)
         tokens = {0: _sit(client, table, 0)}
-        _resign(client, table, tokens, loser=0)
+        resign_when_able(client, table, tokens, loser=0)
         assert _counts(client) == (1, 2)  # rated as the match ended
         rated = _rate(client, table)
         assert rated is not None
@@ -282,10 +261,10 @@ def test_a_match_is_rated_only_between_accounts_or_bots_and_only_once_finished(t
         )
         tokens = {0: _sit(ann, table, 0), 1: _sit(guest, table, 1, "Cleo")}
         assert _rate(ann, table) is None  # not finished
-        _resign(ann, table, tokens, loser=1)
+        resign_when_able(ann, table, tokens, loser=1)
         assert _rate(ann, table) is None  # a guest's match
         single = create(ann, {"kind": "game", "series": "single", "seats": [{}, {"bot": "beginner"}]})
-        _resign(ann, single, {0: _sit(ann, single, 0)}, loser=0)
+        resign_when_able(ann, single, {0: _sit(ann, single, 0)}, loser=0)
         assert _rate(ann, single) is None  # a single game is no match
         assert _counts(ann) == (0, 0)
         assert ann.get("/api/players/Ann").json()["ratings"] == []
@@ -327,7 +306,7 @@ def test_a_match_made_unrated_changes_no_rating_between_two_accounts(club: dict[
     options = {"kind": "game", "series": "match", "length": 1, "rated": False, "seats": [{}, {}]}
     table = create(club["Ann"], options)
     tokens = {0: _sit(club["Ann"], table, 0), 1: _sit(club["Bob"], table, 1)}
-    _resign(club["Ann"], table, tokens, loser=1)
+    resign_when_able(club["Ann"], table, tokens, loser=1)
     assert state(club["Ann"], table)["status"] == "finished"
     assert _rate(club["Ann"], table) is None
     assert _counts(club["Ann"]) == (0, 0)
@@ -340,7 +319,7 @@ def test_a_match_left_unrated_by_a_stop_is_rated_at_the_next_start(club: dict[st
     hub = _hub(ann)
     hub.get(table).finishing.remove(rating_as_finished)  # as if the rating failed as the match ended
     hub.get(table).listeners.remove(rate_when_finished)  # and the server stopped before rating it again
-    _resign(ann, table, tokens, loser=1)
+    resign_when_able(ann, table, tokens, loser=1)
     assert ann.get("/api/players/Ann").json()["ratings"] == []  # not rated yet
     assert rate_unrated_tables(hub.store, hub.get) == 1
     assert rate_unrated_tables(hub.store, hub.get) == 0
@@ -352,7 +331,7 @@ def test_two_matches_of_one_player_rated_at_once_both_count(club: dict[str, Test
     tables = []
     for _number in range(2):
         table, tokens = _match(club, 1)
-        _resign(ann, table, tokens, loser=1)
+        resign_when_able(ann, table, tokens, loser=1)
         tables.append(table)
     hub = _hub(ann)
     finished = [hub.get(table) for table in tables]

@@ -25,7 +25,7 @@ from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
 from tavola.web.storage import Store, migrate, open_database
 from tavola.web.table_figures import TableFiguresRow, store_figures
-from web_helpers import auth, choose, create, state
+from web_helpers import create, resign_when_able
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -50,26 +50,6 @@ def _sit(client: TestClient, table: str, seat: int) -> str:
     sat = client.post(f"/api/tables/{table}/seats/{seat}", json={"name": None})
     assert sat.status_code == 200, sat.text
     return str(sat.json()["token"])
-
-
-def _play(client: TestClient, table: str, tokens: dict[int, str], loser: int) -> None:
-    """Play the table until the seat ``loser`` can resign a single game, and the other accepts."""
-    resign, accept = {"action": "resign", "kind": "single"}, {"action": "accept"}
-    for _step in range(300):
-        seen = state(client, table)
-        if seen["status"] == "finished":
-            return
-        ours = [seat for seat in seen["to_act"] if seat in tokens]
-        if not ours:
-            time.sleep(0.02)  # the bot's turn
-            continue
-        legal = state(client, table, tokens[ours[0]])["legal_actions"]
-        action = (
-            resign if ours[0] == loser and resign in legal else accept if accept in legal else choose(legal)
-        )
-        acted = client.post(f"/api/tables/{table}/actions", json=action, headers=auth(tokens[ours[0]]))
-        assert acted.status_code == 200, acted.text
-    raise AssertionError("the match did not end")
 
 
 def _analysed(client: TestClient, table: str) -> dict[str, Any]:
@@ -110,9 +90,9 @@ def test_a_rated_match_analysed_shows_both_sides_error_rates_on_each_players_pag
     ann, bob = club["Ann"], club["Bob"]
     table = create(ann, {**MATCH, "seats": [{}, {}]})
     tokens = {0: _sit(ann, table, 0), 1: _sit(bob, table, 1)}
-    _play(ann, table, tokens, loser=1)
+    resign_when_able(ann, table, tokens, loser=1)
     never = create(ann, {**MATCH, "seats": [{}, {}]})
-    _play(ann, never, {0: _sit(bob, never, 0), 1: _sit(ann, never, 1)}, loser=0)
+    resign_when_able(ann, never, {0: _sit(bob, never, 0), 1: _sit(ann, never, 1)}, loser=0)
     assert [entry["errors"] for entry in _history(ann, "Ann")] == [None, None]
 
     players = _analysed(ann, table)["players"]
@@ -136,7 +116,7 @@ def test_a_rated_match_analysed_shows_both_sides_error_rates_on_each_players_pag
 def test_a_table_analysed_again_keeps_one_row_even_when_stored_at_once(club: dict[str, TestClient]) -> None:
     ann, bob = club["Ann"], club["Bob"]
     table = create(ann, {**MATCH, "seats": [{}, {}]})
-    _play(ann, table, {0: _sit(ann, table, 0), 1: _sit(bob, table, 1)}, loser=0)
+    resign_when_able(ann, table, {0: _sit(ann, table, 0), 1: _sit(bob, table, 1)}, loser=0)
     made = _analysed(ann, table)
     server = ann.app.state.server  # type: ignore[attr-defined]
     analysis: Analysis = server.analyses.get(f"table-{table}-0-ply").analysis
@@ -168,7 +148,7 @@ def test_a_bot_levels_page_shows_its_own_seats_error_rate(tmp_path: Path) -> Non
     with TestClient(app) as client:
         assert client.post("/api/accounts", json={"name": "Ann", "password": PASSWORD}).status_code == 201
         table = create(client, {**MATCH, "seats": [{"bot": "beginner"}, {}]})
-        _play(client, table, {1: _sit(client, table, 1)}, loser=1)
+        resign_when_able(client, table, {1: _sit(client, table, 1)}, loser=1)
         players = _analysed(client, table)["players"]
         errors = _history(client, "Tavola beginner")[0]["errors"]
         assert (errors["mine"], errors["theirs"]) == (

@@ -103,6 +103,29 @@ def play_on(client: TestClient, table: str, tokens: dict[int, str], until: Any, 
     raise AssertionError(f"still playing after {most} actions")
 
 
+def resign_when_able(
+    client: TestClient, table: str, tokens: dict[int, str], loser: int, kind: str = "single"
+) -> None:
+    """Play the table (the bot's turns waited for) until seat ``loser`` can resign (``kind``), and the other
+    accepts; the table finished."""
+    resign, accept = {"action": "resign", "kind": kind}, {"action": "accept"}
+    for _step in range(300):
+        seen = state(client, table)
+        if seen["status"] == "finished":
+            return
+        ours = [seat for seat in seen["to_act"] if seat in tokens]
+        if not ours:
+            time.sleep(0.02)  # the bot's turn
+            continue
+        legal = state(client, table, tokens[ours[0]])["legal_actions"]
+        action = (
+            resign if ours[0] == loser and resign in legal else accept if accept in legal else choose(legal)
+        )
+        acted = client.post(f"/api/tables/{table}/actions", json=action, headers=auth(tokens[ours[0]]))
+        assert acted.status_code == 200, acted.text
+    raise AssertionError("the match did not end")
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
