@@ -29,7 +29,7 @@ def test_every_legal_action_of_a_game_reads_back_the_same() -> None:
             break
         for action in game.legal_actions():
             data = action_json(action)
-            assert action_json(read_game_action(data, game.turn, game.variant)) == data
+            assert action_json(read_game_action(data, game.turn)) == data
             seen += 1
         game.apply(game.legal_actions()[0])
     assert seen > 100
@@ -43,7 +43,7 @@ def test_every_legal_action_of_a_chouette_reads_back_the_same() -> None:
         for item in game.legal_actions():
             data = chouette_action_json(item.action)
             names.add(data["action"])
-            assert chouette_action_json(read_chouette_action(data, game.turn, table.settings.variant)) == data
+            assert chouette_action_json(read_chouette_action(data, game.turn)) == data
         game.apply(game.legal_actions()[-1] if game.phase.value == "roll" else game.legal_actions()[0])
     assert {"roll", "play", "double"} <= names
     assert read_chouette_action({"action": "take", "against": ["Ann"]}, None) == chouette.Take(("Ann",))
@@ -80,7 +80,7 @@ def test_a_tables_actions_replayed_on_the_same_dice_give_the_same_game() -> None
     assert len(done) > 20
     again = GameTable(Match(1, dice=VerifiableDice(secret)), (Seat("Ann"), Seat("Bob")))
     for seat, action in done:
-        again.act(seat, read_game_action(action_json(action), again.game.turn, again.game.variant))  # type: ignore[arg-type]
+        again.act(seat, read_game_action(action_json(action), again.game.turn))  # type: ignore[arg-type]
     assert again.game.log == played.game.log
     assert again.events == played.events
 
@@ -100,8 +100,6 @@ def test_a_tables_actions_replayed_on_the_same_dice_give_the_same_game() -> None
     for seat, action in told:
         game = replayed.chouette.game
         assert game is not None
-        read = read_chouette_action(
-            chouette_action_json(action), game.turn, replayed.chouette.settings.variant
-        )  # type: ignore[arg-type]
+        read = read_chouette_action(chouette_action_json(action), game.turn)  # type: ignore[arg-type]
         replayed.act(seat, read)  # type: ignore[arg-type]
     assert replayed.chouette.log == table.chouette.log

@@ -646,7 +646,7 @@ class Game:
             )
         turn = self._turns[0]
         if isinstance(play, str):
-            chosen = turn.start.parse_play(turn.dice, play, self.variant)
+            chosen = turn.parse_play(play)
         elif not isinstance(play, Play):
             raise IllegalPlayError(
                 _("a play is a Play or notation such as 8/5 6/5, not {play}").format(play=repr(play))

@@ -101,6 +101,16 @@ class Turn:
             )
         return play
 
+    def parse_play(self, text: str) -> Play:
+        """The legal play of the whole roll that ``text`` describes: a play's own notation, as listed,
+        found at once; any other form read by :meth:`Position.parse_play`, which says what is wrong.
+
+        >>> Turn(Position.start(), Dice(3, 1)).parse_play("6/5 8/5").notation
+        '8/5 6/5'
+        """
+        listed = self.legal.by_notation(text)
+        return listed if listed is not None else self.start.parse_play(self.dice, text, self.variant)
+
     @property
     def notation(self) -> str:
         """The moves so far in standard notation."""

@@ -66,7 +66,7 @@ def judge_move(
     turn = game.turn
     if game.phase is not Phase.MOVE or turn is None:
         raise IllegalActionError(_("a play is judged once the dice are rolled, before it is made"))
-    chosen = turn.start.parse_play(turn.dice, play, game.variant) if isinstance(play, str) else play
+    chosen = turn.parse_play(play) if isinstance(play, str) else play
     if turn.legal.by_result(chosen.after) is None or chosen.before != turn.start:
         raise IllegalPlayError(
             _("{play} is not one of this turn's legal plays with {dice}").format(play=chosen, dice=turn.dice)

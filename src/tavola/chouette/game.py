@@ -525,7 +525,7 @@ class ChouetteGame:
         turn = self._game.turn
         assert turn is not None
         if isinstance(play, str):
-            play = turn.start.parse_play(turn.dice, play, self.settings.variant)
+            play = turn.parse_play(play)
         self._game.play(play)
         self._end_turn(player)
 
@@ -659,7 +659,7 @@ class ChouetteGame:
         turn = self._game.turn
         assert turn is not None
         if isinstance(play, str):
-            chosen = turn.start.parse_play(turn.dice, play, self.settings.variant)
+            chosen = turn.parse_play(play)
         elif (play.before, play.dice) != (turn.start, turn.dice) or turn.legal.by_result(play.after) is None:
             raise IllegalPlayError(
                 _("{play} is not one of this roll's legal plays with {dice}").format(

@@ -332,7 +332,7 @@ class ConsoleGame:
             self.table.act(player, MoveCheckers(text))
             return
         try:
-            play = turn.start.parse_play(turn.dice, text, game.variant)
+            play = turn.parse_play(text)
         except AmbiguousPlayError:
             raise
         except IllegalPlayError as error:

@@ -382,7 +382,7 @@ class ChouetteConsole:
             text = command.argument
             if not turn.moves:
                 try:
-                    play = turn.start.parse_play(turn.dice, text, game.settings.variant)
+                    play = turn.parse_play(text)
                 except TavolaError as error:
                     try:
                         self.table.act(self.table.seat_of(roller), MoveCheckers(text))

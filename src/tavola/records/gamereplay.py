@@ -289,7 +289,7 @@ class _GameReplay:
         if record.moves and not (resigning and len(turn.legal) == 1):
             return False
         forced = turn.legal[0]
-        if record.moves and turn.start.parse_play(turn.dice, record.moves, self.game.variant) != forced:
+        if record.moves and turn.parse_play(record.moves) != forced:
             return False  # not the forced play: game.play says why
         return resigning
 

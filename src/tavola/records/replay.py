@@ -50,4 +50,4 @@ def play_text(game: Game, text: str, player: int) -> None:
     if turn is None:
         game.play(text, player)  # not the time to play: the game says why
         return
-    game.play(turn.start.parse_play(turn.dice, text, game.variant), player)
+    game.play(turn.parse_play(text), player)

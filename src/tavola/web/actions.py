@@ -50,11 +50,10 @@ from tavola.actions import (
 from tavola.chouette import actions as chouette
 from tavola.chouette.actions import ChouetteAction
 from tavola.errors import TavolaError
-from tavola.play import Move, Play
+from tavola.play import Move
 from tavola.position import WinKind
 from tavola.schema import Says, Shape, read_shape
 from tavola.turn import Turn
-from tavola.variants import Variant
 
 __all__ = [
     "TABLE_ACTIONS",
@@ -227,7 +226,7 @@ _ChouetteShape = Annotated[
 ]
 
 
-def read_game_action(data: object, turn: Turn | None, variant: Variant | None = None) -> Action | TableAction:
+def read_game_action(data: object, turn: Turn | None) -> Action | TableAction:
     """The two-player action ``data`` stands for; a play is read against ``turn`` (the turn in progress).
 
     A play typed with no turn in progress is passed on as checkers to move,
@@ -246,22 +245,13 @@ def read_game_action(data: object, turn: Turn | None, variant: Variant | None = 
         case _Play(action="play", play=text):
             if turn is None:
                 return MoveCheckers(text)
-            return Played(_read_play(turn, text, variant))
+            return Played(turn.parse_play(text))
         case _Move(moves=text):
             return MoveCheckers(text)
     raise ActionError(f"action: not an action of a two-player game: {data!r:.80}")
 
 
-def _read_play(turn: Turn, text: str, variant: Variant | None) -> Play:
-    """The play ``text`` names in ``turn``: a legal play's own notation, as listed, found at once; any other
-    form read by :meth:`~tavola.position.Position.parse_play`, which says what is wrong with it."""
-    listed = turn.legal.by_notation(text)
-    return listed if listed is not None else turn.start.parse_play(turn.dice, text, variant)
-
-
-def read_chouette_action(
-    data: object, turn: Turn | None, variant: Variant | None = None
-) -> ChouetteAction | TableAction:
+def read_chouette_action(data: object, turn: Turn | None) -> ChouetteAction | TableAction:
     """The chouette player's action ``data`` stands for; a play is read against ``turn``."""
     shape = read_shape(_ChouetteShape, data, ActionError, "the action")
     match shape:
@@ -276,7 +266,7 @@ def read_chouette_action(
         case _Play(play=text):
             if turn is None:
                 return MoveCheckers(text)
-            return Played(_read_play(turn, text, variant))
+            return Played(turn.parse_play(text))
         case _Move(moves=text):
             return MoveCheckers(text)
     raise ActionError(f"action: not an action of a chouette player: {data!r:.80}")

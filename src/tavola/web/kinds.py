@@ -117,7 +117,7 @@ class _ServedGame(ServedTable[Action]):
 
     def read(self, data: object) -> Action | TableAction:
         game = self._table.game
-        return read_game_action(data, game.turn, game.variant)
+        return read_game_action(data, game.turn)
 
     def write(self, action: Action) -> dict[str, Any]:
         return action_json(action)
@@ -137,7 +137,7 @@ class _ServedChouette(ServedTable[ChouetteAction]):
     def read(self, data: object) -> ChouetteAction | TableAction:
         chouette = self._table.chouette
         turn = chouette.game.turn if chouette.game is not None else None
-        return read_chouette_action(data, turn, chouette.settings.variant)
+        return read_chouette_action(data, turn)
 
     def write(self, action: ChouetteAction) -> dict[str, Any]:
         return chouette_action_json(action)
