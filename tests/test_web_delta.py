@@ -122,3 +122,35 @@ def test_a_page_that_reconnects_mid_game_is_shown_exactly_the_state_the_server_h
         # No actions come with it: the state is whole, and the log's route has what was missed.
         assert message["log"] == {"start": message["state"]["version"], "entries": []}
         assert len(log_of(client, table)) == message["state"]["version"] > left_at
+
+
+def test_R11_an_action_and_the_forced_actions_after_it_come_as_one_state(client) -> None:
+    """Without the cube every roll is forced (the table rolls for the player), and so are some plays: a
+    person's action and whatever the table makes after it are one message, the actions all in its log,
+    so no viewer is shown (and no player acts on) a state the table has already left."""
+    table = create(client, {"kind": "game", "series": "money", "rules": {"cube": False}, "seats": [{}, {}]})
+    tokens = {0: sit(client, table, 0, "Ann"), 1: sit(client, table, 1, "Bob")}
+    forced_after = 0
+    with client.websocket_connect(f"/api/tables/{table}/live") as spectator:
+        shown = spectator.receive_json()["state"]["version"]
+        for _ in range(12):
+            seen = state(client, table)
+            if seen["game"]["outcome"] is not None:
+                break
+            seat = seen["to_act"][0]
+            mine = state(client, table, tokens[seat])
+            assert all(action["action"] != "roll" for action in mine["legal_actions"])  # forced: the table's
+            play = next(action for action in mine["legal_actions"] if action["action"] == "play")
+            response = client.post(f"/api/tables/{table}/actions", json=play, headers=auth(tokens[seat]))
+            assert response.status_code == 200, response.text
+            message = spectator.receive_json()
+            while message["type"] != "state":
+                message = spectator.receive_json()
+            entries = message["log"]["entries"]
+            assert message["log"]["start"] == shown
+            assert message["state"]["version"] == shown + len(entries) == response.json()["version"]
+            assert entries[0] == {"seat": seat, **play}
+            forced_after += len(entries) > 1
+            assert all(entry["action"] in ("roll", "play") for entry in entries[1:])
+            shown = message["state"]["version"]
+    assert forced_after >= 10  # the other player's roll, made by the table, came with nearly every play

@@ -46,7 +46,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -192,7 +192,9 @@ class LiveTable:
         self.actions: list[tuple[int | None, dict[str, Any]]] = []
         """Every action done, in order: the seat (None: the table itself) and the action's JSON."""
         self.listeners: list[Callable[[LiveTable], None]] = []
-        """Told after every stored action (from the thread that made it, holding :attr:`lock`)."""
+        """Told after every stored action (from the thread that made it, holding :attr:`lock`); once for
+        a person's action and the table's own actions after it, where no bot sits at the table
+        (:meth:`_told_once`)."""
         self.finishing: list[FinishingHook] = []
         """Asked, holding :attr:`lock`, as the table finishes (its engine's table over, the action that
         ended it about to be stored): each gives a write to make in the transaction that stores that action
@@ -200,6 +202,10 @@ class LiveTable:
         self.served: ServedTable[Any] | None = None
         """The engine's table, once the play has started."""
         self._replaying = False
+        self._holding = False
+        """Whether the listeners are told of changes at the end of the work in hand (:meth:`_told_once`)."""
+        self._held = False
+        """Whether a change waits to be told at the end of the work in hand."""
         self._needs: Literal["reload", "settle"] | None = None
         """What the table must do before it is used again, after a write failed."""
         self._secret = secret
@@ -625,7 +631,8 @@ class LiveTable:
             # The seat is stored, so its token is theirs even if what follows is not: the play then
             # starts at the table's next request.
             try:
-                self._keeping_storage(self._start, catch_up=False)
+                with self._told_once():
+                    self._keeping_storage(self._start, catch_up=False)
             except Exception:  # logged by _keeping_storage where it is not the database's
                 self._needs = self._needs or "settle"
             return token
@@ -674,7 +681,7 @@ class LiveTable:
         (:class:`SeatTakenUpError` where the seat was taken up again on another device, through any
         process). A write that fails raises :class:`StorageError`, the table as stored.
         """
-        with self.lock:
+        with self.lock, self._told_once():
             for attempt in range(2):
                 self._catch_up()
                 if token is not None and self._seat_of(token) != index:
@@ -902,8 +909,30 @@ class LiveTable:
     def _changed(self) -> None:
         if self._replaying:
             return
+        if self._holding:
+            self._held = True
+            return
         for listener in list(self.listeners):
             listener(self)
+
+    @contextlib.contextmanager
+    def _told_once(self) -> Iterator[None]:
+        """Tell the listeners once, at the end, of the changes made inside: a person's action and the
+        table's own actions after it (a forced roll, a forced play, the next game) make one new state,
+        so no viewer is shown, and no player acts on, a state the table has already left. Where a bot
+        sits at the table, each change is told at once: the person's action is shown while the bot
+        thinks."""
+        if self._holding or any(seat.bot is not None for seat in self.seats):
+            yield
+            return
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+            if self._held:
+                self._held = False
+                self._changed()
 
 
 def taken_up_again() -> str:

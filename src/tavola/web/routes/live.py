@@ -4,7 +4,8 @@ side's own channel with ``"scope": "team"``); acting and chatting as a seat.
 Every state comes as ``{"type": "state", "state": {...}, "log": {"start": 12, "entries": [...]}}``:
 the state now, and the actions done since the last state this connection was sent (numbered from
 ``start``; none in the first state, and none for a connection far behind, which reads
-``GET /api/tables/{id}/log``). A message's size does not grow with the session.
+``GET /api/tables/{id}/log``). A message's size does not grow with the session. A person's action and
+the table's own actions after it (forced rolls and plays, the next game) come as one state.
 
 A client sends ``{"type": "hello", "token": ...}`` to be a seat (the
 cookie of the server's own pages does it at once), ``{"type": "act",
