@@ -197,8 +197,14 @@ class Position:
     @classmethod
     def _from_trusted_array(cls, array: npt.NDArray[np.int8], checkers: int = CHECKERS) -> Position:
         """Wrap an array the move generator produced, skipping validation."""
+        return cls._from_trusted_bytes(array.astype(np.int8, copy=False).tobytes(), checkers)
+
+    @classmethod
+    def _from_trusted_bytes(cls, raw: bytes, checkers: int = CHECKERS) -> Position:
+        """Wrap the bytes of an int8 array the move generator produced (:meth:`to_array`'s layout),
+        skipping validation."""
         position = object.__new__(cls)
-        object.__setattr__(position, "_raw", array.astype(np.int8, copy=False).tobytes())
+        object.__setattr__(position, "_raw", raw)
         object.__setattr__(position, "_checkers", checkers)
         return position
 
