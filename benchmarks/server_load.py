@@ -98,6 +98,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import numpy as np
 import websockets
 from rich.console import Console
@@ -112,6 +113,11 @@ MATCH = {"kind": "game", "series": "match", "length": 3, "seats": [{}, {}]}
 """What each game's table is: a 3-point match between two people."""
 MONEY = {"kind": "game", "series": "money", "seats": [{}, {}]}
 """The table of ``--money-actions``: a money session between two people, a game after another."""
+
+DECODE = msgspec.json.Decoder().decode
+ENCODE = msgspec.json.Encoder().encode
+"""The clients' JSON, by msgspec (as the server's): the standard library's takes a share of the processor
+the clients and the server share."""
 
 RARE = ("double", "resign")
 """Actions a client takes only one time in :data:`RARE_CHANCE`'s inverse when it may."""
@@ -369,7 +375,7 @@ class SeatClient:
                 ) as websocket:
                     self.connections += 1
                     self.opened = time.perf_counter()
-                    await websocket.send(json.dumps({"type": "hello", "token": self.token}))
+                    await websocket.send(ENCODE({"type": "hello", "token": self.token}).decode())
                     await self._listen(websocket)
             except (OSError, TimeoutError, websockets.WebSocketException):
                 await asyncio.sleep(0.1 + 0.2 * float(self.rng.random()))  # the server is away
@@ -385,13 +391,14 @@ class SeatClient:
         while not self._done():
             wait = 0.5 if self.ready_at is None else max(0.0, min(0.5, self.ready_at - time.perf_counter()))
             try:
-                text = await asyncio.wait_for(websocket.recv(), timeout=wait)
+                async with asyncio.timeout(wait):  # no task of its own, as wait_for makes (a client's cost)
+                    data = await websocket.recv(decode=False)  # the text's UTF-8 bytes, as sent
             except TimeoutError:
                 await self._act(websocket)
                 continue
-            message = json.loads(text)
+            message = DECODE(data)
             if message["type"] == "state":
-                self.run.sizes.append((message["state"]["version"], len(text.encode())))
+                self.run.sizes.append((message["state"]["version"], len(data)))
                 self._learn(message["log"]["start"], message["log"]["entries"])
             if message["type"] == "state" and message["state"]["you"] == self.seat:
                 await self._on_state(websocket, message["state"])
@@ -481,7 +488,8 @@ class SeatClient:
             await self._on_state(websocket, state)
             return
         await asyncio.sleep(0.25)
-        await self._send(websocket)
+        if self.pending is pending and self.state is not None and self.state["version"] == pending.version:
+            await self._send(websocket)  # else a state came meanwhile: it was done, or it is chosen anew
 
     async def _send(self, websocket: Any) -> None:
         pending = self.pending
@@ -490,7 +498,7 @@ class SeatClient:
         self.sent_on = self.connections
         self.last_sent = time.perf_counter()
         act = {"type": "act", "action": pending.action, "version": pending.version}
-        await websocket.send(json.dumps(act))
+        await websocket.send(ENCODE(act).decode())
 
 
 # --- a game's place ---------------------------------------------------------------------------------
@@ -583,6 +591,9 @@ class LoadReport:
     """The processor time the server used while the clients played (``nan`` across a kill -9)."""
     database: str = "SQLite"
     """The kind of the server's database: SQLite or PostgreSQL."""
+    client_cpu_seconds: float = float("nan")
+    """The processor time the clients (this process) used while they played: on a machine they share
+    with the server, what is left to it."""
 
     def message_bytes(self) -> tuple[float, float]:
         """The median size of a state message at versions up to 20, and at the highest tenth of versions.
@@ -609,6 +620,11 @@ class LoadReport:
     def cpu_per_action(self) -> float:
         """The server's processor seconds per action acknowledged."""
         return self.cpu_seconds / self.acknowledged if self.acknowledged else float("nan")
+
+    @property
+    def client_cpu_per_action(self) -> float:
+        """The clients' processor seconds per action acknowledged."""
+        return self.client_cpu_seconds / self.acknowledged if self.acknowledged else float("nan")
 
     def latency(self, percent: float) -> float:
         return float(np.percentile(self.latencies, percent)) if self.latencies else float("nan")
@@ -644,7 +660,7 @@ async def _run(
     run = Run(server.url, seed, deadline=time.perf_counter() + seconds, think=think)
     try:
         places = [asyncio.create_task(game_place(run, place)) for place in range(games)]
-        playing, cpu_before = time.perf_counter(), server.cpu_seconds()
+        playing, cpu_before, client_before = time.perf_counter(), server.cpu_seconds(), time.process_time()
         if kill_at is not None:
             await asyncio.sleep(max(0.0, playing + kill_at - time.perf_counter()))
             run.killed = time.perf_counter()
@@ -657,13 +673,20 @@ async def _run(
         await asyncio.gather(*places)
         elapsed = time.perf_counter() - playing
         cpu = server.cpu_seconds() - cpu_before if kill_at is None else float("nan")
+        client_cpu = time.process_time() - client_before
     finally:
         server.stop()
-    return _report(run, server, games, elapsed, start, cpu)
+    return _report(run, server, games, elapsed, start, cpu, client_cpu)
 
 
 def _report(
-    run: Run, server: ServerProcess, games: int, elapsed: float, start: float, cpu: float = float("nan")
+    run: Run,
+    server: ServerProcess,
+    games: int,
+    elapsed: float,
+    start: float,
+    cpu: float = float("nan"),
+    client_cpu: float = float("nan"),
 ) -> LoadReport:
     """What ``run`` measured, with what the server stored and logged."""
     lost, duplicated, diverged, stored = check(run, server.database)
@@ -691,6 +714,7 @@ def _report(
         workers=server.workers,
         cpu_seconds=cpu,
         database=database_name(server.database),
+        client_cpu_seconds=client_cpu,
     )
 
 
@@ -1023,6 +1047,7 @@ def show(report: LoadReport, console: Console) -> None:
         ("latency p50 (sent → its state)", _ms(report.latency(50))),
         ("latency p99", _ms(report.latency(99))),
         ("server processor time per action", f"{report.cpu_per_action * 1000:.2f} ms"),
+        ("clients' processor time per action", f"{report.client_cpu_per_action * 1000:.2f} ms"),
         ("actions chosen / acknowledged", f"{report.decisions} / {report.acknowledged}"),
         ("state message bytes, versions ≤ 20 / highest tenth", f"{early:,.0f} / {late:,.0f}"),
         ("acknowledged across the restart", str(report.recovered)),
