@@ -88,6 +88,7 @@ import json
 import os
 import secrets
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -114,6 +115,10 @@ MATCH = {"kind": "game", "series": "match", "length": 3, "seats": [{}, {}]}
 MONEY = {"kind": "game", "series": "money", "seats": [{}, {}]}
 """The table of ``--money-actions``: a money session between two people, a game after another."""
 
+TLS = ssl.create_default_context()
+"""One TLS context for every client's transport (which speaks plain HTTP to the loopback): httpx makes one
+for each transport otherwise, reading the certificate authorities every time (about 30 ms of the clients'
+processor for each game's place, which held up seating hundreds of games at once for seconds)."""
 DECODE = msgspec.json.Decoder().decode
 ENCODE = msgspec.json.Encoder().encode
 """The clients' JSON, by msgspec (as the server's): the standard library's takes a share of the processor
@@ -126,6 +131,9 @@ NEVER = ("end_session",)
 """What a client never does: it plays on until the run is over."""
 FORCED = ("roll", "play")
 """What the table does by itself for a seat: its forced rolls and forced plays (passes included)."""
+IDLE = 2.0
+"""The most seconds a client waits for a message before it looks whether the run is over (each look costs
+the clients' processor, which the server shares)."""
 GRACE = 15.0
 """Seconds the clients wait, after the time is up, for the answers to actions sent."""
 RETRIES = 20
@@ -287,6 +295,15 @@ class Run:
     """The longest log of each table a client was shown."""
     sizes: list[tuple[int, int]] = field(default_factory=list)
     """Each state message's table version and size in bytes."""
+    games: int = 1
+    """The games played at once: the run is measured once each has its first table seated and both its
+    players connected and shown the table."""
+    seated: int = 0
+    """The players shown their first table so far."""
+    everyone_seated: asyncio.Event = field(default_factory=asyncio.Event)
+    measured_from: float = float("inf")
+    """When every player was shown their first table (the ramp-up over): the latencies and the rates
+    count from then."""
     killed: float | None = None
     restarted: float | None = None
     resumed: float | None = None
@@ -297,10 +314,16 @@ class Run:
         decision.acknowledged = time.perf_counter()
         if self.killed is not None and opened > self.killed and self.resumed is None:
             self.resumed = decision.acknowledged
-        if connection == decision.connection:
-            self.latencies.append(decision.acknowledged - decision.sent)
-        else:
+        if connection != decision.connection:
             self.recovered += 1
+        elif decision.sent >= self.measured_from:
+            self.latencies.append(decision.acknowledged - decision.sent)
+
+    def seated_one(self) -> None:
+        """A player was shown their first table."""
+        self.seated += 1
+        if self.seated == 2 * self.games:
+            self.everyone_seated.set()
 
     def refused(self, error: dict[str, Any]) -> None:
         """Count a refusal by its status (none: too many messages)."""
@@ -359,6 +382,8 @@ class SeatClient:
         self.ready_at: float | None = None
         """When the client, thinking or pacing itself, acts on the state it was last shown (None: at once)."""
         self.last_sent = float("-inf")
+        self.in_ramp_up = False
+        """Whether the run waits for this player's first state before it measures (its game's first table)."""
 
     async def play(self) -> bool:
         """Play until the table is finished (True) or the run is over (False)."""
@@ -389,7 +414,7 @@ class SeatClient:
 
     async def _listen(self, websocket: Any) -> None:
         while not self._done():
-            wait = 0.5 if self.ready_at is None else max(0.0, min(0.5, self.ready_at - time.perf_counter()))
+            wait = IDLE if self.ready_at is None else max(0.0, min(IDLE, self.ready_at - time.perf_counter()))
             try:
                 async with asyncio.timeout(wait):  # no task of its own, as wait_for makes (a client's cost)
                     data = await websocket.recv(decode=False)  # the text's UTF-8 bytes, as sent
@@ -427,6 +452,9 @@ class SeatClient:
             self._learn(start, response.json()["entries"])
 
     async def _on_state(self, websocket: Any, state: dict[str, Any]) -> None:
+        if self.in_ramp_up:
+            self.in_ramp_up = False
+            self.run.seated_one()
         if self.state is not None and state["version"] < self.state["version"]:
             return
         self.state = state
@@ -530,7 +558,7 @@ def _loopback(number: int) -> str:
 
 async def game_place(run: Run, place: int) -> None:
     """One of the run's games: a table (a match), then another when it is finished, until the time is up."""
-    transport = httpx.AsyncHTTPTransport(local_address=_loopback(2 * place))
+    transport = httpx.AsyncHTTPTransport(local_address=_loopback(2 * place), verify=TLS)
     async with httpx.AsyncClient(base_url=run.url, transport=transport, timeout=60) as http:
         played = 0
         while not run.stopping:
@@ -552,6 +580,8 @@ async def game_place(run: Run, place: int) -> None:
                 )
                 for seat in (0, 1)
             ]
+            for client in clients:
+                client.in_ramp_up = played == 0
             results = await asyncio.gather(*(client.play() for client in clients))
             run.finished += int(any(results))
             played += 1
@@ -591,6 +621,9 @@ class LoadReport:
     """The processor time the server used while the clients played (``nan`` across a kill -9)."""
     database: str = "SQLite"
     """The kind of the server's database: SQLite or PostgreSQL."""
+    ramp_up: float = 0.0
+    """Seconds from the start of play until every game had its table made and both players were shown it
+    (not measured)."""
     client_cpu_seconds: float = float("nan")
     """The processor time the clients (this process) used while they played: on a machine they share
     with the server, what is left to it."""
@@ -657,10 +690,15 @@ async def _run(
     server: ServerProcess, games: int, seconds: float, kill_at: float | None, seed: int, think: float
 ) -> LoadReport:
     start = await _started(server)
-    run = Run(server.url, seed, deadline=time.perf_counter() + seconds, think=think)
+    run = Run(server.url, seed, deadline=time.perf_counter() + seconds, think=think, games=games)
     try:
         places = [asyncio.create_task(game_place(run, place)) for place in range(games)]
-        playing, cpu_before, client_before = time.perf_counter(), server.cpu_seconds(), time.process_time()
+        playing = time.perf_counter()
+        with contextlib.suppress(TimeoutError):  # the ramp-up: every game's table made, both players shown it
+            await asyncio.wait_for(run.everyone_seated.wait(), timeout=seconds)
+        run.measured_from = time.perf_counter()
+        run.deadline = run.measured_from + seconds
+        cpu_before, client_before = server.cpu_seconds(), time.process_time()
         if kill_at is not None:
             await asyncio.sleep(max(0.0, playing + kill_at - time.perf_counter()))
             run.killed = time.perf_counter()
@@ -671,12 +709,12 @@ async def _run(
         await asyncio.sleep(max(0.0, run.deadline - time.perf_counter()))
         run.stopping = True
         await asyncio.gather(*places)
-        elapsed = time.perf_counter() - playing
+        elapsed = time.perf_counter() - run.measured_from
         cpu = server.cpu_seconds() - cpu_before if kill_at is None else float("nan")
         client_cpu = time.process_time() - client_before
     finally:
         server.stop()
-    return _report(run, server, games, elapsed, start, cpu, client_cpu)
+    return _report(run, server, games, elapsed, start, cpu, client_cpu, ramp_up=run.measured_from - playing)
 
 
 def _report(
@@ -687,10 +725,16 @@ def _report(
     start: float,
     cpu: float = float("nan"),
     client_cpu: float = float("nan"),
+    ramp_up: float = 0.0,
 ) -> LoadReport:
-    """What ``run`` measured, with what the server stored and logged."""
+    """What ``run`` measured, with what the server stored and logged: the actions acknowledged are those
+    sent once every game was seated."""
     lost, duplicated, diverged, stored = check(run, server.database)
-    acknowledged = [decision.acknowledged for decision in run.decisions if decision.acknowledged is not None]
+    acknowledged = [
+        decision.acknowledged
+        for decision in run.decisions
+        if decision.acknowledged is not None and decision.sent >= run.measured_from
+    ]
     return LoadReport(
         games=games,
         seconds=elapsed,
@@ -715,6 +759,7 @@ def _report(
         cpu_seconds=cpu,
         database=database_name(server.database),
         client_cpu_seconds=client_cpu,
+        ramp_up=ramp_up,
     )
 
 
@@ -990,7 +1035,7 @@ async def _money(server: ServerProcess, actions: int, seconds: float, seed: int)
     spectator = Spectator(run, _loopback(2))
     try:
         place = asyncio.create_task(game_place(run, 0))
-        playing = time.perf_counter()
+        playing = run.measured_from = time.perf_counter()
         await spectator.watch(until=actions)
         run.stopping = True
         await place
@@ -1043,6 +1088,7 @@ def show(report: LoadReport, console: Console) -> None:
     figures.add_column("", justify="right")
     rows = [
         ("server", _server_line(report)),
+        ("every game seated and shown after (not measured)", f"{report.ramp_up:.1f} s"),
         ("actions acknowledged a second", f"{report.actions_per_second:.1f}"),
         ("latency p50 (sent → its state)", _ms(report.latency(50))),
         ("latency p99", _ms(report.latency(99))),
