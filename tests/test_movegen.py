@@ -7,7 +7,7 @@ import pytest
 
 from builders import START_COUNTS, position
 from tavola import ALL_ROLLS, Position
-from tavola.movegen import generate, generate_batch
+from tavola.movegen import HIT_NEEDS_HOME, generate, generate_batch, single_moves
 
 
 @pytest.mark.parametrize("roll", ALL_ROLLS, ids=str)
@@ -62,3 +62,30 @@ def test_the_batch_grows_past_its_first_allocation():
     offsets, results, _ = generate_batch(doubles, np.full((3000, 2), 2))
     assert int(offsets[-1]) == 75 * 3000
     assert len(results) == 75 * 3000
+
+
+def test_R9_single_moves_enter_from_the_bar_first():
+    barred = position({13: 5, 6: 9}, {19: 2, 22: 1}, bar=(1, 0))
+    moves, results = single_moves(barred.to_array(), 3)
+    assert moves.tolist() == [[25, 22, 1]]  # entering on their blot hits it (R8)
+    assert results[0].tolist() == Position.from_array(results[0]).to_array().tolist()
+
+
+def test_R5_R15_single_moves_avoid_blocked_points_and_bear_off_from_the_highest():
+    blocked = position({13: 2, 8: 1}, {7: 2, 2: 2})
+    assert single_moves(blocked.to_array(), 6)[0].tolist() == []  # 13/7 and 8/2 land on two (R5)
+    assert single_moves(blocked.to_array(), 5)[0].tolist() == [[13, 8, 0], [8, 3, 0]]
+    home = position({5: 2, 3: 1}, {19: 2})
+    assert single_moves(home.to_array(), 6)[0].tolist() == [[5, 0, 0]]  # a larger die: the highest (R15)
+    assert single_moves(home.to_array(), 3)[0].tolist() == [[5, 2, 0], [3, 0, 0]]
+
+
+def test_V1_single_moves_do_not_hit_before_a_checker_is_home_in_dutch():
+    far = position({20: 15}, {17: 1, 1: 14})
+    assert single_moves(far.to_array(), 3)[0].tolist() == [[20, 17, 1]]
+    assert single_moves(far.to_array(), 3, HIT_NEEDS_HOME)[0].tolist() == []
+
+
+def test_single_moves_take_a_die_of_1_to_6():
+    with pytest.raises(ValueError, match="die"):
+        single_moves(Position.start().to_array(), 7)

@@ -493,6 +493,44 @@ def generate_dice(position: IntArray, dice: tuple[int, ...], flags: int = 0) -> 
     return results.copy(), moves.copy()
 
 
+def single_moves(position: IntArray, die: int, flags: int = 0) -> tuple[IntArray, IntArray]:
+    """Every single checker's move with one ``die`` the rules allow on its own (whatever the rest of the
+    roll), in one compiled call: ``(moves, results)``, each move ``(source, destination, hit)`` (0 is
+    off) and the board it leaves, the sources from the furthest back. Whether the rest of the roll can
+    still be played after it is :func:`generate_dice_batch`'s to say.
+
+    >>> from tavola.position import Position
+    >>> moves, results = single_moves(Position.start().to_array(), 6)
+    >>> moves.tolist(), results.shape
+    ([[24, 18, 0], [13, 7, 0], [8, 2, 0]], (3, 30))
+    """
+    if not 1 <= die <= 6:
+        raise ValueError(f"a die is a value 1-6, not {die}")
+    board = np.ascontiguousarray(position, dtype=np.int8)
+    moves = np.empty((MY_WAITING, 3), dtype=np.int8)
+    results = np.empty((MY_WAITING, ARRAY_SIZE), dtype=np.int8)
+    count = _single_moves(board, die, flags, moves, results)
+    return moves[:count], results[:count]
+
+
+@njit(cache=True)
+def _single_moves(board: IntArray, die: int, flags: int, moves: IntArray, results: IntArray) -> int:
+    """:func:`single_moves` into ``moves`` and ``results``; how many there are."""
+    top = highest_checker(board, 25)
+    hitting = may_hit(board, flags)
+    count = 0
+    for source in range(MY_WAITING, 0, -1):
+        target = destination(board, source, die, top, hitting)
+        if target < 0:
+            continue
+        results[count, :] = board
+        moves[count, 0] = source
+        moves[count, 1] = target
+        moves[count, 2] = move_checker(results[count], source, target)
+        count += 1
+    return count
+
+
 def generate_dice_batch(
     positions: IntArray, dice: tuple[int, ...], flags: int = 0
 ) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:

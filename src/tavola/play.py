@@ -323,14 +323,18 @@ def _steps(row: npt.NDArray[np.int8]) -> tuple[tuple[Move, ...], str]:
 
         if len(_STEPS) >= _MOST_STEPS:
             _STEPS.clear()
-        steps = tuple(_move(*step) for step in row.tolist() if step[0] >= 0)
+        steps = tuple(move_of(*step) for step in row.tolist() if step[0] >= 0)
         found = _STEPS[key] = (steps, format_play(steps))
     return found
 
 
 @functools.cache
-def _move(source: int, destination: int, hit: int) -> Move:
-    """The one :class:`Move` value for a row of the generator's moves (there are only a few hundred)."""
+def move_of(source: int, destination: int, hit: int) -> Move:
+    """The one :class:`Move` value for a row of the generator's moves (there are only a few hundred).
+
+    >>> move_of(8, 5, 0) is move_of(8, 5, 0), str(move_of(8, 5, 1))
+    (True, '8/5*')
+    """
     return Move(source, destination, bool(hit))
 
 

@@ -38,6 +38,7 @@ from tavola.movegen import (
     highest_checker,
     may_hit,
     move_checker,
+    single_moves,
 )
 from tavola.notation import (
     Segment,
@@ -47,8 +48,8 @@ from tavola.notation import (
     format_play,
     parse_segments,
 )
-from tavola.play import LegalPlays, Move, Play
-from tavola.position import BAR, OFF, WAITING, Position
+from tavola.play import LegalPlays, Move, Play, move_of
+from tavola.position import BAR, OFF, Position
 from tavola.variants import STANDARD, Variant
 
 
@@ -201,7 +202,7 @@ class Turn:
 
     def _can_finish(self) -> bool:
         """Whether some way to play the dice left ends in a legal play."""
-        return self._finish([self.current.to_array()], list(self.remaining))[0]
+        return self._finish(self.current.to_array()[np.newaxis], list(self.remaining))[0]
 
     def next_moves(self) -> list[Move]:
         """The single-die moves that may come next, each leaving a way to finish the roll."""
@@ -217,34 +218,24 @@ class Turn:
         found: list[Move] = []
         board = self.current.to_array()
         remaining = list(self.remaining)
-        top, hitting = highest_checker(board, BAR), may_hit(board, self.variant.flags)
         for die in sorted(set(remaining), reverse=True):
-            candidates: list[Move] = []
-            afters: list[npt.NDArray[np.int8]] = []
-            for source in range(WAITING, 0, -1):
-                target = destination(board, source, die, top, hitting)
-                if target < 0:
-                    continue
-                move = Move(source, target, bool(board[target] == -1) if target else False)
-                if move in found:
-                    continue
-                after = board.copy()
-                move_checker(after, source, target)
-                candidates.append(move)
-                afters.append(after)
-            if candidates:
+            moves, afters = single_moves(board, die, self.variant.flags)
+            candidates = [move_of(*row) for row in moves.tolist()]
+            fresh = [index for index, move in enumerate(candidates) if move not in found]  # bearing off
+            if fresh:  # with either die from the same point is one move
                 rest = list(remaining)
                 rest.remove(die)
-                found += [move for move, ok in zip(candidates, self._finish(afters, rest), strict=True) if ok]
+                judged = self._finish(afters[fresh], rest)
+                found += [candidates[index] for index, ok in zip(fresh, judged, strict=True) if ok]
         return tuple(found)
 
-    def _finish(self, boards: list[npt.NDArray[np.int8]], rest: list[int]) -> list[bool]:
-        """For each board (one more move made), whether some way to play the dice ``rest`` from it ends in
-        a legal play of the roll."""
+    def _finish(self, boards: npt.NDArray[np.int8], rest: list[int]) -> list[bool]:
+        """For each board (one more move made; a row each), whether some way to play the dice ``rest``
+        from it ends in a legal play of the roll."""
         rows = self.legal.rows()
         if not rest:
             return [board.tobytes() in rows for board in boards]
-        offsets, results, _moves = generate_dice_batch(np.stack(boards), tuple(rest), self.variant.flags)
+        offsets, results, _moves = generate_dice_batch(boards, tuple(rest), self.variant.flags)
         ends = [result.tobytes() in rows for result in results]
         bounds = offsets.tolist()
         return [any(ends[first:last]) for first, last in itertools.pairwise(bounds)]
