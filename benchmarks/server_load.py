@@ -23,11 +23,18 @@ is followed by a new one at the same place, until ``--seconds`` have passed;
 then the clients make no new decision, wait a little for the answers to
 those sent, and close.
 
-An action is *acknowledged* when a state comes back past the version it was
+The run is measured once every game has its table made and both its
+players shown it (the *ramp-up*, hundreds of tables made at once, is given
+apart and not measured), for ``--seconds`` from then. An action is
+*acknowledged* when a state comes back past the version it was
 chosen at, and the table's log (the actions each state message brings, or
 the log's route for a client that missed some) holds it at that version; its
 latency is from sending it to that state
-(the thinking before it not counted). The size of every state message is
+(the thinking before it not counted). The actions *stored* a second count
+every action the database holds from the measured time, the table's own
+(forced rolls and plays, the next game) included: the server's work,
+however the clients' choices fall, and what the processor times (the
+server's and the clients', who share the machine) are divided by. The size of every state message is
 kept with the table's version it shows, so the report says whether a
 message grows with the session: the median size at versions up to 20 beside
 the median at the highest tenth of the versions reached.
@@ -83,6 +90,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import datetime
 import gc
 import json
 import os
@@ -304,6 +312,8 @@ class Run:
     measured_from: float = float("inf")
     """When every player was shown their first table (the ramp-up over): the latencies and the rates
     count from then."""
+    window: tuple[float, float] = (0.0, float("inf"))
+    """The measured time by the wall clock (Unix seconds), to count the actions stored in it."""
     killed: float | None = None
     restarted: float | None = None
     resumed: float | None = None
@@ -624,6 +634,9 @@ class LoadReport:
     ramp_up: float = 0.0
     """Seconds from the start of play until every game had its table made and both players were shown it
     (not measured)."""
+    stored_measured: int = 0
+    """The actions stored in the measured time: the people's and the table's own (forced rolls and plays,
+    the next game), whoever chose them."""
     client_cpu_seconds: float = float("nan")
     """The processor time the clients (this process) used while they played: on a machine they share
     with the server, what is left to it."""
@@ -650,14 +663,19 @@ class LoadReport:
         return self.acknowledged / self.seconds
 
     @property
+    def stored_per_second(self) -> float:
+        """Every action stored a second: the server's work, however the clients' choices fall."""
+        return self.stored_measured / self.seconds
+
+    @property
     def cpu_per_action(self) -> float:
-        """The server's processor seconds per action acknowledged."""
-        return self.cpu_seconds / self.acknowledged if self.acknowledged else float("nan")
+        """The server's processor seconds per action stored in the measured time."""
+        return self.cpu_seconds / self.stored_measured if self.stored_measured else float("nan")
 
     @property
     def client_cpu_per_action(self) -> float:
-        """The clients' processor seconds per action acknowledged."""
-        return self.client_cpu_seconds / self.acknowledged if self.acknowledged else float("nan")
+        """The clients' processor seconds per action stored in the measured time."""
+        return self.client_cpu_seconds / self.stored_measured if self.stored_measured else float("nan")
 
     def latency(self, percent: float) -> float:
         return float(np.percentile(self.latencies, percent)) if self.latencies else float("nan")
@@ -696,7 +714,7 @@ async def _run(
         playing = time.perf_counter()
         with contextlib.suppress(TimeoutError):  # the ramp-up: every game's table made, both players shown it
             await asyncio.wait_for(run.everyone_seated.wait(), timeout=seconds)
-        run.measured_from = time.perf_counter()
+        run.measured_from, measured_wall = time.perf_counter(), time.time()
         run.deadline = run.measured_from + seconds
         cpu_before, client_before = server.cpu_seconds(), time.process_time()
         if kill_at is not None:
@@ -710,6 +728,7 @@ async def _run(
         run.stopping = True
         await asyncio.gather(*places)
         elapsed = time.perf_counter() - run.measured_from
+        run.window = (measured_wall, measured_wall + elapsed)
         cpu = server.cpu_seconds() - cpu_before if kill_at is None else float("nan")
         client_cpu = time.process_time() - client_before
     finally:
@@ -729,7 +748,7 @@ def _report(
 ) -> LoadReport:
     """What ``run`` measured, with what the server stored and logged: the actions acknowledged are those
     sent once every game was seated."""
-    lost, duplicated, diverged, stored = check(run, server.database)
+    lost, duplicated, diverged, stored, in_window = check(run, server.database)
     acknowledged = [
         decision.acknowledged
         for decision in run.decisions
@@ -760,6 +779,7 @@ def _report(
         database=database_name(server.database),
         client_cpu_seconds=client_cpu,
         ramp_up=ramp_up,
+        stored_measured=in_window,
     )
 
 
@@ -778,16 +798,20 @@ def logged_errors(output: str) -> list[str]:
     return ["\n".join(record) for record in records if record[0].startswith(("ERROR", "CRITICAL"))]
 
 
-def check(run: Run, database: str) -> tuple[int, int, int, int]:
-    """Lost, duplicated, diverged (see the module's description) and stored actions, from the database."""
+def check(run: Run, database: str) -> tuple[int, int, int, int, int]:
+    """Lost, duplicated, diverged (see the module's description) and stored actions, from the database;
+    and the actions stored in the measured time (:attr:`Run.window`)."""
     store = Store(open_database(database))
     by_table: dict[str, list[Decision]] = {}
     for decision in run.decisions:
         by_table.setdefault(decision.table, []).append(decision)
-    lost = duplicated = diverged = stored = 0
+    lost = duplicated = diverged = stored = in_window = 0
+    first, last = run.window
     for table in run.tables:
-        log = [{"seat": row.seat, **row.action} for row in store.actions(table)]
+        rows = store.actions(table)
+        log = [{"seat": row.seat, **row.action} for row in rows]
         stored += len(log)
+        in_window += sum(1 for row in rows if first <= _unix(row.created) <= last)
         diverged += int(log[: len(run.seen.get(table, []))] != run.seen.get(table, []))
         chosen: dict[tuple[str, int, int], list[Decision]] = {}
         for decision in by_table.get(table, []):
@@ -802,7 +826,12 @@ def check(run: Run, database: str) -> tuple[int, int, int, int]:
                 continue
             if entry["action"] not in FORCED or _repeats(entry, number, chosen, table, seat):
                 duplicated += 1
-    return lost, duplicated, diverged, stored
+    return lost, duplicated, diverged, stored, in_window
+
+
+def _unix(moment: datetime.datetime) -> float:
+    """A stored time as Unix seconds (SQLite gives it back without its zone, which is UTC)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=datetime.UTC)).timestamp()
 
 
 def _repeats(
@@ -1090,10 +1119,11 @@ def show(report: LoadReport, console: Console) -> None:
         ("server", _server_line(report)),
         ("every game seated and shown after (not measured)", f"{report.ramp_up:.1f} s"),
         ("actions acknowledged a second", f"{report.actions_per_second:.1f}"),
+        ("actions stored a second (forced ones and the table's too)", f"{report.stored_per_second:.1f}"),
         ("latency p50 (sent → its state)", _ms(report.latency(50))),
         ("latency p99", _ms(report.latency(99))),
-        ("server processor time per action", f"{report.cpu_per_action * 1000:.2f} ms"),
-        ("clients' processor time per action", f"{report.client_cpu_per_action * 1000:.2f} ms"),
+        ("server processor time per action stored", f"{report.cpu_per_action * 1000:.2f} ms"),
+        ("clients' processor time per action stored", f"{report.client_cpu_per_action * 1000:.2f} ms"),
         ("actions chosen / acknowledged", f"{report.decisions} / {report.acknowledged}"),
         ("state message bytes, versions ≤ 20 / highest tenth", f"{early:,.0f} / {late:,.0f}"),
         ("acknowledged across the restart", str(report.recovered)),

@@ -4,6 +4,7 @@ counts what went wrong."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -110,11 +111,13 @@ def test_the_check_counts_lost_duplicated_and_diverged(tmp_path: Path) -> None:
     run = Run("http://127.0.0.1:1", seed=0, deadline=0.0, tables=["t"])
     run.decisions = [_decision(0, 0, move), _decision(3, 1, roll, sends=2), _decision(6, 0, commit)]
     run.seen["t"] = [{"seat": 0, **move}, {"seat": 0, **roll}]
-    lost, duplicated, diverged, count = check(run, database)
-    assert (lost, duplicated, diverged, count) == (1, 2, 1, 6)
+    lost, duplicated, diverged, count, measured = check(run, database)
+    assert (lost, duplicated, diverged, count, measured) == (1, 2, 1, 6, 6)  # all in the default window
     run.decisions = run.decisions[:2]
     run.seen["t"] = [{"seat": 0, **move}, {"seat": 0, **move}]
-    assert check(run, database) == (0, 2, 0, 6)
+    assert check(run, database) == (0, 2, 0, 6, 6)
+    run.window = (time.time() + 60, time.time() + 120)  # a measured time after them all
+    assert check(run, database)[4] == 0
 
 
 def test_the_hints_benchmark_reads_another_table_while_hints_are_asked(tmp_path: Path) -> None:
