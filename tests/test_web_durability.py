@@ -246,18 +246,17 @@ class FlakyStore(Store):
             self.failures += 1
             raise sqlite3.OperationalError("database is locked")
 
-    def append_action(
+    def append_actions(
         self,
         table_id: str,
-        number: int,
-        seat: int | None,
-        action: dict[str, Any],
+        first: int,
+        actions: Any,
         *,
         revision: int,
         **more: Any,  # the clocks, and the end of the table with its writes
     ) -> int:
         self._maybe_fail()
-        return super().append_action(table_id, number, seat, action, revision=revision, **more)
+        return super().append_actions(table_id, first, actions, revision=revision, **more)
 
     def set_status(self, table_id: str, status: str, *, revision: int, **more: Any) -> int:
         self._maybe_fail()

@@ -394,3 +394,53 @@ def test_the_events_of_a_sqlite_database_are_heard_after_a_quiet_spell(tmp_path:
     theirs.publish({"table": "t3"})
     listener.poll_once()
     assert [event["table"] for event in heard] == ["t0", "t1", "t2", "t3"]
+
+
+def test_R11_an_action_and_the_forced_ones_after_it_are_one_transaction_heard_as_one_change(
+    tmp_path: Path,
+) -> None:
+    """Without the cube the table rolls for every player: a play and the other player's roll after it
+    are stored in one transaction, published as one event, and the other copy, hearing it, does both and
+    tells its viewers once, at the state where the table waits for a person."""
+    from tavola.web.events import Listener
+    from tavola.web.live import LiveTable
+    from tavola.web.options import read_options
+    from tavola.web.storage import Store, open_database
+
+    engine = open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    stores = [Store(engine, shared=True), Store(engine, shared=True)]
+    options = read_options({"kind": "game", "series": "money", "rules": {"cube": False}, "seats": [{}, {}]})
+    first = LiveTable.create("t1", options, stores[0], lambda level: None)
+    first.take_seat(0, "Ann")
+    first.take_seat(1, "Bob")
+    second = LiveTable.load("t1", stores[1], lambda level: None)
+    told: list[int] = []
+    second.listeners.append(lambda table: told.append(len(table.actions)))
+    events: list[dict[str, Any]] = []
+    listener = Listener(stores[1], events.append, lambda: None)
+    listener.poll_once()
+    events.clear()
+    together = 0
+    for _ in range(10):
+        if first.status != "live" or not first.to_act():
+            break
+        seat = first.to_act()[0]
+        play = next(action for action in first.legal_actions(seat) if action["action"] == "play")
+        revision, done = first.revision, len(first.actions)
+        first.act(seat, play, len(first.actions))
+        listener.poll_once()
+        (event,) = events  # one event for the play and what the table made after it
+        events.clear()
+        assert event["number"] == done
+        assert event["revision"] == first.revision
+        assert len(event["actions"]) == len(first.actions) - done == first.revision - revision
+        together += len(event["actions"]) > 1
+        told.clear()
+        second.heard_all([event])
+        assert told == [len(first.actions)]  # told once, at the state the table waits in
+        assert second.actions == first.actions
+        assert second.revision == first.revision
+    assert together >= 8
+    for store in stores:
+        store.close()
+    engine.dispose()

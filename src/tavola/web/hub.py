@@ -275,14 +275,10 @@ class Hub:
                     if not events:
                         return
                     self._refreshing[table_id] = []
-                for heard in events:
-                    try:
-                        if heard is None:
-                            table.check()  # reads what the other processes stored, and tells the connections
-                        else:
-                            table.heard(heard)
-                    except Exception as error:
-                        LOG.warning("table %s could not be brought up to date: %s", table_id, error)
+                try:  # what the other processes stored, read or replayed, told the connections once
+                    table.heard_all(events)
+                except Exception as error:
+                    LOG.warning("table %s could not be brought up to date: %s", table_id, error)
 
         self._refreshers.submit(refresh)
 

@@ -206,6 +206,11 @@ class LiveTable:
         """Whether the listeners are told of changes at the end of the work in hand (:meth:`_told_once`)."""
         self._held = False
         """Whether a change waits to be told at the end of the work in hand."""
+        self._unsaved: list[tuple[int | None, dict[str, Any]]] = []
+        """The actions done while the listeners wait (:meth:`_told_once`), to be stored together, in one
+        transaction, at the end of the work in hand (:meth:`_keeping_storage`)."""
+        self._unsaved_end: list[Callable[[Connection], None]] | None = None
+        """Where those actions end the table: the finishing hooks' writes, stored with them."""
         self._needs: Literal["reload", "settle"] | None = None
         """What the table must do before it is used again, after a write failed."""
         self._secret = secret
@@ -366,30 +371,54 @@ class LiveTable:
         self._changed()
         return True
 
+    def heard_all(self, events: list[dict[str, Any] | None]) -> None:
+        """Another process changed the table: :meth:`heard` each event (None: read the table from the
+        store), in order; the listeners are told once, of them all, as they are of a person's action
+        and the table's own after it where it was made."""
+        failed: Exception | None = None
+        with self.lock, self._told_once():
+            for event in events:
+                try:
+                    if event is None:
+                        self._catch_up()
+                    else:
+                        self.heard(event)
+                except Exception as error:  # the next event may still bring the table up to date
+                    failed = failed or error
+        if failed is not None:
+            raise failed
+
     def heard(self, event: dict[str, Any]) -> None:
-        """Another process changed the table: where ``event`` brings the one action it stored
-        (``revision``, ``number``, ``seat``, ``action``) and this copy is just one behind, that action is
-        done here as it was there; otherwise the table is read from the store (:meth:`sync`)."""
+        """Another process changed the table: where ``event`` brings the actions it stored in one
+        transaction (``revision`` after them, ``number`` of the first, ``actions``: each its seat and
+        its JSON) and this copy is just that far behind, they are done here as they were there;
+        otherwise the table is read from the store (:meth:`sync`)."""
         with self.lock:
             if self._needs is not None:
                 self._catch_up()  # rebuilt from the store, or brought up to it, then settled
                 return
-            action = event.get("action")
+            actions = event.get("actions")
+            number = len(self.actions)
             if (
-                isinstance(action, dict)
+                isinstance(actions, list)
+                and actions
+                and all(isinstance(entry, list) and len(entry) == 2 for entry in actions)
+                and all(isinstance(action, dict) for _seat, action in actions)
                 and self.served is not None
                 and self.status == "live"
-                and event.get("revision") == self.revision + 1
-                and event.get("number") == len(self.actions)
+                and event.get("revision") == self.revision + len(actions)
+                and event.get("number") == number
             ):
                 try:
-                    self._replay([(len(self.actions), event.get("seat"), action)])
+                    self._replay(
+                        [(number + index, seat, action) for index, (seat, action) in enumerate(actions)]
+                    )
                 except DamagedTableError:
                     self._needs = "reload"
                     return
                 if self.clock is not None:
                     self.clock = self.clock.stored(event.get("clock"))
-                self.revision += 1
+                self.revision += len(actions)
                 self.changed_at = time.monotonic()
                 self._changed()
             else:
@@ -432,14 +461,20 @@ class LiveTable:
         if catch_up:
             self._catch_up()
         try:
-            return work()
+            result = work()
+            self._save()
+            return result
         except TavolaError:
+            if self._unsaved:  # done here, not stored: the table goes back to what is stored
+                self._forget_unsaved()
             raise
         except MovedOnError:
+            self._unsaved.clear()
             self._needs = "reload"
             self._catch_up(sync=False)
             raise TableMovedError(_moved_on()) from None
         except Exception as error:
+            self._unsaved.clear()
             self._needs = "reload"
             if _is_storage(error):
                 LOG.warning("table %s: a write failed (%s); it is rebuilt from the database", self.id, error)
@@ -455,6 +490,32 @@ class LiveTable:
             if _is_storage(error):
                 raise StorageError(_not_stored(error)) from error
             raise
+
+    def _save(self) -> None:
+        """Store the actions done while the listeners waited, in one transaction (:meth:`_stored`)."""
+        if not self._unsaved:
+            return
+        actions, self._unsaved = self._unsaved, []
+        ending, self._unsaved_end = self._unsaved_end, None
+        first = len(self.actions) - len(actions)
+        clock = None if self.clock is None else self.clock.to_json()
+        extra: dict[str, Any] = {} if ending is None else {"status": "finished", "also": ending}
+        self.revision = self.store.append_actions(
+            self.id, first, actions, revision=self.revision, clock=clock, **extra
+        )
+        self.changed_at = time.monotonic()
+
+    def _forget_unsaved(self) -> None:
+        """Actions done here but never stored: the table is rebuilt from the store."""
+        self._unsaved.clear()
+        self._unsaved_end = None
+        self._needs = "reload"
+        try:
+            self._reload()
+        except Exception as again:  # the database cannot be read: tried again at the next use
+            LOG.warning("table %s: rebuilding it failed (%s)", self.id, again)
+        else:
+            self._needs = "settle"
 
     def _catch_up(self, *, sync: bool = True) -> None:
         """Make the table the stored one: after a failed write, rebuild it from the store and carry on
@@ -881,15 +942,20 @@ class LiveTable:
             clock = self._clock_now()
             if ends and clock is not None:  # the table over: its clocks no longer stopped (a tournament
                 clock = clock.resumed(self.now())  # paused), as no resume will reach a finished table
-            timed: dict[str, Any] = {} if clock is None else {"clock": clock.to_json()}  # with the action
-            if ends:
-                writes = [write for hook in self.finishing if (write := hook(self)) is not None]
-                timed.update(status="finished", also=writes)
-            self.revision = self.store.append_action(
-                self.id, len(self.actions), index, data, revision=self.revision, **timed
-            )
+            writes = [write for hook in self.finishing if (write := hook(self)) is not None] if ends else []
+            if self._holding:  # stored with the others done before the listeners are told (_save)
+                self._unsaved.append((index, data))
+                if ends:
+                    self._unsaved_end = writes
+            else:
+                timed: dict[str, Any] = {} if clock is None else {"clock": clock.to_json()}  # with it
+                if ends:
+                    timed.update(status="finished", also=writes)
+                self.revision = self.store.append_action(
+                    self.id, len(self.actions), index, data, revision=self.revision, **timed
+                )
+                self.changed_at = time.monotonic()
             self.clock = clock
-            self.changed_at = time.monotonic()
         self.actions.append((index, data))
         if ends:
             self.status = "finished"
@@ -919,9 +985,10 @@ class LiveTable:
     def _told_once(self) -> Iterator[None]:
         """Tell the listeners once, at the end, of the changes made inside: a person's action and the
         table's own actions after it (a forced roll, a forced play, the next game) make one new state,
-        so no viewer is shown, and no player acts on, a state the table has already left. Where a bot
-        sits at the table, each change is told at once: the person's action is shown while the bot
-        thinks."""
+        so no viewer is shown, and no player acts on, a state the table has already left; and they are
+        stored in one transaction (:meth:`_save`), which the other processes hear as one change. Where
+        a bot sits at the table, each change is stored and told at once: the person's action is shown
+        while the bot thinks."""
         if self._holding or any(seat.bot is not None for seat in self.seats):
             yield
             return
@@ -930,6 +997,9 @@ class LiveTable:
             yield
         finally:
             self._holding = False
+            if self._unsaved:  # a change made outside _keeping_storage, which stores them: never kept
+                LOG.error("table %s: actions done were not stored; it is rebuilt from the database", self.id)
+                self._forget_unsaved()
             if self._held:
                 self._held = False
                 self._changed()

@@ -375,32 +375,55 @@ class Store:
         status: str | None = None,
         also: Sequence[Callable[[Connection], None]] = (),
     ) -> int:
-        """Store action ``number`` (from 0) of the table, at its ``revision``, with the table's ``clock``
-        after it where it is timed, and take the lease on the table's own actions; the table's new
-        revision. :class:`MovedOnError` where the table is no
-        longer at that revision (nothing is written); it fails too if that number is stored already.
+        """Store action ``number`` (from 0) of the table: :meth:`append_actions` of that one action."""
+        return self.append_actions(
+            table_id, number, [(seat, action)], revision=revision, clock=clock, status=status, also=also
+        )
 
-        An action that ends the table comes with its ``status`` (``finished``) and the writes ``also``
+    def append_actions(
+        self,
+        table_id: str,
+        first: int,
+        actions: Sequence[tuple[int | None, dict[str, Any]]],
+        *,
+        revision: int,
+        clock: dict[str, Any] | None = None,
+        status: str | None = None,
+        also: Sequence[Callable[[Connection], None]] = (),
+    ) -> int:
+        """Store the table's actions numbered from ``first`` (from 0), each its seat (None: the table's
+        own) and its JSON, in one transaction at the table's ``revision``, with the table's ``clock``
+        after the last where it is timed, and take the lease on the table's own actions; the table's
+        new revision (one more for each action). :class:`MovedOnError` where the table is no longer at
+        that revision (nothing is written); it fails too if one of those numbers is stored already. The
+        other processes hear of them as one change.
+
+        Actions that end the table come with its ``status`` (``finished``) and the writes ``also``
         that its end makes (a rated match's ratings, a tournament's record of the match's result): all
-        are one transaction, the action's.
+        are one transaction, the actions'.
 
         The write is committed with those of other tables waiting at the same time
         (:class:`~tavola.web.commits.GroupCommit`), and this returns once it is."""
+        if not actions:
+            raise ValueError("no actions to store")
+        last = first + len(actions) - 1
+        after = revision + len(actions)
 
         def write(connection: Connection) -> int:
-            self._bump(connection, table_id, revision, status=status, lease=True)
-            connection.execute(
-                _INSERT_ACTION,
-                {"table_id": table_id, "number": number, "seat": seat, "action": action, "created": _now()},
-            )
+            self._bump(connection, table_id, revision, status=status, lease=True, steps=len(actions))
+            created = _now()
+            rows = [
+                {"table_id": table_id, "number": number, "seat": seat, "action": action, "created": created}
+                for number, (seat, action) in enumerate(actions, first)
+            ]
+            connection.execute(_INSERT_ACTION, rows)
             stored: dict[str, Any] = {
-                "revision": revision + 1,
-                "number": number,
-                "seat": seat,
-                "action": action,
+                "revision": after,
+                "number": first,
+                "actions": [[seat, action] for seat, action in actions],
             }
             if clock is not None:
-                values = {"number": number, "clock": clock}
+                values = {"number": last, "clock": clock}
                 kept = connection.execute(
                     update(CLOCKS).where(CLOCKS.c.table_id == table_id).values(**values)
                 )
@@ -412,7 +435,7 @@ class Store:
             if status is not None:
                 stored["status"] = status
             self._publish_in(connection, {"table": table_id, **stored})
-            return revision + 1
+            return after
 
         return self._commits.write(write, table_id)
 
@@ -458,10 +481,11 @@ class Store:
         *,
         status: str | None = None,
         lease: bool = False,
+        steps: int = 1,
     ) -> None:
-        """Move the table from ``revision`` to the next (taking the lease, setting the status where
+        """Move the table from ``revision`` on by ``steps`` (taking the lease, setting the status where
         asked), or raise :class:`MovedOnError`. The row stays locked until the transaction ends."""
-        values: dict[str, Any] = {"revision": revision + 1, "updated": _now()}
+        values: dict[str, Any] = {"revision": revision + steps, "updated": _now()}
         if status is not None:
             values["status"] = status
         statement = _BUMP
