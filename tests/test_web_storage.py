@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,51 @@ def test_a_database_holding_play_goes_down_to_one_process_and_up_again(
     assert again.revision("t1") == 3  # a table's revision counts its stored actions
     assert [row.number for row in again.actions("t1")] == [0, 1, 2]
     again.close()
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_actions_stored_together_are_one_change_or_none(
+    database: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A person's action and the table's own after it: one write at the table's revision, the lease
+    taken, one event published (on PostgreSQL one statement does it all); at a revision left behind
+    nothing is written."""
+    from tavola.web.events import Listener
+    from tavola.web.storage import MovedOnError
+
+    if database == "postgresql":
+        pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
+    url = (
+        f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+        if database == "sqlite"
+        else request.getfixturevalue("postgresql")
+    )
+    engine = open_database(url)
+    writer, hearer = Store(engine, shared=True), Store(engine, shared=True)
+    heard: list[dict[str, object]] = []
+    listener = Listener(hearer, heard.append, lambda: None)
+    listener.start()
+    try:
+        writer.create_table("t9", "game", {"kind": "game"}, "00" * 32, [("Ann", None), ("Bob", None)])
+        together = [(0, {"action": "play", "play": "8/5 6/5"}), (1, {"action": "roll"})]
+        assert writer.append_actions("t9", 0, together, revision=0) == 2  # one more for each
+        with pytest.raises(MovedOnError):  # another process's copy, still at revision 0
+            writer.append_actions("t9", 2, [(1, {"action": "roll"})], revision=0)
+        assert writer.revision("t9") == 2
+        stored = [(row.number, row.seat, row.action) for row in writer.actions("t9")]
+        assert stored == [(0, 0, together[0][1]), (1, 1, together[1][1])]
+        lease = writer.lease("t9")
+        assert lease is not None
+        assert lease[1] == writer.origin
+        deadline = time.monotonic() + 10
+        while not any(event.get("actions") for event in heard) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (event,) = [event for event in heard if event.get("actions")]
+        assert event["revision"] == 2
+        assert event["number"] == 0
+        assert event["actions"] == [[0, together[0][1]], [1, together[1][1]]]
+    finally:
+        listener.stop()
+        writer.close()
+        hearer.close()
+        engine.dispose()

@@ -202,6 +202,27 @@ _BUMP_LEASED_ON_SERVER_CLOCK = _BUMP.values(
 """A bump that takes the lease until the database's clock says so (PostgreSQL: every machine shares it)."""
 _NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload")))
 _INSERT_ACTION = insert(ACTIONS)
+_APPEND_ON_POSTGRESQL = text(
+    """
+    WITH bumped AS (
+        UPDATE tavola_tables
+        SET revision = :after, updated = :created, status = COALESCE(:status, status), holder = :holder,
+            held_until = extract(epoch FROM clock_timestamp()) + :lease
+        WHERE id = :table_id AND revision = :revision
+        RETURNING id
+    ), inserted AS (
+        INSERT INTO tavola_actions (table_id, number, seat, action, created)
+        SELECT bumped.id, stored.number, stored.seat, stored.action, :created
+        FROM bumped,
+            json_to_recordset(CAST(:rows AS json)) AS stored(number integer, seat integer, action json)
+        RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM inserted) AS stored, pg_notify(:channel, :payload) FROM bumped
+    """
+)
+"""An action's write on PostgreSQL as one statement, one round trip: the table's revision bumped with its
+lease (on the database's clock), the actions inserted and the other processes notified, all only where
+the table is still at the revision the writer knows (no row comes back otherwise)."""
 _REVISION = select(TABLES.c.revision).where(TABLES.c.id == bindparam("table_id"))
 _LAST_EVENT = select(func.max(EVENTS.c.id))
 _EVENTS_AFTER = (
@@ -410,6 +431,8 @@ class Store:
         after = revision + len(actions)
 
         def write(connection: Connection) -> int:
+            if self.shared and self.notifies and clock is None and not also:
+                return self._append_on_postgresql(connection, table_id, first, actions, revision, status)
             self._bump(connection, table_id, revision, status=status, lease=True, steps=len(actions))
             created = _now()
             rows = [
@@ -438,6 +461,50 @@ class Store:
             return after
 
         return self._commits.write(write, table_id)
+
+    def _append_on_postgresql(
+        self,
+        connection: Connection,
+        table_id: str,
+        first: int,
+        actions: Sequence[tuple[int | None, dict[str, Any]]],
+        revision: int,
+        status: str | None,
+    ) -> int:
+        """:meth:`append_actions` of an untimed table's actions that end nothing but the table (no
+        other writes), on PostgreSQL, in one statement: a third of the round trips."""
+        after = revision + len(actions)
+        event: dict[str, Any] = {
+            "origin": self.origin,
+            "table": table_id,
+            "revision": after,
+            "number": first,
+            "actions": [[seat, action] for seat, action in actions],
+        }
+        if status is not None:
+            event["status"] = status
+        rows = [
+            {"number": number, "seat": seat, "action": action}
+            for number, (seat, action) in enumerate(actions, first)
+        ]
+        done = connection.execute(
+            _APPEND_ON_POSTGRESQL,
+            {
+                "after": after,
+                "created": _now(),
+                "status": status,
+                "holder": self.origin,
+                "lease": LEASE_SECONDS,
+                "table_id": table_id,
+                "revision": revision,
+                "rows": json_text(rows),
+                "channel": CHANNEL,
+                "payload": json_text(event),
+            },
+        ).first()
+        if done is None:
+            raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
+        return after
 
     def change_clock_in(
         self,
