@@ -24,7 +24,7 @@ from tavola.web.limits import RateLimits
 from tavola.web.storage import TableRow, open_database
 from tavola.web.tournament_rows import TournamentRow
 from test_web_clocks import FakeTime
-from test_web_tournaments import ACCEPT, PASSWORD, Club, _post, _seat_both, _until_accepting
+from test_web_tournaments import ACCEPT, PASSWORD, Club, _post, _seat_both, _started, _until_accepting
 from web_helpers import Server, auth, choose, state
 
 pytestmark = pytest.mark.timeout(240)
@@ -168,17 +168,8 @@ def test_a_server_killed_while_paused_keeps_the_clocks_stopped_and_resumed_they_
     database = tmp_path / "server.sqlite3"
     server = Server(database, options=("--search-workers", "0"))
     try:
-        clients = {}
-        for name in ("Director", "Ann", "Bob"):
-            clients[name] = httpx.Client(base_url=server.url, timeout=30)
-            assert (
-                _post(clients[name], "/api/accounts", {"name": name, "password": PASSWORD}).status_code == 201
-            )
         settings = {"name": "Killed", "kind": "knockout", "clock": {"delay": 1, "bank": 30}}
-        tournament = _post(clients["Director"], "/api/tournaments", settings).json()["id"]
-        for name in ("Ann", "Bob"):
-            assert _post(clients[name], f"/api/tournaments/{tournament}/entries").status_code == 200
-        assert _post(clients["Director"], f"/api/tournaments/{tournament}/start").status_code == 200
+        clients, tournament = _started(server.url, ("Ann", "Bob"), settings)
         match = clients["Director"].get(f"/api/tournaments/{tournament}").json()["matches"][0]
         for name in ("Ann", "Bob"):
             seat = _post(clients[name], f"/api/tournaments/{tournament}/matches/{match['id']}/seat")

@@ -604,17 +604,8 @@ def test_a_server_killed_in_the_middle_of_a_round_carries_on_after_its_restart(t
     database = tmp_path / "server.sqlite3"
     server = Server(database, options=("--search-workers", "0"))
     try:
-        clients = {}
-        for name in ("Director", "K1", "K2", "K3", "K4"):
-            clients[name] = httpx.Client(base_url=server.url, timeout=30)
-            assert (
-                _post(clients[name], "/api/accounts", {"name": name, "password": PASSWORD}).status_code == 201
-            )
-        made = _post(clients["Director"], "/api/tournaments", {"name": "Killed", "kind": "knockout"})
-        tournament = made.json()["id"]
-        for name in ("K1", "K2", "K3", "K4"):
-            assert _post(clients[name], f"/api/tournaments/{tournament}/entries").status_code == 200
-        assert _post(clients["Director"], f"/api/tournaments/{tournament}/start").status_code == 200
+        players = ("K1", "K2", "K3", "K4")
+        clients, tournament = _started(server.url, players, {"name": "Killed", "kind": "knockout"})
         first = clients["Director"].get(f"/api/tournaments/{tournament}").json()["matches"][0]
         seat = _post(clients["K1"], f"/api/tournaments/{tournament}/matches/{first['id']}/seat")
         assert seat.status_code == 200, seat.text
@@ -634,6 +625,24 @@ def _post(client: httpx.Client, path: str, body: Any = None) -> httpx.Response:
         if answer.status_code != 429:
             return answer
         time.sleep(0.2)
+
+
+def _started(
+    url: str, players: tuple[str, ...], settings: dict[str, Any]
+) -> tuple[dict[str, httpx.Client], str]:
+    """On the server at ``url``: an account (and a client of its own) for the director and each of
+    ``players``, the tournament of ``settings`` made by the director, the players entered, and started;
+    the clients by name and the tournament's id."""
+    clients = {}
+    for name in ("Director", *players):
+        clients[name] = httpx.Client(base_url=url, timeout=30)
+        made = _post(clients[name], "/api/accounts", {"name": name, "password": PASSWORD})
+        assert made.status_code == 201, made.text
+    tournament = str(_post(clients["Director"], "/api/tournaments", settings).json()["id"])
+    for name in players:
+        assert _post(clients[name], f"/api/tournaments/{tournament}/entries").status_code == 200
+    assert _post(clients["Director"], f"/api/tournaments/{tournament}/start").status_code == 200
+    return clients, tournament
 
 
 def test_a_paused_tournament_records_results_but_pairs_no_round_nor_counts_a_forfeit(tmp_path: Path) -> None:
@@ -983,16 +992,8 @@ def test_a_server_killed_right_after_the_action_that_ends_a_match_has_its_end_ra
     database = tmp_path / "server.sqlite3"
     server = Server(database, options=("--search-workers", "0"))
     try:
-        clients = {}
-        for name in ("Director", "Ann", "Bob"):
-            clients[name] = httpx.Client(base_url=server.url, timeout=30)
-            made = _post(clients[name], "/api/accounts", {"name": name, "password": PASSWORD})
-            assert made.status_code == 201, made.text
         settings = {"name": "Killed at the end", "kind": "knockout", "lengths": [1]}
-        tournament = _post(clients["Director"], "/api/tournaments", settings).json()["id"]
-        for name in ("Ann", "Bob"):
-            assert _post(clients[name], f"/api/tournaments/{tournament}/entries").status_code == 200
-        assert _post(clients["Director"], f"/api/tournaments/{tournament}/start").status_code == 200
+        clients, tournament = _started(server.url, ("Ann", "Bob"), settings)
         match = clients["Director"].get(f"/api/tournaments/{tournament}").json()["matches"][0]
         seats = {
             name: _post(clients[name], f"/api/tournaments/{tournament}/matches/{match['id']}/seat").json()
