@@ -469,12 +469,12 @@ class LiveTable:
                 self._forget_unsaved()
             raise
         except MovedOnError:
-            self._unsaved.clear()
+            self._drop_unsaved()
             self._needs = "reload"
             self._catch_up(sync=False)
             raise TableMovedError(_moved_on()) from None
         except Exception as error:
-            self._unsaved.clear()
+            self._drop_unsaved()
             self._needs = "reload"
             if _is_storage(error):
                 LOG.warning("table %s: a write failed (%s); it is rebuilt from the database", self.id, error)
@@ -505,10 +505,14 @@ class LiveTable:
         )
         self.changed_at = time.monotonic()
 
-    def _forget_unsaved(self) -> None:
-        """Actions done here but never stored: the table is rebuilt from the store."""
+    def _drop_unsaved(self) -> None:
+        """Let go of the actions waiting to be stored, and of the writes their end would make."""
         self._unsaved.clear()
         self._unsaved_end = None
+
+    def _forget_unsaved(self) -> None:
+        """Actions done here but never stored: the table is rebuilt from the store."""
+        self._drop_unsaved()
         self._needs = "reload"
         try:
             self._reload()

@@ -233,6 +233,30 @@ _EVENTS_AFTER = (
 _INSERT_EVENT = insert(EVENTS)
 
 
+def _stored_event(
+    table_id: str,
+    first: int,
+    actions: Sequence[tuple[int | None, dict[str, Any]]],
+    revision: int,
+    clock: dict[str, Any] | None,
+    status: str | None,
+) -> dict[str, Any]:
+    """What the other processes hear of actions stored together (:meth:`Store.append_actions`): the table,
+    its revision after them, the first one's number, each its seat and JSON, and the clocks and the
+    status where the write set them."""
+    event: dict[str, Any] = {
+        "table": table_id,
+        "revision": revision,
+        "number": first,
+        "actions": [[seat, action] for seat, action in actions],
+    }
+    if clock is not None:
+        event["clock"] = clock
+    if status is not None:
+        event["status"] = status
+    return event
+
+
 def default_database_url() -> str:
     """A SQLite file where Tavola keeps its data: ``$XDG_DATA_HOME/tavola/server.sqlite3``.
 
@@ -440,11 +464,6 @@ class Store:
                 for number, (seat, action) in enumerate(actions, first)
             ]
             connection.execute(_INSERT_ACTION, rows)
-            stored: dict[str, Any] = {
-                "revision": after,
-                "number": first,
-                "actions": [[seat, action] for seat, action in actions],
-            }
             if clock is not None:
                 values = {"number": last, "clock": clock}
                 kept = connection.execute(
@@ -452,12 +471,9 @@ class Store:
                 )
                 if kept.rowcount != 1:
                     connection.execute(insert(CLOCKS).values(table_id=table_id, **values))
-                stored["clock"] = clock
             for more in also:
                 more(connection)
-            if status is not None:
-                stored["status"] = status
-            self._publish_in(connection, {"table": table_id, **stored})
+            self._publish_in(connection, _stored_event(table_id, first, actions, after, clock, status))
             return after
 
         return self._commits.write(write, table_id)
@@ -474,15 +490,7 @@ class Store:
         """:meth:`append_actions` of an untimed table's actions that end nothing but the table (no
         other writes), on PostgreSQL, in one statement: a third of the round trips."""
         after = revision + len(actions)
-        event: dict[str, Any] = {
-            "origin": self.origin,
-            "table": table_id,
-            "revision": after,
-            "number": first,
-            "actions": [[seat, action] for seat, action in actions],
-        }
-        if status is not None:
-            event["status"] = status
+        event = {"origin": self.origin, **_stored_event(table_id, first, actions, after, None, status)}
         rows = [
             {"number": number, "seat": seat, "action": action}
             for number, (seat, action) in enumerate(actions, first)
