@@ -371,6 +371,8 @@ class SeatClient:
         rng: np.random.Generator,
         address: str,
         http: httpx.AsyncClient,
+        *,
+        in_ramp_up: bool = False,
     ) -> None:
         self.run = run
         self.http = http
@@ -392,7 +394,7 @@ class SeatClient:
         self.ready_at: float | None = None
         """When the client, thinking or pacing itself, acts on the state it was last shown (None: at once)."""
         self.last_sent = float("-inf")
-        self.in_ramp_up = False
+        self.in_ramp_up = in_ramp_up
         """Whether the run waits for this player's first state before it measures (its game's first table)."""
 
     async def play(self) -> bool:
@@ -587,11 +589,10 @@ async def game_place(run: Run, place: int) -> None:
                     np.random.default_rng((run.seed, place, played, seat)),
                     _loopback(2 * place + seat),
                     http,
+                    in_ramp_up=played == 0,
                 )
                 for seat in (0, 1)
             ]
-            for client in clients:
-                client.in_ramp_up = played == 0
             results = await asyncio.gather(*(client.play() for client in clients))
             run.finished += int(any(results))
             played += 1
