@@ -269,20 +269,25 @@ def dice_paths(segment: Segment, dice: list[int]) -> Iterator[tuple[int, ...]]:
     larger than needed only when bearing off.
     """
     distance = min(segment.source, BAR) - segment.destination  # a waiting checker enters like one on the bar
+    return _dice_paths(segment.destination == OFF, distance, (), dice, 0)
 
-    def extend(used: tuple[int, ...], remaining: list[int], travelled: int) -> Iterator[tuple[int, ...]]:
-        tried = set()
-        for index, die in enumerate(remaining):
-            if die in tried:
-                continue
-            tried.add(die)
-            reach = travelled + die
-            if reach == distance or (segment.destination == OFF and reach > distance):
-                yield (*used, die)
-            elif reach < distance:
-                yield from extend((*used, die), remaining[:index] + remaining[index + 1 :], reach)
 
-    yield from extend((), dice, 0)
+def _dice_paths(
+    off: bool, distance: int, used: tuple[int, ...], remaining: list[int], travelled: int
+) -> Iterator[tuple[int, ...]]:
+    """:func:`dice_paths` on from ``travelled`` pips with ``used`` dice, ``remaining`` left (a function of
+    its own, not a closure calling itself: that would be a reference cycle each time)."""
+    tried = set()
+    for index, die in enumerate(remaining):
+        if die in tried:
+            continue
+        tried.add(die)
+        reach = travelled + die
+        if reach == distance or (off and reach > distance):
+            yield (*used, die)
+        elif reach < distance:
+            rest = remaining[:index] + remaining[index + 1 :]
+            yield from _dice_paths(off, distance, (*used, die), rest, reach)
 
 
 def assignments(segments: Sequence[Segment], dice: list[int]) -> Iterator[list[tuple[int, ...]]]:

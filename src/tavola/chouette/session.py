@@ -31,6 +31,7 @@ from tavola.chouette.seating import Round, Seating, draw_order
 from tavola.chouette.settings import MAX_PLAYERS, MIN_PLAYERS, ChouetteSettings
 from tavola.dicesource import DiceSource, default_dice
 from tavola.errors import IllegalActionError, SeatingError
+from tavola.hooks import weak_hook
 from tavola.i18n import _
 from tavola.position import Position
 
@@ -219,8 +220,8 @@ class Chouette:
             self._seating,
             self.dice,
             number=len(self._games),
-            record=self._record,
-            on_over=self._game_over,
+            record=weak_hook(self._record),
+            on_over=weak_hook(self._game_over),
             position=position,
             side_on_roll=side,
         )

@@ -35,6 +35,7 @@ from tavola.chouette import Chouette, ChouetteGame, Phase
 from tavola.chouette import record as chouette_record
 from tavola.chouette.actions import ChouetteAction, DrawOrder, LogEntry, StartGame
 from tavola.errors import IllegalActionError, SeatingError, TavolaError
+from tavola.hooks import weak_hook
 from tavola.i18n import _
 from tavola.table.chouette_bot import choose_chouette_action
 from tavola.table.events import (
@@ -77,7 +78,7 @@ class ChouetteTable:
         self._listeners: list[Listener] = []
         self._events: list[Event] = []
         self._forcing = False
-        chouette.record, chouette.on_game_over = self._heard, self._over
+        chouette.record, chouette.on_game_over = weak_hook(self._heard), weak_hook(self._over)
 
     # --- reading ------------------------------------------------------------------------------
 

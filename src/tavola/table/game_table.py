@@ -67,6 +67,7 @@ from tavola.bot.player import Bot
 from tavola.dice import Dice
 from tavola.errors import IllegalActionError, TavolaError
 from tavola.game import Game, Phase
+from tavola.hooks import weak_hook
 from tavola.i18n import _
 from tavola.match import Forfeit, Match, MoneySession
 from tavola.play import Play
@@ -311,7 +312,7 @@ class GameTable:
     def _watch(self, game: Game) -> None:
         """Listen to ``game`` (one started here, or put into the series from outside)."""
         if game is not self._watched:
-            game.record, game.on_over = self._heard, self._over
+            game.record, game.on_over = weak_hook(self._heard), weak_hook(self._over)
             self._watched = game
 
     def _heard(self, entry: Entry) -> None:

@@ -47,7 +47,6 @@ large) or 429 (too many requests).
 from __future__ import annotations
 
 import contextlib
-import gc
 import importlib.util
 import json
 import os
@@ -69,6 +68,7 @@ from tavola.errors import TavolaError
 from tavola.web.guard import Guard
 from tavola.web.hub import Hub
 from tavola.web.limits import Limits, RateLimits
+from tavola.web.memory import FullCollections, settle
 from tavola.web.routes import ROUTERS
 from tavola.web.routes.analyses import MAX_UPLOAD, UPLOAD_PATH
 from tavola.web.routes.common import SCHEMAS, Server, error, status
@@ -105,8 +105,9 @@ def create_app(
     ``make_bot`` must be None. ``trusted_origins`` are the origins, besides
     the server's own, whose pages may act (``https://club.example``).
     ``settle_memory`` tunes the garbage collector of the whole process once
-    the tables are loaded (:func:`_settle_memory`), for a process that only
-    serves (``tavola serve``). ``shared`` says whether other processes serve
+    the tables are loaded, and collects everything every ten minutes
+    (:mod:`tavola.web.memory`), for a process that only serves (``tavola
+    serve``). ``shared`` says whether other processes serve
     the same database (by default: on PostgreSQL, not on SQLite;
     :class:`~tavola.web.storage.Store`).
     """
@@ -120,8 +121,10 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(hub.resume_all)
-        if settle_memory:
-            _settle_memory()
+        collections = FullCollections() if settle_memory else None
+        if collections is not None:
+            settle()
+            collections.start()
         hub.start()
         tournaments.start()
         try:
@@ -129,6 +132,8 @@ def create_app(
         finally:
             tournaments.stop()
             hub.stop()
+            if collections is not None:
+                collections.stop()
             if searches is not None:
                 searches.close()
 
@@ -227,21 +232,6 @@ def served_app() -> FastAPI:
         settle_memory=True,
         shared=True,
     )
-
-
-GC_THRESHOLDS = (20_000, 20, 50)
-"""The garbage collector's thresholds while serving: young collections rarer than Python's default (700,
-10, 10), so that the many small objects of each action do not start one every few actions."""
-
-
-def _settle_memory() -> None:
-    """Once the tables are loaded: collect, then keep everything made so far out of every later collection
-    (``gc.freeze``), and collect less often. A full collection then walks only what play made since the
-    start, not every table, network and module loaded before it: under 200 games of people thinking
-    1.5 s each, the 99th percentile of an action's answer went from 331-478 ms to 176-294 ms."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _default_bot_maker(searches: SearchPool | None) -> Callable[[str], Bot]:

@@ -57,6 +57,7 @@ from tavola.actions import Played
 from tavola.bot.player import Bot
 from tavola.dicesource import VerifiableDice
 from tavola.errors import IllegalActionError, SeatingError, TavolaError
+from tavola.hooks import weak_hook
 from tavola.i18n import _
 from tavola.match import Forfeit
 from tavola.schema import json_text
@@ -935,7 +936,7 @@ class LiveTable:
         """Sit everybody down at the engine's table (the first game starts with it)."""
         seats = [Seat(name, seat.bot) for name, seat in zip(self.names, self.seats, strict=True)]
         bots = {index: self.make_bot(seat.bot) for index, seat in enumerate(self.seats) if seat.bot}
-        self.served = serve(self.options, seats, self.dice, bots, self._stored)
+        self.served = serve(self.options, seats, self.dice, bots, weak_hook(self._stored))
 
     def _stored(self, index: int | None, data: dict[str, Any]) -> None:
         """Keep an action done: stored in its own transaction, then the listeners told. The action that
