@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, inspect
 
 from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
-from tavola.web.storage import MIGRATIONS, Store, migrate, open_database
+from tavola.web.storage import LEASE_SECONDS, MIGRATIONS, Store, migrate, open_database
 from web_helpers import create, play_on, sit, state
 
 TABLES = {"tavola_tables", "tavola_seats", "tavola_actions", "tavola_chat"}
@@ -110,6 +110,67 @@ def test_a_database_holding_play_goes_down_to_one_process_and_up_again(
     assert again.revision("t1") == 3  # a table's revision counts its stored actions
     assert [row.number for row in again.actions("t1")] == [0, 1, 2]
     again.close()
+
+
+def test_actions_stored_by_sqlites_driver_are_the_rows_the_general_write_makes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process's own SQLite file: an untimed table's actions are handed to the driver directly. Their
+    rows, the table's revision, status and lease are what the general write (a timed table's, or one with
+    other writes) makes, read back the same; at a revision left behind nothing is written."""
+    from sqlalchemy import text
+
+    from tavola.web.storage import MovedOnError
+
+    engine = open_database(f"sqlite:///{tmp_path / 'own.sqlite3'}")
+    store = Store(engine)
+    direct = store._append_on_sqlite
+    handed: list[str] = []
+
+    def counted(connection: object, table_id: str, *rest: object) -> int:
+        handed.append(table_id)
+        return direct(connection, table_id, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "_append_on_sqlite", counted)
+    try:
+        actions = [(0, {"action": "play", "play": "8/5 6/5", "note": "àé"}), (None, {"action": "roll"})]
+        for table_id in ("direct", "general"):
+            store.create_table(table_id, "game", {"kind": "game"}, "00" * 32, [("Ann", None), ("Bob", None)])
+        also = [lambda connection: None]  # another write with the actions: the general way
+        assert store.append_actions("direct", 0, actions, revision=0, status="finished") == 2
+        assert store.append_actions("general", 0, actions, revision=0, status="finished", also=also) == 2
+        with pytest.raises(MovedOnError):
+            store.append_actions("direct", 2, [(1, {"action": "roll"})], revision=1)
+        assert handed == ["direct", "direct"]  # the general write was the other table's
+        with engine.connect() as connection:
+            rows = {
+                table_id: connection.execute(
+                    text(
+                        "SELECT number, seat, action, typeof(created), length(created) FROM tavola_actions"
+                        " WHERE table_id = :table ORDER BY number"
+                    ),
+                    {"table": table_id},
+                ).all()
+                for table_id in ("direct", "general")
+            }
+            tables = {
+                row[0]: row[1:]
+                for row in connection.execute(
+                    text(
+                        "SELECT id, revision, status, holder, typeof(updated), length(updated) FROM tavola_tables"
+                    )
+                )
+            }
+        assert rows["direct"] == rows["general"]
+        assert tables["direct"] == tables["general"] == (2, "finished", store.origin, "text", 26)
+        read = {table_id: [(row.seat, row.action) for row in store.actions(table_id)] for table_id in rows}
+        assert read["direct"] == read["general"] == actions
+        lease = store.lease("direct")
+        assert lease is not None
+        assert lease[1:] == (store.origin, pytest.approx(LEASE_SECONDS, abs=5))
+    finally:
+        store.close()
+        engine.dispose()
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])

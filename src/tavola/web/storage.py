@@ -61,7 +61,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from tavola.schema import json_text
@@ -202,6 +202,32 @@ _BUMP_LEASED_ON_SERVER_CLOCK = _BUMP.values(
 """A bump that takes the lease until the database's clock says so (PostgreSQL: every machine shares it)."""
 _NOTIFY = select(func.pg_notify(CHANNEL, bindparam("payload")))
 _INSERT_ACTION = insert(ACTIONS)
+_SQLITE_BUMP = (
+    f"UPDATE {TABLES.name} SET revision = ?, updated = ?, holder = ?, held_until = ?"
+    " WHERE id = ? AND revision = ?"
+)
+_SQLITE_BUMP_STATUS = _SQLITE_BUMP.replace("held_until = ?", "held_until = ?, status = ?")
+_SQLITE_INSERT_ACTIONS = (
+    f"INSERT INTO {ACTIONS.name} (table_id, number, seat, action, created) VALUES (?, ?, ?, ?, ?)"
+)
+"""The statements of :meth:`Store._append_on_sqlite`, for SQLite's driver."""
+
+
+class _SqliteValues:
+    """The values of an action's row as SQLAlchemy's column types write them to SQLite: a moment's text and
+    an action's JSON exactly as the other writes and the reads have them."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self._created = ACTIONS.c.created.type.dialect_impl(dialect).bind_processor(dialect)
+        self._action = ACTIONS.c.action.type.dialect_impl(dialect).bind_processor(dialect)
+
+    def created(self, moment: datetime.datetime) -> Any:
+        return moment if self._created is None else self._created(moment)
+
+    def action(self, action: dict[str, Any]) -> Any:
+        return action if self._action is None else self._action(action)
+
+
 _APPEND_ON_POSTGRESQL = text(
     """
     WITH bumped AS (
@@ -330,6 +356,7 @@ class Store:
         database = engine.url.database
         several = self.shared and engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
         self._commits = GroupCommit(engine, Path(f"{database}.lock") if several else None)
+        self._sqlite_values: _SqliteValues | None = None
 
     def close(self) -> None:
         """Stop the thread committing the writes (:class:`~tavola.web.commits.GroupCommit`)."""
@@ -457,6 +484,8 @@ class Store:
         def write(connection: Connection) -> int:
             if self.shared and self.notifies and clock is None and not also:
                 return self._append_on_postgresql(connection, table_id, first, actions, revision, status)
+            if not self.shared and connection.dialect.name == "sqlite" and clock is None and not also:
+                return self._append_on_sqlite(connection, table_id, first, actions, revision, status)
             self._bump(connection, table_id, revision, status=status, lease=True, steps=len(actions))
             created = _now()
             rows = [
@@ -512,6 +541,43 @@ class Store:
         ).first()
         if done is None:
             raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
+        return after
+
+    def _append_on_sqlite(
+        self,
+        connection: Connection,
+        table_id: str,
+        first: int,
+        actions: Sequence[tuple[int | None, dict[str, Any]]],
+        revision: int,
+        status: str | None,
+    ) -> int:
+        """:meth:`append_actions` of an untimed table's actions that end nothing but the table, in a SQLite
+        file of this process alone: the bump and the inserts handed to the driver directly, their values
+        made by the columns' own types. SQLAlchemy's making of each statement's execution cost more than
+        SQLite's work (a tenth of the server's time under load)."""
+        after = revision + len(actions)
+        values = self._sqlite_values
+        if values is None:
+            values = self._sqlite_values = _SqliteValues(connection.dialect)
+        created = values.created(_now())
+        bump = [after, created, self.origin, time.time() + LEASE_SECONDS]
+        if status is not None:
+            bump.append(status)
+        rows = [
+            (table_id, number, seat, values.action(action), created)
+            for number, (seat, action) in enumerate(actions, first)
+        ]
+        cursor = connection.connection.cursor()
+        try:
+            cursor.execute(
+                _SQLITE_BUMP_STATUS if status is not None else _SQLITE_BUMP, (*bump, table_id, revision)
+            )
+            if cursor.rowcount != 1:
+                raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
+            cursor.executemany(_SQLITE_INSERT_ACTIONS, rows)
+        finally:
+            cursor.close()
         return after
 
     def change_clock_in(
