@@ -8,8 +8,8 @@ library (a closed connection's protocol objects, for instance).
 
 Python's own schedule would still stop every table, a few times a minute
 under load, to walk every object every table holds (a full collection,
-longer the more games are played at once: 40 ms for 300 tables, hundreds
-for thousands). So while serving:
+longer the more games are played at once: 223 ms for 900 tables 40 actions
+into their matches). So while serving:
 
 - everything loaded before the first request is frozen out of the
   collector's walks (``gc.freeze``);
