@@ -41,6 +41,7 @@ POLL_SECONDS = 0.05
 """How often a process of a SQLite database looks for the others' events."""
 
 _RECONNECT_SECONDS = 1.0
+_READY_SECONDS = 10.0
 
 
 class Listener:
@@ -55,14 +56,20 @@ class Listener:
         self.heard = heard
         self.lost = lost
         self._stop = threading.Event()
+        self._listening = threading.Event()
         self._thread: threading.Thread | None = None
         self._last = 0 if store.notifies else store.last_event()
         self._forgotten_at = time.monotonic()
 
     def start(self) -> None:
+        """Start hearing, and return once what the others say from now on will be heard (PostgreSQL:
+        once ``LISTEN`` is done, or after :data:`_READY_SECONDS` where the database does not answer; it is
+        listened to again then, and what was missed read from the tables)."""
         target = self._listen if self.store.notifies else self._poll
         self._thread = threading.Thread(target=target, name="tavola-events", daemon=True)
         self._thread.start()
+        if self.store.notifies:
+            self._listening.wait(_READY_SECONDS)
 
     def stop(self) -> None:
         self._stop.set()
@@ -111,6 +118,7 @@ class Listener:
             try:
                 with psycopg.connect(url, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
                     if not first:
                         self.lost()  # what was said while no one listened is read from the tables
                     first = False
