@@ -173,6 +173,33 @@ def test_actions_stored_by_sqlites_driver_are_the_rows_the_general_write_makes(
         engine.dispose()
 
 
+def test_a_listener_started_hears_what_is_said_right_after(request: pytest.FixtureRequest) -> None:
+    """PostgreSQL: starting to hear the other processes returns once ``LISTEN`` is done, so that an event
+    published the moment after is heard (a process never misses what follows its start)."""
+    from tavola.web.events import Listener
+
+    pytest.importorskip("psycopg", reason="PostgreSQL needs psycopg (pip install 'tavola[postgresql]')")
+    engine = open_database(request.getfixturevalue("postgresql"))
+    speaker, hearer = Store(engine, shared=True), Store(engine, shared=True)
+    try:
+        for attempt in range(5):
+            heard: list[dict[str, object]] = []
+            listener = Listener(hearer, heard.append, lambda: None)
+            listener.start()
+            try:
+                speaker.publish({"table": f"t{attempt}"})
+                deadline = time.monotonic() + 10
+                while not heard and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            finally:
+                listener.stop()
+            assert heard == [{"table": f"t{attempt}"}]
+    finally:
+        speaker.close()
+        hearer.close()
+        engine.dispose()
+
+
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_actions_stored_together_are_one_change_or_none(
     database: str, tmp_path: Path, request: pytest.FixtureRequest
