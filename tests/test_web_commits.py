@@ -4,7 +4,6 @@ once it is committed; one write's refusal or error is its own."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -113,45 +112,6 @@ def test_a_failing_write_fails_alone_its_transaction_is_tried_again_one_write_at
     assert "UNIQUE" in str(outcomes.pop(3))
     assert outcomes == {number: number + 10 for number in range(6) if number != 3}
     assert _keys(engine) == [7, 10, 11, 12, 14, 15]
-
-
-class _Interrupted(BaseException):
-    """Stands for what stops a thread in the middle of a commit (KeyboardInterrupt, SystemExit)."""
-
-
-def test_a_commit_interrupted_tells_every_writer_waiting_on_it_and_the_next_write_goes_on(engine) -> None:  # type: ignore[no-untyped-def]
-    commits = GroupCommit(engine)
-
-    def interrupted(connection: Connection) -> None:
-        raise _Interrupted
-
-    outcomes: dict[int, object] = {}
-    threads = [
-        threading.Thread(target=lambda number=number: _outcome(commits, number, interrupted, outcomes))
-        for number in range(5)
-    ]
-    with commits._leading:  # nobody commits until all five writes wait: they are one transaction
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + 10
-        while commits._waiting.qsize() < 5 and time.monotonic() < deadline:
-            time.sleep(0.01)
-    for thread in threads:
-        thread.join(timeout=30)
-    assert not any(thread.is_alive() for thread in threads)  # none left waiting
-    assert commits.transactions == 1
-    assert all(isinstance(outcome, _Interrupted) for outcome in outcomes.values())
-    assert len(outcomes) == 5
-    assert commits.write(_insert(99)) == 99
-    commits.close()
-    assert _keys(engine) == [99]
-
-
-def _outcome(commits: GroupCommit, number: int, interrupted: object, outcomes: dict[int, object]) -> None:
-    try:
-        outcomes[number] = commits.write(interrupted if number == 2 else _insert(number))  # type: ignore[arg-type]
-    except _Interrupted as error:
-        outcomes[number] = error
 
 
 def test_an_action_written_at_an_old_revision_changes_nothing(tmp_path: Path) -> None:

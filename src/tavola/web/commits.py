@@ -5,8 +5,7 @@ Every action is stored before it is acknowledged, and on SQLite with
 write at once, :class:`GroupCommit` gathers the writes waiting and commits
 them together, so that the disk is waited for once: each caller waits until
 the transaction holding its write is committed, then gets its own result,
-so an acknowledged action is as durable as before. The callers' own threads
-commit, one at a time, each the writes waiting when its turn comes. A write that refuses
+so an acknowledged action is as durable as before. A write that refuses
 itself before writing anything (:class:`RefusedWriteError`, raised by its first
 statement) is left out without harming the others; where any other error
 fails the transaction, its writes are tried again one by one, so that each
@@ -53,18 +52,18 @@ class RefusedWriteError(Exception):
 
 
 class GroupCommit:
-    """Commits the writes handed to :meth:`write`, those waiting together in one transaction, from the
-    thread of one of their callers."""
+    """Commits the writes handed to :meth:`write`, those waiting together in one transaction, in a thread of
+    its own (started at the first write)."""
 
     def __init__(self, engine: Engine, lock_file: Path | None = None) -> None:
         self.engine = engine
         self.lock_file = lock_file
         self._alone = engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
-        self._waiting: queue.SimpleQueue[_Write] = queue.SimpleQueue()
-        self._leading = threading.Lock()
-        """Held by the writer committing what waits: one transaction at a time."""
+        self._waiting: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
         self._connection: Connection | None = None
-        """The connection of the transactions, kept from one to the next (:meth:`_transaction`)."""
+        """The commit thread's connection (:meth:`_transaction`)."""
         self.transactions = 0
         """How many transactions were committed (or tried)."""
         self.writes = 0
@@ -74,45 +73,48 @@ class GroupCommit:
         """Do ``work`` in a transaction, with the writes of other threads waiting at the same time; its
         result once the transaction is committed, or its error (or the transaction's). A transaction
         does its writes in the order of their ``key`` (the table they change), so that two processes
-        committing at once lock the same rows in the same order and never wait on each other.
-
-        The caller's thread commits, with its own write those waiting: no thread of the group's own is
-        woken and waited for (that cost a write more processor than SQLite's work, and its latency).
-        Writers arriving while a transaction is committed wait their turn, and the next to have it
-        commits all of theirs together."""
+        committing at once lock the same rows in the same order and never wait on each other."""
         if self._alone:
             with self.engine.begin() as connection:
                 return work(connection)
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="tavola-commits", daemon=True)
+                self._thread.start()
         done: Future[_Result] = Future()
         self._waiting.put((key, work, done))
-        while not done.done():
-            with self._leading:
-                if not done.done():  # nobody committed it meanwhile: this writer commits what waits
-                    self._commit_waiting()
         return done.result()
 
     def close(self) -> None:
-        """Let go of the connection, once the transaction being committed is done (a later write opens
-        another)."""
-        with self._leading:
+        """Stop the thread, once the writes handed on before are done."""
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._waiting.put(None)
+            thread.join(timeout=30)
+
+    def _run(self) -> None:
+        try:
+            self._serve()
+        finally:
             self._let_go()
 
-    def _commit_waiting(self) -> None:
-        """Commit the writes waiting, the first :data:`MOST_WRITES` of them; each caller is answered, even
-        when the commit is interrupted."""
-        batch: list[_Write] = []
-        while len(batch) < MOST_WRITES:
-            try:
-                batch.append(self._waiting.get_nowait())
-            except queue.Empty:
-                break
-        try:
+    def _serve(self) -> None:
+        while True:
+            first = self._waiting.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MOST_WRITES:
+                try:
+                    more = self._waiting.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._commit(batch)
+                    return
+                batch.append(more)
             self._commit(batch)
-        except BaseException as error:  # interrupted: the writers waiting are told, never left waiting
-            for _key, _work, done in batch:
-                if not done.done():
-                    done.set_exception(error)
-            raise
 
     @contextlib.contextmanager
     def _turn(self) -> Iterator[None]:
@@ -131,7 +133,7 @@ class GroupCommit:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[Connection]:
-        """A transaction on the group's connection, kept open from one transaction to the next (a
+        """A transaction on the thread's own connection, kept open from one transaction to the next (a
         connection taken from the pool and given back for each would cost a rollback each time); after
         any error the connection is let go, and the next transaction opens another."""
         if self._connection is None:
@@ -144,7 +146,7 @@ class GroupCommit:
             raise
 
     def _let_go(self, *, broken: bool = False) -> None:
-        """Close the group's connection; ``broken``: it failed, and is not given back to the pool."""
+        """Close the thread's connection; ``broken``: it failed, and is not given back to the pool."""
         connection, self._connection = self._connection, None
         if connection is not None:
             with contextlib.suppress(Exception):  # a connection broken already has nothing to close

@@ -359,7 +359,7 @@ class Store:
         self._sqlite_values: _SqliteValues | None = None
 
     def close(self) -> None:
-        """Let go of the connection the writes are committed on (:class:`~tavola.web.commits.GroupCommit`)."""
+        """Stop the thread committing the writes (:class:`~tavola.web.commits.GroupCommit`)."""
         self._commits.close()
 
     @property
