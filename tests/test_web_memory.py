@@ -15,7 +15,7 @@ import pytest
 
 from tavola.notation import Segment, dice_paths
 from tavola.web import memory
-from tavola.web.hub import Hub
+from tavola.web.hub import Connection, Hub
 from tavola.web.live import LiveTable
 from tavola.web.options import read_options
 from tavola.web.storage import Store, open_database
@@ -74,9 +74,7 @@ def _play(table: LiveTable, actions: int, rng: np.random.Generator) -> None:
         table.act(seat, pool[int(rng.integers(len(pool)))], len(table.actions))
 
 
-def _watch(hub: Hub, table: LiveTable) -> list[Any]:
-    from tavola.web.hub import Connection
-
+def _watch(hub: Hub, table: LiveTable) -> list[Connection]:
     connections = []
     for viewer in [*range(len(table.seats)), None]:
         connection = Connection(_Loop())  # type: ignore[arg-type]

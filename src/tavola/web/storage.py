@@ -356,7 +356,11 @@ class Store:
         database = engine.url.database
         several = self.shared and engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
         self._commits = GroupCommit(engine, Path(f"{database}.lock") if several else None)
-        self._sqlite_values: _SqliteValues | None = None
+        self._sqlite_values = (
+            _SqliteValues(engine.dialect) if engine.dialect.name == "sqlite" and not self.shared else None
+        )
+        """How an action's row is written to SQLite's driver, where this process alone serves a SQLite
+        database (:meth:`_append_on_sqlite`)."""
 
     def close(self) -> None:
         """Stop the thread committing the writes (:class:`~tavola.web.commits.GroupCommit`)."""
@@ -482,10 +486,11 @@ class Store:
         after = revision + len(actions)
 
         def write(connection: Connection) -> int:
-            if self.shared and self.notifies and clock is None and not also:
-                return self._append_on_postgresql(connection, table_id, first, actions, revision, status)
-            if not self.shared and connection.dialect.name == "sqlite" and clock is None and not also:
-                return self._append_on_sqlite(connection, table_id, first, actions, revision, status)
+            if clock is None and not also:  # an untimed table's actions, ending nothing else
+                if self.shared and self.notifies:
+                    return self._append_on_postgresql(connection, table_id, first, actions, revision, status)
+                if self._sqlite_values is not None:
+                    return self._append_on_sqlite(connection, table_id, first, actions, revision, status)
             self._bump(connection, table_id, revision, status=status, lease=True, steps=len(actions))
             created = _now()
             rows = [
@@ -558,8 +563,7 @@ class Store:
         SQLite's work (a tenth of the server's time under load)."""
         after = revision + len(actions)
         values = self._sqlite_values
-        if values is None:
-            values = self._sqlite_values = _SqliteValues(connection.dialect)
+        assert values is not None
         created = values.created(_now())
         bump = [after, created, self.origin, time.time() + LEASE_SECONDS]
         if status is not None:
