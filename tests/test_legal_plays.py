@@ -95,6 +95,30 @@ def test_lookups_by_result_and_by_text_use_the_plays_already_generated(generatio
     assert generations == [(4, 2)]
 
 
+@pytest.mark.parametrize("variant", [STANDARD, ACEY_DEUCEY], ids=lambda variant: variant.name)
+def test_the_notations_listed_without_the_plays_are_the_plays_own(variant: Variant) -> None:
+    for start in random_positions(60, seed=37):
+        for dice in ALL_ROLLS:
+            if start.result() is not None:
+                continue
+            listed = start.legal_plays(dice, variant).notations()
+            plays = start.legal_plays(dice, variant)
+            assert listed == tuple(play.notation for play in plays)
+
+
+def test_a_play_found_by_its_notation_is_the_only_one_made() -> None:
+    plays = Position.start().legal_plays(Dice(6, 6))
+    listed = plays.notations()
+    assert len(listed) > 1
+    assert plays._made == [None] * len(listed)
+    found = plays.by_notation(listed[-1])
+    assert found is not None
+    assert found.notation == listed[-1]
+    assert [row for row, made in enumerate(plays._made) if made is not None] == [len(listed) - 1]
+    assert plays.by_notation(listed[0]) is plays[0]
+    assert plays.by_notation("24/18") is None
+
+
 def test_R13_a_roll_that_cannot_be_played_is_one_empty_play() -> None:
     blocked = position({1: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 10: 3}, bar=(1, 0))
     plays = blocked.legal_plays(Dice(6, 5))

@@ -11,6 +11,7 @@ from tavola.chouette import actions as chouette
 from tavola.dicesource import RandomDice
 from tavola.match import MoneySession
 from tavola.rules import Rules
+from tavola.table import Seat
 from tavola.web.actions import (
     ActionError,
     action_json,
@@ -18,6 +19,8 @@ from tavola.web.actions import (
     read_chouette_action,
     read_game_action,
 )
+from tavola.web.kinds import serve
+from tavola.web.options import read_options
 
 
 def test_every_legal_action_of_a_game_reads_back_the_same() -> None:
@@ -33,6 +36,26 @@ def test_every_legal_action_of_a_game_reads_back_the_same() -> None:
             seen += 1
         game.apply(game.legal_actions()[0])
     assert seen > 100
+
+
+@pytest.mark.parametrize("seed", [5, 17])
+def test_a_game_table_lists_its_legal_actions_as_written_one_by_one(seed: int) -> None:
+    options = read_options({"kind": "game", "series": "match", "length": 3, "seats": [{}, {}]})
+    served = serve(options, [Seat("Ann"), Seat("Bo")], RandomDice(seed=seed), {}, lambda seat, data: None)
+    listed_plays = 0
+    for _ in range(300):
+        table = served.table
+        if table.is_over:
+            break
+        for seat in (0, 1):
+            written = [served.write(action) for action in table.legal_actions(seat)]
+            assert served.legal_json(seat) == written
+            listed_plays += sum(data["action"] == "play" for data in written)
+        seat = table.to_act[0]
+        actions = table.legal_actions(seat)
+        table.act(seat, actions[len(actions) // 2])
+        table.advance()
+    assert listed_plays > 200
 
 
 def test_every_legal_action_of_a_chouette_reads_back_the_same() -> None:

@@ -53,7 +53,7 @@ from tavola.dice import Dice
 from tavola.dicesource import DiceSource, default_dice
 from tavola.errors import IllegalActionError, IllegalPlayError, InvalidRulesError, OutOfTurnError, SeatedText
 from tavola.i18n import N_, _
-from tavola.play import Move, Play
+from tavola.play import LegalPlays, Move, Play
 from tavola.position import Position, WinKind
 from tavola.rules import Rules
 from tavola.scoring import Ending, Outcome, score_drop, score_win
@@ -326,31 +326,45 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Everything the player to act may do now."""
+        plays, others = self.legal_actions_split()
+        return [Played(play) for play in plays] + others if plays is not None else others
+
+    def legal_actions_split(self) -> tuple[LegalPlays | None, list[Action]]:
+        """:meth:`legal_actions` in two parts: the whole plays it lists first, as the roll's
+        :class:`~tavola.play.LegalPlays` (None where it lists none: checkers already moved, or not a
+        move), and the other actions. For a caller that lists every play by its notation
+        (:meth:`LegalPlays.notations <tavola.play.LegalPlays.notations>`) without making each one.
+
+        >>> from tavola.dicesource import RandomDice
+        >>> game = Game(dice=RandomDice(seed=3))
+        >>> game.roll()
+        Dice(5, 2)
+        >>> plays, others = game.legal_actions_split()
+        >>> [Played(play) for play in plays] + others == game.legal_actions()
+        True
+        """
         phase = self._phase
         if phase is Phase.OPENING:
-            return [Roll()]
+            return None, [Roll()]
         if phase is Phase.ROLL:
-            return [Roll(), *([Double()] if self.may_double() else []), *self._resignations()]
+            return None, [Roll(), *([Double()] if self.may_double() else []), *self._resignations()]
         if phase is Phase.DOUBLED:
             assert self._offer is not None
             beaver = [Beaver()] if self._offer.why_no_beaver(self.rules) is None else []
-            return [Take(), Drop(), *beaver]
+            return None, [Take(), Drop(), *beaver]
         if phase is Phase.RESIGNATION:
-            return [AcceptResignation(), DeclineResignation()]
+            return None, [AcceptResignation(), DeclineResignation()]
         if phase is Phase.CHOOSE_DOUBLE:
-            return [*(ChooseDouble(number) for number in range(1, 7)), *self._resignations()]
+            return None, [*(ChooseDouble(number) for number in range(1, 7)), *self._resignations()]
         if phase is Phase.MOVE:
             turn = self._turns[-1]
-            actions: list[Action] = []
-            if not turn.moves:
-                actions += [Played(play) for play in turn.legal]
-            actions += [MoveCheckers((move,)) for move in turn.next_moves()]
+            actions: list[Action] = [MoveCheckers((move,)) for move in turn.next_moves()]
             if turn.moves:
                 actions.append(Undo())
             if turn.is_complete:
                 actions.append(Commit())
-            return actions + self._resignations()
-        return []
+            return (None if turn.moves else turn.legal), actions + self._resignations()
+        return None, []
 
     def _resignations(self) -> list[Action]:
         if self.variant.scoring is Scoring.CHECKERS_LEFT:

@@ -29,7 +29,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -65,26 +65,30 @@ def format_play(moves: Sequence[Move]) -> str:
     >>> format_play([])
     ''
     """
-    paths: list[list[tuple[int, bool]]] = []
+    paths: list[list[Any]] = []  # a checker each: its source, the points it hit on its way, its end
     for move in moves:
         for path in paths:
-            if path[-1][0] == move.source:  # the same checker moving on
-                path.append((move.destination, move.hit))
+            if path[2] == move.source:  # the same checker moving on
+                if path[3]:
+                    path[1] += f"/{_POINT_NAMES[path[2]]}*"
+                path[2], path[3] = move.destination, move.hit
                 break
         else:
-            paths.append([(move.source, False), (move.destination, move.hit)])
-    paths.sort(key=lambda path: (-path[0][0], -path[-1][0]))
-    texts = []
-    for path in paths:
-        shown = [point_name(path[0][0])]
-        for index, (point, hit) in enumerate(path[1:], start=1):
-            if hit or index == len(path) - 1:
-                shown.append(point_name(point) + ("*" if hit else ""))
-        texts.append("/".join(shown))
+            paths.append([move.source, "", move.destination, move.hit])
+    if len(paths) > 1:
+        paths.sort(key=_farthest_first)
     counts: dict[str, int] = {}
-    for text in texts:
+    for source, hits, end, hit in paths:
+        text = f"{_POINT_NAMES[source]}{hits}/{_POINT_NAMES[end]}{'*' if hit else ''}"
         counts[text] = counts.get(text, 0) + 1
     return " ".join(text if count == 1 else f"{text}({count})" for text, count in counts.items())
+
+
+_POINT_NAMES = tuple(point_name(point) for point in range(WAITING + 1))
+
+
+def _farthest_first(path: list[Any]) -> tuple[int, int]:
+    return -path[0], -path[2]
 
 
 # --- reading -----------------------------------------------------------------

@@ -173,7 +173,19 @@ class LegalPlays(Sequence[Play]):
     ((16, 30), '24/20', True)
     """
 
-    __slots__ = ("_made", "_named", "_raw", "_rows", "dice", "moves", "position", "results", "variant")
+    __slots__ = (
+        "_made",
+        "_moves_raw",
+        "_named",
+        "_notations",
+        "_raw",
+        "_rows",
+        "dice",
+        "moves",
+        "position",
+        "results",
+        "variant",
+    )
 
     position: Position
     dice: Dice
@@ -182,8 +194,10 @@ class LegalPlays(Sequence[Play]):
     moves: npt.NDArray[np.int8]
     _made: list[Play | None]
     _raw: bytes | None
+    _moves_raw: bytes | None
     _rows: dict[bytes, int] | None
-    _named: dict[str, Play] | None
+    _notations: tuple[str, ...] | None
+    _named: dict[str, int] | None
 
     def __init__(
         self,
@@ -199,8 +213,9 @@ class LegalPlays(Sequence[Play]):
         self.position, self.dice, self.variant = position, dice, variant
         self.results, self.moves = results, moves
         self._made = [None] * len(results)
-        self._raw = None
+        self._raw = self._moves_raw = None
         self._rows = None
+        self._notations = None
         self._named = None
 
     @overload
@@ -219,7 +234,7 @@ class LegalPlays(Sequence[Play]):
         """Play ``row``, made from the arrays the first time it is asked for."""
         play = self._made[row]
         if play is None:
-            steps, notation = _steps(self.moves[row])
+            steps, notation = _steps(self._moves_of(row))
             after = Position._from_trusted_bytes(self._result(row), self.position.checkers)
             play = self._made[row] = Play._trusted(self.position, self.dice, steps, after, self.variant)
             object.__setattr__(play, "_notation", notation)
@@ -271,6 +286,30 @@ class LegalPlays(Sequence[Play]):
         width = self.results.shape[1]
         return raw[row * width : (row + 1) * width]
 
+    def _moves_of(self, row: int) -> bytes:
+        """The bytes of ``moves[row]``, cut like :meth:`_result`'s."""
+        raw = self._moves_raw
+        if raw is None:
+            raw = self._moves_raw = self.moves.tobytes()
+        width = self.moves.shape[1] * self.moves.shape[2]
+        return raw[row * width : (row + 1) * width]
+
+    def notations(self) -> tuple[str, ...]:
+        """Each play's notation, in order, read from the generator's rows without making the plays
+        (a page lists every legal play of a roll by its notation).
+
+        >>> from tavola import Dice, Position
+        >>> plays = Position.start().legal_plays(Dice(6, 5))
+        >>> plays.notations()[:3] == tuple(play.notation for play in plays[:3])
+        True
+        """
+        notations = self._notations
+        if notations is None:
+            notations = self._notations = tuple(
+                _steps(self._moves_of(row))[1] for row in range(len(self._made))
+            )
+        return notations
+
     def by_result(self, after: Position) -> Play | None:
         """The play that leaves ``after`` (seen from the mover), if one does."""
         row = self.row_of(after)
@@ -289,8 +328,9 @@ class LegalPlays(Sequence[Play]):
         """
         named = self._named
         if named is None:
-            named = self._named = {play.notation: play for play in self}
-        return named.get(text)
+            named = self._named = {notation: row for row, notation in enumerate(self.notations())}
+        row = named.get(text)
+        return None if row is None else self._play(row)
 
     def find_moves(self, moves: Sequence[Move]) -> Play:
         """The play these single-die moves make, or :class:`IllegalPlayError`."""
@@ -314,16 +354,17 @@ back, in one position after another)."""
 _MOST_STEPS = 1 << 16
 
 
-def _steps(row: npt.NDArray[np.int8]) -> tuple[tuple[Move, ...], str]:
-    """The single-die moves of a row of the generator's ``moves``, and their notation, made once per row."""
-    key = row.tobytes()
+def _steps(key: bytes) -> tuple[tuple[Move, ...], str]:
+    """The single-die moves of a row of the generator's ``moves`` (its bytes), and their notation, made
+    once per row."""
     found = _STEPS.get(key)
     if found is None:
         from tavola.notation import format_play
 
         if len(_STEPS) >= _MOST_STEPS:
             _STEPS.clear()
-        steps = tuple(move_of(*step) for step in row.tolist() if step[0] >= 0)
+        row = memoryview(key).cast("b").tolist()  # source, destination, hit; then -1s for no move
+        steps = tuple(move_of(*row[at : at + 3]) for at in range(0, len(row), 3) if row[at] >= 0)
         found = _STEPS[key] = (steps, format_play(steps))
     return found
 

@@ -22,9 +22,9 @@ tavola.errors.IllegalPlayError: 24/19: point 19 is blocked (R5)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +52,30 @@ from tavola.play import LegalPlays, Move, Play, move_of
 from tavola.position import BAR, OFF, Position
 from tavola.variants import STANDARD, Variant
 
+_Value = TypeVar("_Value")
+
+
+class _Kept(Generic[_Value]):
+    """A turn's property made once and kept in its ``__dict__``: :func:`functools.cached_property`
+    without the lock that, before Python 3.12, makes a thread wait on another making the property
+    of any turn at all (a server's threads list many turns' legal moves at once). A turn never
+    changes, so two threads making the same value at once make equal ones."""
+
+    def __init__(self, make: Callable[[Any], _Value]) -> None:
+        self.make = make
+        self.name = make.__name__
+        self.__doc__ = make.__doc__
+
+    @overload
+    def __get__(self, turn: None, owner: type | None = None) -> _Kept[_Value]: ...
+    @overload
+    def __get__(self, turn: object, owner: type | None = None) -> _Value: ...
+    def __get__(self, turn: object, owner: type | None = None) -> _Value | _Kept[_Value]:
+        if turn is None:
+            return self
+        value = turn.__dict__[self.name] = self.make(turn)  # found there from now on, before this
+        return value
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -63,12 +87,12 @@ class Turn:
     used: tuple[int, ...] = field(default=(), repr=False)  # the die each move used
     variant: Variant = STANDARD
 
-    @cached_property
+    @_Kept
     def legal(self) -> LegalPlays:
         """The legal plays of the whole roll."""
         return self.start.legal_plays(self.dice, self.variant)
 
-    @cached_property
+    @_Kept
     def current(self) -> Position:
         """The board after the moves so far, still seen from the mover."""
         board = self.start.to_array().copy()
@@ -197,7 +221,7 @@ class Turn:
     def _continued(self, moves: tuple[Move, ...], used: tuple[int, ...]) -> Turn:
         """The same turn with ``moves`` made: the same roll from the same start, so the same legal plays."""
         turn = Turn(self.start, self.dice, moves, used, self.variant)
-        turn.__dict__["legal"] = self.legal  # fills the cached property: generated once per roll
+        turn.__dict__["legal"] = self.legal  # kept at once: generated once per roll
         return turn
 
     def _can_finish(self) -> bool:
@@ -208,7 +232,7 @@ class Turn:
         """The single-die moves that may come next, each leaving a way to finish the roll."""
         return list(self._next_moves)
 
-    @cached_property
+    @_Kept
     def _next_moves(self) -> tuple[Move, ...]:
         """:meth:`next_moves`, found once per turn (a turn never changes; a page lists them after every
         change, and a table asks them again to see who may act).

@@ -70,7 +70,7 @@ from tavola.game import Game, Phase
 from tavola.hooks import weak_hook
 from tavola.i18n import _
 from tavola.match import Forfeit, Match, MoneySession
-from tavola.play import Play
+from tavola.play import LegalPlays, Play
 from tavola.records import to_json
 from tavola.table.events import (
     AutomaticBeaver,
@@ -187,6 +187,12 @@ class GameTable:
         """What ``seat`` may do now (nothing when it is the other seat's turn)."""
         game = self.game
         return game.legal_actions() if game.player_to_act == seat else []
+
+    def legal_actions_split(self, seat: int) -> tuple[LegalPlays | None, list[Action]]:
+        """:meth:`legal_actions` as the whole plays and the others
+        (:meth:`Game.legal_actions_split <tavola.game.Game.legal_actions_split>`)."""
+        game = self.game
+        return game.legal_actions_split() if game.player_to_act == seat else (None, [])
 
     def away(self, seat: int) -> tuple[int, int] | None:
         """In a match, the points ``seat`` and the opponent still need; None for money."""

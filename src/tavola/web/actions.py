@@ -62,6 +62,7 @@ __all__ = [
     "action_json",
     "chouette_action_json",
     "is_table_action",
+    "played_json",
     "read_chouette_action",
     "read_game_action",
 ]
@@ -125,13 +126,22 @@ def is_table_action(action: object) -> TypeGuard[TableAction]:
 # --- writing ----------------------------------------------------------------------------------
 
 
+def played_json(notation: str) -> dict[str, Any]:
+    """A whole play, by its notation, as JSON data.
+
+    >>> played_json("8/5 6/5")
+    {'action': 'play', 'play': '8/5 6/5'}
+    """
+    return {"action": "play", "play": notation}
+
+
 def action_json(action: Action | TableAction) -> dict[str, Any]:
     """A two-player action (or a table's) as JSON data."""
     match action:  # the plays and moves first: a turn lists many
         case str():
             return {"action": action}
         case Played(play):
-            return {"action": "play", "play": play.notation}
+            return played_json(play.notation)
         case MoveCheckers(moves):
             return {"action": "move", "moves": _moves_text(moves)}
         case Resign(kind):
@@ -150,7 +160,7 @@ def chouette_action_json(action: ChouetteAction | TableAction) -> dict[str, Any]
         case str():
             return {"action": action}
         case Played(play):
-            return {"action": "play", "play": play.notation}
+            return played_json(play.notation)
         case MoveCheckers(moves):
             return {"action": "move", "moves": _moves_text(moves)}
         case (

@@ -40,6 +40,7 @@ from tavola.web.actions import (
     TableAction,
     action_json,
     chouette_action_json,
+    played_json,
     read_chouette_action,
     read_game_action,
 )
@@ -71,6 +72,10 @@ class ServedTable(ABC, Generic[A]):
     @abstractmethod
     def write(self, action: A) -> dict[str, Any]:
         """``action`` as JSON."""
+
+    def legal_json(self, seat: int) -> list[dict[str, Any]]:
+        """What ``seat`` may do now (the engine's :meth:`~tavola.table.Table.legal_actions`), as JSON."""
+        return [self.write(action) for action in self.table.legal_actions(seat)]
 
     @abstractmethod
     def game_json(self) -> dict[str, Any]:
@@ -121,6 +126,12 @@ class _ServedGame(ServedTable[Action]):
 
     def write(self, action: Action) -> dict[str, Any]:
         return action_json(action)
+
+    def legal_json(self, seat: int) -> list[dict[str, Any]]:
+        """The whole plays listed by their notation, without making each play: a roll has dozens."""
+        plays, others = self._table.legal_actions_split(seat)
+        listed = [played_json(notation) for notation in plays.notations()] if plays is not None else []
+        return listed + [action_json(action) for action in others]
 
     def game_json(self) -> dict[str, Any]:
         return _game_json(self._table)

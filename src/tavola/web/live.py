@@ -644,8 +644,7 @@ class LiveTable:
             return []
         served = self.served
         assert served is not None
-        engine = [served.write(action) for action in served.table.legal_actions(index)]
-        return engine + [{"action": name} for name in self._table_actions()]
+        return served.legal_json(index) + [{"action": name} for name in self._table_actions()]
 
     def _table_actions(self) -> tuple[TableAction, ...]:
         """The table's actions open to every person now: between games of a session or a chouette."""
