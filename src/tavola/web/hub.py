@@ -20,7 +20,6 @@ has used for a while (read again at their next use).
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import threading
 import time
@@ -34,6 +33,7 @@ from tavola.bot.levels import HINT_LEVEL
 from tavola.bot.player import Bot
 from tavola.errors import TavolaError
 from tavola.i18n import _
+from tavola.web.actors import Actors
 from tavola.web.events import Listener
 from tavola.web.live import DamagedTableError, FinishingHook, LiveTable, NotFoundError, StorageError
 from tavola.web.options import ChouetteOptions, GameOptions
@@ -143,18 +143,15 @@ class Hub:
         self.table_finishing: list[FinishingHook] = []
         """Every table's finishing hooks, besides the ratings' (a tournament records its match's result
         with the action that ends it: :attr:`LiveTable.finishing <tavola.web.live.LiveTable.finishing>`)."""
-        self._actors = ThreadPoolExecutor(POOLED, thread_name_prefix="tavola-act")
-        """The threads that do the actions sent on WebSockets: as many as the database's connections,
-        so that the actions of that many tables may wait on one group commit together."""
+        self._actors = Actors(POOLED, "tavola-act")
+        """The threads that do the actions sent on WebSockets (:meth:`call`): as many as the database's
+        connections, so that the actions of that many tables may wait on one group commit together."""
 
     async def call(self, work: Callable[..., _Result], *args: Any) -> _Result:
-        """``work(*args)`` in one of the hub's threads, awaited: the event loop goes on meanwhile.
-
-        The hub's own pool, handed work by asyncio directly, costs the event loop less per call than
-        Starlette's ``run_in_threadpool`` (whose bookkeeping was a tenth of the server's time under
-        load); it is for the work of every action, the others stay with Starlette's pool.
-        """
-        return await asyncio.get_running_loop().run_in_executor(self._actors, functools.partial(work, *args))
+        """``work(*args)`` in one of the hub's threads (:class:`~tavola.web.actors.Actors`), awaited: the
+        event loop goes on meanwhile. It is for the work of every action; the rest stays with
+        Starlette's pool."""
+        return await self._actors.call(work, *args)
 
     def start(self) -> None:
         """Start the hub's own work: hearing the other processes (where the store is shared), and the
@@ -178,7 +175,7 @@ class Hub:
             thread.join(timeout=5)
         if self._refreshers is not None:
             self._refreshers.shutdown(wait=False, cancel_futures=True)
-        self._actors.shutdown(wait=False, cancel_futures=True)
+        self._actors.stop()
         self.store.close()
 
     def _sweep_often(self) -> None:
