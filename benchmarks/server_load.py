@@ -1,8 +1,8 @@
 """The web server under load: many games at once over loopback WebSockets, and a kill -9 in the middle.
 
 Run: python benchmarks/server_load.py [--games 200] [--seconds 60] [--kill-at 30 | --no-kill] [--think 0]
-         [--workers 1] [--database URL | --postgresql] [--seed 2026] [--server-log PATH]
-     python benchmarks/server_load.py --capacity [--think 1.5] [--seconds 30] [--games 200]
+         [--warm-up 10] [--workers 1] [--database URL | --postgresql] [--seed 2026] [--server-log PATH]
+     python benchmarks/server_load.py --capacity [--think 1.5] [--seconds 30] [--warm-up 10] [--games 200]
          [--most-games 1600] [--steps 8] [--p99-under 100] [--workers 1] [--database URL | --postgresql]
      python benchmarks/server_load.py --money-actions 1000 [--workers 1] [--database URL | --postgresql]
 
@@ -25,7 +25,10 @@ those sent, and close.
 
 The run is measured once every game has its table made and both its
 players shown it (the *ramp-up*, hundreds of tables made at once, is given
-apart and not measured), for ``--seconds`` from then. An action is
+apart and not measured) and the games have then been played for
+``--warm-up`` seconds more (10 by default, not measured either: every game
+starts within the ramp-up, and the server still works through that burst
+for some seconds after it), for ``--seconds`` from then. An action is
 *acknowledged* when a state comes back past the version it was
 chosen at, and the table's log (the actions each state message brings, or
 the log's route for a client that missed some) holds it at that version; its
@@ -635,6 +638,8 @@ class LoadReport:
     ramp_up: float = 0.0
     """Seconds from the start of play until every game had its table made and both players were shown it
     (not measured)."""
+    warm_up: float = 0.0
+    """Seconds played after the ramp-up before the measured time began (not measured)."""
     stored_measured: int = 0
     """The actions stored in the measured time: the people's and the table's own (forced rolls and plays,
     the next game), whoever chose them."""
@@ -706,15 +711,24 @@ async def _started(server: ServerProcess) -> float:
 
 
 async def _run(
-    server: ServerProcess, games: int, seconds: float, kill_at: float | None, seed: int, think: float
+    server: ServerProcess,
+    games: int,
+    seconds: float,
+    kill_at: float | None,
+    seed: int,
+    think: float,
+    warm_up: float = 0.0,
 ) -> LoadReport:
     start = await _started(server)
-    run = Run(server.url, seed, deadline=time.perf_counter() + seconds, think=think, games=games)
+    until = time.perf_counter() + 2 * seconds + warm_up  # past the ramp-up and the warm-up: set again after
+    run = Run(server.url, seed, deadline=until, think=think, games=games)
     try:
         places = [asyncio.create_task(game_place(run, place)) for place in range(games)]
         playing = time.perf_counter()
         with contextlib.suppress(TimeoutError):  # the ramp-up: every game's table made, both players shown it
             await asyncio.wait_for(run.everyone_seated.wait(), timeout=seconds)
+        seated = time.perf_counter()
+        await asyncio.sleep(warm_up)
         run.measured_from, measured_wall = time.perf_counter(), time.time()
         run.deadline = run.measured_from + seconds
         cpu_before, client_before = server.cpu_seconds(), time.process_time()
@@ -734,7 +748,9 @@ async def _run(
         client_cpu = time.process_time() - client_before
     finally:
         server.stop()
-    return _report(run, server, games, elapsed, start, cpu, client_cpu, ramp_up=run.measured_from - playing)
+    return _report(
+        run, server, games, elapsed, start, cpu, client_cpu, ramp_up=seated - playing, warm_up=warm_up
+    )
 
 
 def _report(
@@ -746,6 +762,7 @@ def _report(
     cpu: float = float("nan"),
     client_cpu: float = float("nan"),
     ramp_up: float = 0.0,
+    warm_up: float = 0.0,
 ) -> LoadReport:
     """What ``run`` measured, with what the server stored and logged: the actions acknowledged are those
     sent once every game was seated."""
@@ -780,6 +797,7 @@ def _report(
         database=database_name(server.database),
         client_cpu_seconds=client_cpu,
         ramp_up=ramp_up,
+        warm_up=warm_up,
         stored_measured=in_window,
     )
 
@@ -874,14 +892,16 @@ def run_load(
     server_log: Path | None = None,
     think: float = 0.0,
     workers: int = 1,
+    warm_up: float = 0.0,
 ) -> LoadReport:
     """Run the load (``kill_at`` None: no kill; ``think`` the clients' mean thinking time before each
-    action) on ``workers`` server processes and ``database`` (a SQLite file in a temporary folder by
-    default) and check what was stored; the server's output goes to ``server_log`` (by default beside the
-    database, and gone with it)."""
+    action; ``warm_up`` the seconds played after the ramp-up before measuring) on ``workers`` server
+    processes and ``database`` (a SQLite file in a temporary folder by default) and check what was
+    stored; the server's output goes to ``server_log`` (by default beside the database, and gone with
+    it)."""
     with tempfile.TemporaryDirectory(prefix="tavola-load-") as folder:
         server = _server(folder, database, port, server_log, workers)
-        return asyncio.run(_run(server, games, seconds, kill_at, seed, think))
+        return asyncio.run(_run(server, games, seconds, kill_at, seed, think, warm_up))
 
 
 # --- games held -------------------------------------------------------------------------------------
@@ -936,6 +956,7 @@ def run_capacity(
     database: str | None = None,
     seed: int = 2026,
     workers: int = 1,
+    warm_up: float = 0.0,
 ) -> CapacityReport:
     """Search for the most games held (:func:`next_games`) from ``start`` games, each step a run of
     ``seconds`` with no kill, at most ``steps`` of them and ``most`` games. Each step has a database of its
@@ -948,7 +969,9 @@ def run_capacity(
         step_database = database
         if database is not None and database_name(database) == "PostgreSQL":
             step_database = another_database(database, f"tavola_{secrets.token_hex(4)}")
-        measured = run_load(games, seconds, None, step_database, seed, think=think, workers=workers)
+        measured = run_load(
+            games, seconds, None, step_database, seed, think=think, workers=workers, warm_up=warm_up
+        )
         report.steps.append(measured)
         if report.held(measured):
             held = max(held, games)
@@ -1119,6 +1142,7 @@ def show(report: LoadReport, console: Console) -> None:
     rows = [
         ("server", _server_line(report)),
         ("every game seated and shown after (not measured)", f"{report.ramp_up:.1f} s"),
+        ("then played before the measured time (not measured)", f"{report.warm_up:.1f} s"),
         ("actions acknowledged a second", f"{report.actions_per_second:.1f}"),
         ("actions stored a second (forced ones and the table's too)", f"{report.stored_per_second:.1f}"),
         ("latency p50 (sent → its state)", _ms(report.latency(50))),
@@ -1215,6 +1239,12 @@ def main() -> None:
         type=float,
         help=f"mean seconds a player thinks (default 0; {THINK_FOR_CAPACITY:g} with --capacity)",
     )
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=10.0,
+        help="seconds played once every game is seated, before the measured time (10)",
+    )
     parser.add_argument("--server-log", type=Path, help="keep the server's output in this file")
     modes = parser.add_mutually_exclusive_group()
     modes.add_argument(
@@ -1261,6 +1291,7 @@ def main() -> None:
                 database,
                 args.seed,
                 args.workers,
+                args.warm_up,
             )
             show_capacity(capacity, console)
             reports = capacity.steps
@@ -1276,6 +1307,7 @@ def main() -> None:
                 server_log=args.server_log,
                 think=args.think or 0.0,
                 workers=args.workers,
+                warm_up=args.warm_up,
             )
             show(report, console)
             reports = [report]

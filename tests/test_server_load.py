@@ -58,10 +58,13 @@ def test_the_games_held_are_searched_by_doubling_then_halving_the_gap(
 
 
 def test_a_tiny_capacity_search_measures_each_step() -> None:
-    report = run_capacity(start=2, most=4, steps=3, p99_under=10.0, seconds=2.0, think=0.2, seed=7)
+    report = run_capacity(
+        start=2, most=4, steps=3, p99_under=10.0, seconds=2.0, think=0.2, seed=7, warm_up=0.5
+    )
     assert [step.games for step in report.steps] == [2, 4]  # every step held: doubled up to the most
     assert report.most_held == 4
     for step in report.steps:
+        assert step.warm_up == 0.5
         assert step.acknowledged > 5
         assert step.restart is None  # no kill
         assert 0 < step.latency(50) <= step.latency(99) < 10.0

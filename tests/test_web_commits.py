@@ -4,12 +4,14 @@ once it is committed; one write's refusal or error is its own."""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Connection
 
+import tavola.web.commits
 from tavola.web.commits import GroupCommit, RefusedWriteError
 from tavola.web.storage import MovedOnError, Store, open_database
 
@@ -61,6 +63,23 @@ def test_writes_arriving_together_share_transactions_and_each_is_committed_when_
     assert all(seen_committed)
     assert commits.writes == 320
     assert commits.transactions < commits.writes  # some writes waited together
+
+
+def test_writes_coming_close_together_are_gathered_and_a_lone_one_is_not_held(  # type: ignore[no-untyped-def]
+    engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tavola.web.commits, "GATHER_SECONDS", 0.3)
+    commits = GroupCommit(engine)
+    began = time.monotonic()
+    commits.write(_insert(1))  # the first write: none came before, so none is waited for
+    assert time.monotonic() - began < 0.25
+    for key in range(2, 12):  # writes a few milliseconds apart: they come closer together than 0.3 s
+        threading.Thread(target=commits.write, args=(_insert(key),)).start()
+        time.sleep(0.005)
+    commits.write(_insert(12))
+    commits.close()
+    assert _keys(engine) == list(range(1, 13))
+    assert commits.transactions <= 4  # gathered, where one each would have been twelve
 
 
 def test_a_refused_write_leaves_the_others_of_its_transaction_alone(engine) -> None:  # type: ignore[no-untyped-def]

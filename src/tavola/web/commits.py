@@ -5,7 +5,11 @@ Every action is stored before it is acknowledged, and on SQLite with
 write at once, :class:`GroupCommit` gathers the writes waiting and commits
 them together, so that the disk is waited for once: each caller waits until
 the transaction holding its write is committed, then gets its own result,
-so an acknowledged action is as durable as before. A write that refuses
+so an acknowledged action is as durable as before. Where writes have lately
+come closer together than :data:`GATHER_SECONDS` (people playing many
+tables, each action a write of its own), a transaction waits that long for
+more before it commits: two milliseconds more for an action, against a
+commit (the disk's flush above all) for each. A write that refuses
 itself before writing anything (:class:`RefusedWriteError`, raised by its first
 statement) is left out without harming the others; where any other error
 fails the transaction, its writes are tried again one by one, so that each
@@ -30,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -41,6 +46,10 @@ __all__ = ["MOST_WRITES", "GroupCommit", "RefusedWriteError"]
 
 MOST_WRITES = 64
 """The most writes one transaction holds."""
+
+GATHER_SECONDS = 0.002
+"""How long a transaction waits for more writes, where writes have lately come closer together than
+this (:class:`GroupCommit`); at once where they come further apart."""
 
 _Result = TypeVar("_Result")
 _Write = tuple[str, Callable[[Connection], Any], Future[Any]]
@@ -64,6 +73,9 @@ class GroupCommit:
         self._lock = threading.Lock()
         self._connection: Connection | None = None
         """The commit thread's connection (:meth:`_transaction`)."""
+        self._arrived = 0.0
+        self._gap = 2 * GATHER_SECONDS
+        """How far apart the writes have lately come, in seconds (an average weighing the latest most)."""
         self.transactions = 0
         """How many transactions were committed (or tried)."""
         self.writes = 0
@@ -82,6 +94,10 @@ class GroupCommit:
                 self._thread = threading.Thread(target=self._run, name="tavola-commits", daemon=True)
                 self._thread.start()
         done: Future[_Result] = Future()
+        now = time.monotonic()
+        gap = min(now - self._arrived, 2 * GATHER_SECONDS)  # a quiet while counts as no more than that
+        self._gap += (gap - self._gap) / 4  # under the GIL: at worst a sample is lost
+        self._arrived = now
         self._waiting.put((key, work, done))
         return done.result()
 
@@ -105,9 +121,10 @@ class GroupCommit:
             if first is None:
                 return
             batch = [first]
+            gather_until = time.monotonic() + GATHER_SECONDS if self._gap < GATHER_SECONDS else 0.0
             while len(batch) < MOST_WRITES:
                 try:
-                    more = self._waiting.get_nowait()
+                    more = self._waiting.get(timeout=max(0.0, gather_until - time.monotonic()))
                 except queue.Empty:
                     break
                 if more is None:
