@@ -77,6 +77,13 @@ class _Kept(Generic[_Value]):
         return value
 
 
+def _row_bytes(boards: npt.NDArray[np.int8]) -> list[bytes]:
+    """Each row's bytes, cut from the bytes of them all (far cheaper than asking NumPy for each row's)."""
+    raw = boards.tobytes()
+    width = boards.shape[1] if len(boards) else 0
+    return [raw[start : start + width] for start in range(0, len(raw), width)] if width else []
+
+
 @dataclass(frozen=True)
 class Turn:
     """The position and dice a turn started with, and the single-die moves made so far."""
@@ -258,9 +265,9 @@ class Turn:
         from it ends in a legal play of the roll."""
         rows = self.legal.rows()
         if not rest:
-            return [board.tobytes() in rows for board in boards]
+            return [board in rows for board in _row_bytes(boards)]
         offsets, results, _moves = generate_dice_batch(boards, tuple(rest), self.variant.flags)
-        ends = [result.tobytes() in rows for result in results]
+        ends = [result in rows for result in _row_bytes(results)]
         bounds = offsets.tolist()
         return [any(ends[first:last]) for first, last in itertools.pairwise(bounds)]
 
