@@ -175,10 +175,10 @@ class LegalPlays(Sequence[Play]):
 
     __slots__ = (
         "_made",
-        "_moves_raw",
+        "_move_rows",
         "_named",
         "_notations",
-        "_raw",
+        "_result_rows",
         "_rows",
         "dice",
         "moves",
@@ -193,8 +193,8 @@ class LegalPlays(Sequence[Play]):
     results: npt.NDArray[np.int8]
     moves: npt.NDArray[np.int8]
     _made: list[Play | None]
-    _raw: bytes | None
-    _moves_raw: bytes | None
+    _result_rows: list[bytes] | None
+    _move_rows: list[bytes] | None
     _rows: dict[bytes, int] | None
     _notations: tuple[str, ...] | None
     _named: dict[str, int] | None
@@ -213,7 +213,7 @@ class LegalPlays(Sequence[Play]):
         self.position, self.dice, self.variant = position, dice, variant
         self.results, self.moves = results, moves
         self._made = [None] * len(results)
-        self._raw = self._moves_raw = None
+        self._result_rows = self._move_rows = None
         self._rows = None
         self._notations = None
         self._named = None
@@ -234,8 +234,8 @@ class LegalPlays(Sequence[Play]):
         """Play ``row``, made from the arrays the first time it is asked for."""
         play = self._made[row]
         if play is None:
-            steps, notation = _steps(self._moves_of(row))
-            after = Position._from_trusted_bytes(self._result(row), self.position.checkers)
+            steps, notation = _steps(self._moves_bytes()[row])
+            after = Position._from_trusted_bytes(self._results_bytes()[row], self.position.checkers)
             play = self._made[row] = Play._trusted(self.position, self.dice, steps, after, self.variant)
             object.__setattr__(play, "_notation", notation)
         return play
@@ -274,25 +274,22 @@ class LegalPlays(Sequence[Play]):
         """Each play's resulting board (its array's bytes) and its index: read it, never change it."""
         rows = self._rows
         if rows is None:
-            rows = self._rows = {self._result(row): row for row in range(len(self._made))}
+            rows = self._rows = {result: row for row, result in enumerate(self._results_bytes())}
         return rows
 
-    def _result(self, row: int) -> bytes:
-        """The bytes of ``results[row]``, cut from the bytes of them all (made once): far cheaper than
-        asking NumPy for each row's."""
-        raw = self._raw
-        if raw is None:
-            raw = self._raw = self.results.tobytes()
-        width = self.results.shape[1]
-        return raw[row * width : (row + 1) * width]
+    def _results_bytes(self) -> list[bytes]:
+        """Each row of ``results`` as bytes (:func:`row_bytes`), made once."""
+        rows = self._result_rows
+        if rows is None:
+            rows = self._result_rows = row_bytes(self.results)
+        return rows
 
-    def _moves_of(self, row: int) -> bytes:
-        """The bytes of ``moves[row]``, cut like :meth:`_result`'s."""
-        raw = self._moves_raw
-        if raw is None:
-            raw = self._moves_raw = self.moves.tobytes()
-        width = self.moves.shape[1] * self.moves.shape[2]
-        return raw[row * width : (row + 1) * width]
+    def _moves_bytes(self) -> list[bytes]:
+        """Each row of ``moves`` as bytes, made once: the key of its moves and notation."""
+        rows = self._move_rows
+        if rows is None:
+            rows = self._move_rows = row_bytes(self.moves)
+        return rows
 
     def notations(self) -> tuple[str, ...]:
         """Each play's notation, in order, read from the generator's rows without making the plays
@@ -305,9 +302,7 @@ class LegalPlays(Sequence[Play]):
         """
         notations = self._notations
         if notations is None:
-            notations = self._notations = tuple(
-                _steps(self._moves_of(row))[1] for row in range(len(self._made))
-            )
+            notations = self._notations = tuple(_steps(key)[1] for key in self._moves_bytes())
         return notations
 
     def by_result(self, after: Position) -> Play | None:
@@ -346,6 +341,18 @@ class LegalPlays(Sequence[Play]):
         shown = ", ".join(play.notation for play in self[:8])
         more = ", ..." if len(self) > 8 else ""
         return f"<LegalPlays {self.dice} ({len(self)}): {shown}{more}>"
+
+
+def row_bytes(array: npt.NDArray[np.int8]) -> list[bytes]:
+    """Each row of ``array`` as bytes, cut from the bytes of the whole array: far cheaper than asking
+    NumPy for each row's.
+
+    >>> row_bytes(np.array([[1, 2], [3, 4]], dtype=np.int8))
+    [b'\\x01\\x02', b'\\x03\\x04']
+    """
+    raw = array.tobytes()
+    width = len(raw) // len(array) if len(array) else 0
+    return [raw[start : start + width] for start in range(0, len(raw), width)] if width else []
 
 
 _STEPS: dict[bytes, tuple[tuple[Move, ...], str]] = {}

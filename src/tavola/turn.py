@@ -48,7 +48,7 @@ from tavola.notation import (
     format_play,
     parse_segments,
 )
-from tavola.play import LegalPlays, Move, Play, move_of
+from tavola.play import LegalPlays, Move, Play, move_of, row_bytes
 from tavola.position import BAR, OFF, Position
 from tavola.variants import STANDARD, Variant
 
@@ -75,13 +75,6 @@ class _Kept(Generic[_Value]):
             return self
         value = turn.__dict__[self.name] = self.make(turn)  # found there from now on, before this
         return value
-
-
-def _row_bytes(boards: npt.NDArray[np.int8]) -> list[bytes]:
-    """Each row's bytes, cut from the bytes of them all (far cheaper than asking NumPy for each row's)."""
-    raw = boards.tobytes()
-    width = boards.shape[1] if len(boards) else 0
-    return [raw[start : start + width] for start in range(0, len(raw), width)] if width else []
 
 
 @dataclass(frozen=True)
@@ -265,9 +258,9 @@ class Turn:
         from it ends in a legal play of the roll."""
         rows = self.legal.rows()
         if not rest:
-            return [board in rows for board in _row_bytes(boards)]
+            return [board in rows for board in row_bytes(boards)]
         offsets, results, _moves = generate_dice_batch(boards, tuple(rest), self.variant.flags)
-        ends = [result in rows for result in _row_bytes(results)]
+        ends = [result in rows for result in row_bytes(results)]
         bounds = offsets.tolist()
         return [any(ends[first:last]) for first, last in itertools.pairwise(bounds)]
 
