@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
 
@@ -73,6 +73,8 @@ class GroupCommit:
         self._lock = threading.Lock()
         self._connection: Connection | None = None
         """The commit thread's connection (:meth:`_transaction`)."""
+        self._lock_held: IO[str] | None = None
+        """The commit thread's handle on :attr:`lock_file` (:meth:`_turn`)."""
         self._arrived = 0.0
         self._gap = 2 * GATHER_SECONDS
         """How far apart the writes have lately come, in seconds (an average weighing the latest most)."""
@@ -114,6 +116,9 @@ class GroupCommit:
             self._serve()
         finally:
             self._let_go()
+            if self._lock_held is not None:
+                self._lock_held.close()
+                self._lock_held = None
 
     def _serve(self) -> None:
         while True:
@@ -141,12 +146,13 @@ class GroupCommit:
             return
         import fcntl  # only where several processes share a SQLite file: tavola serve --workers
 
-        with self.lock_file.open("a") as held:
-            fcntl.flock(held, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(held, fcntl.LOCK_UN)
+        if self._lock_held is None:  # opened once, by the commit thread, and kept open until it ends
+            self._lock_held = self.lock_file.open("a")
+        fcntl.flock(self._lock_held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._lock_held, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[Connection]:

@@ -103,6 +103,7 @@ class Listener:
         for number, origin, event in events:
             self._last = number
             self._tell(origin, event)
+        self._last = max(self._last, newest)  # read up to there: this process's own are left out
         if time.monotonic() - self._forgotten_at > EVENTS_KEPT_SECONDS / 4:
             self._forgotten_at = time.monotonic()
             self.store.forget_events()

@@ -253,7 +253,7 @@ _REVISION = select(TABLES.c.revision).where(TABLES.c.id == bindparam("table_id")
 _LAST_EVENT = select(func.max(EVENTS.c.id))
 _EVENTS_AFTER = (
     select(EVENTS.c.id, EVENTS.c.origin, EVENTS.c.event)
-    .where(EVENTS.c.id > bindparam("last"))
+    .where(EVENTS.c.id > bindparam("last"), EVENTS.c.origin != bindparam("origin"))
     .order_by(EVENTS.c.id)
 )
 _INSERT_EVENT = insert(EVENTS)
@@ -714,14 +714,15 @@ class Store:
             connection.execute(_INSERT_EVENT, {"origin": self.origin, "event": event, "created": time.time()})
 
     def events_after(self, last: int) -> tuple[int, list[tuple[int, str, dict[str, Any]]]]:
-        """The number of the last event stored (0: none), and the events stored after event ``last``
-        (SQLite), oldest first: each its number, origin and event. Read twenty times a second by every
-        process: two statements made once, on one connection."""
+        """The number of the last event stored (0: none), and the events the other processes stored
+        after event ``last`` (SQLite), oldest first: each its number, origin and event (this process's
+        own are never read). Read twenty times a second by every process: two statements made once, on
+        one connection."""
         with self.engine.connect() as connection:
             newest = int(connection.execute(_LAST_EVENT).scalar() or 0)
             if newest <= last:
                 return newest, []
-            rows = connection.execute(_EVENTS_AFTER, {"last": last}).all()
+            rows = connection.execute(_EVENTS_AFTER, {"last": last, "origin": self.origin}).all()
             return newest, [(int(row.id), str(row.origin), row.event) for row in rows]
 
     def last_event(self) -> int:
