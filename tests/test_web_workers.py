@@ -351,6 +351,82 @@ def test_an_action_written_after_another_process_acted_is_judged_again_at_the_ne
     assert second.revision == first.revision
 
 
+def _counting_revisions(copy: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tables whose revision ``copy``'s store reads from now on."""
+    read: list[str] = []
+    revision = copy.store.revision
+
+    def counted(table_id: str) -> int | None:
+        read.append(table_id)
+        return revision(table_id)
+
+    monkeypatch.setattr(copy.store, "revision", counted)
+    return read
+
+
+def test_a_followed_copy_acts_on_what_it_heard_without_reading_the_revision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy this process follows (a connection here watches the table, and every event of the others is
+    heard) judges an action against the table as it heard it: no read of the store before the action."""
+    first, second, _tokens = _two_copies(tmp_path)
+    second.followed = True
+    read = _counting_revisions(second, monkeypatch)
+    for _ in range(8):
+        second.check()  # as hearing the first copy's actions brings it up to date
+        read.clear()
+        seat = second.to_act()[0]
+        second.act(seat, choose(second.legal_actions(seat)), version=len(second.actions))
+        assert read == []
+        first.check()
+        seat = first.to_act()[0]
+        first.act(seat, choose(first.legal_actions(seat)))
+    second.check()
+    assert second.actions == first.actions
+    assert second.revision == first.revision
+
+
+def test_an_action_a_followed_copy_refuses_is_judged_again_once_it_is_up_to_date(tmp_path: Path) -> None:
+    """The other process's action not yet heard: the copy would refuse what the stored table takes. It reads
+    the store then, and the action is done at the stored table."""
+    first, second, _tokens = _two_copies(tmp_path)
+    second.followed = True
+    for _ in range(40):
+        second.check()
+        first.check()
+        seat = first.to_act()[0]
+        first.act(seat, choose(first.legal_actions(seat)))  # the second copy has not heard of it
+        seat = first.to_act()[0]
+        wanted = choose(first.legal_actions(seat))
+        if wanted in second.legal_actions(seat):
+            continue  # the stale copy would take it too: looked for again further on
+        before = len(first.actions)
+        second.act(seat, wanted, version=before)
+        first.check()
+        assert second.actions == first.actions
+        assert len(first.actions) > before
+        assert first.actions[before] == (seat, wanted)
+        return
+    raise AssertionError("no action the stale copy refuses came up")
+
+
+def test_a_followed_copy_behind_the_store_writes_nothing_and_judges_again(tmp_path: Path) -> None:
+    """The copy takes an action the stored table has moved past: its write at the old revision changes
+    nothing, the copy is read again, and the action, sent with its version, is refused."""
+    from tavola.web.live import TableMovedError
+
+    first, second, _tokens = _two_copies(tmp_path)
+    second.followed = True
+    second.check()
+    seat = second.to_act()[0]
+    chosen = choose(second.legal_actions(seat))
+    first.act(seat, chosen)  # the second copy has not heard of it
+    with pytest.raises(TableMovedError):
+        second.act(seat, chosen, version=len(second.actions))
+    assert second.actions == first.actions
+    assert second.revision == first.revision
+
+
 def test_a_seat_taken_through_another_process_acts_with_its_token_at_once(tmp_path: Path) -> None:
     first, _second, tokens = _two_copies(tmp_path)  # Bob sat down through the second copy
     assert first.seat_of_token(tokens[1]) == 1  # the first copy reads the store on a token it lacks
@@ -444,3 +520,83 @@ def test_R11_an_action_and_the_forced_ones_after_it_are_one_transaction_heard_as
     for store in stores:
         store.close()
     engine.dispose()
+
+
+# --- two hubs on one SQLite file, as two processes of tavola serve --workers 2 hold them ---------------
+
+
+class _Loop:
+    """Stands for a connection's event loop: what it is handed is dropped."""
+
+    def call_soon_threadsafe(self, *_: Any) -> None:
+        pass
+
+
+def _two_hubs(tmp_path: Path) -> tuple[Any, Any]:
+    from tavola.web.hub import Hub
+    from tavola.web.storage import Store, open_database
+
+    engine = open_database(f"sqlite:///{tmp_path / 'server.sqlite3'}")
+    return tuple(Hub(Store(engine, shared=True), make_bot=lambda level: None) for _ in range(2))  # type: ignore[return-value]
+
+
+def test_a_table_watched_here_is_followed_and_kept_up_to_date_by_the_others_events(tmp_path: Path) -> None:
+    from tavola.web.hub import Connection
+    from tavola.web.options import read_options
+
+    ours, theirs = _two_hubs(tmp_path)
+    ours.start()
+    try:
+        table = theirs.create(read_options({"kind": "game", "series": "money", "seats": [{}, {}]}))
+        table.take_seat(0, "Ann")
+        table.take_seat(1, "Bob")
+        copy = ours.get(table.id)
+        connection = Connection(_Loop())  # type: ignore[arg-type]
+        ours.watch(table.id, connection)
+        copy.check()
+        assert copy.followed
+        for _ in range(6):  # the other process acts; this one hears of it without being asked
+            seat = table.to_act()[0]
+            table.act(seat, choose(table.legal_actions(seat)))
+        deadline = time.monotonic() + 10
+        while copy.actions != table.actions:
+            assert time.monotonic() < deadline, "the other process's actions were never heard"
+            time.sleep(0.02)
+        ours.unwatch(table.id, connection)
+        assert not copy.followed  # nobody here watches: an action reads the store's revision first
+    finally:
+        ours.stop()
+        theirs.stop()
+
+
+def test_the_sweep_leaves_alone_a_copy_nobody_here_looks_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy loaded once here (a seat taken through this process) while the game is played through the
+    other: the sweep does not read its lease (nor, once the lease runs out, replay what the other process
+    did to make the table's own actions), until someone here asks for the table again."""
+    from tavola.web.options import read_options
+
+    ours, theirs = _two_hubs(tmp_path)
+    try:
+        table = theirs.create(read_options({"kind": "game", "series": "money", "seats": [{}, {}]}))
+        table.take_seat(0, "Ann")
+        copy = ours.get(table.id)
+        copy.take_seat(1, "Bob")
+        for _ in range(10):
+            table.check()
+            seat = table.to_act()[0]
+            table.act(seat, choose(table.legal_actions(seat)))
+        leases: list[str] = []
+        lease = ours.store.lease
+        monkeypatch.setattr(ours.store, "lease", lambda table_id: leases.append(table_id) or lease(table_id))
+        later = time.monotonic() + 100  # the copy unchanged for longer than a lease, not asked for since
+        monkeypatch.setattr(time, "monotonic", lambda: later)
+        ours.sweep()
+        assert leases == []
+        assert ours.get(table.id) is copy  # asked for again: looked after from now on
+        ours.sweep()
+        assert leases == [table.id]
+    finally:
+        ours.stop()
+        theirs.stop()

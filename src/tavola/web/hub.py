@@ -216,7 +216,11 @@ class Hub:
         with self.lock:
             held = list(self.tables.values())
         for table in held:
-            if self.store.shared and now - table.changed_at > LEASE_SECONDS:
+            if (
+                self.store.shared
+                and now - table.changed_at > LEASE_SECONDS
+                and self._looked_after(table.id, now)
+            ):
                 table.take_over()
         with self.lock:
             for table in held:
@@ -231,6 +235,16 @@ class Hub:
                 ):
                     self.tables.pop(table.id, None)
                     self._used.pop(table.id, None)
+
+    def _looked_after(self, table_id: str, now: float) -> bool:
+        """Whether someone looks at the table through this process: a connection watches it, or it was
+        asked for lately. Only then does this process make the table's own actions that another left
+        waiting (:meth:`sweep`): a copy nobody here looks at is not kept up to date with the others'
+        events, and bringing it up to date would be replaying, for nothing, what they did."""
+        with self.lock:
+            return (
+                bool(self.watchers.get(table_id)) or now - self._used.get(table_id, 0.0) < IDLE_SECONDS / 10
+            )
 
     def _heard(self, event: dict[str, Any]) -> None:
         """Another process changed a table, or said something at it."""
@@ -380,8 +394,12 @@ class Hub:
         table.listeners.extend(self.table_listeners)
 
     def watch(self, table_id: str, connection: Connection) -> None:
+        """``connection`` watches the table: it is sent each new state, and this process follows the
+        others' changes of the table as it hears them (:attr:`LiveTable.followed
+        <tavola.web.live.LiveTable.followed>`)."""
         with self.lock:
             self.watchers.setdefault(table_id, set()).add(connection)
+            self._follow(table_id, following=True)
 
     def unwatch(self, table_id: str, connection: Connection) -> None:
         with self.lock:
@@ -390,6 +408,13 @@ class Hub:
                 watching.discard(connection)
                 if not watching:
                     del self.watchers[table_id]
+                    self._follow(table_id, following=False)
+
+    def _follow(self, table_id: str, *, following: bool) -> None:
+        """Mark the table followed, or no longer, where the hub hears the other processes (hold the lock)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.followed = following and self._listener is not None
 
     def connections(self, table_id: str) -> list[Connection]:
         with self.lock:

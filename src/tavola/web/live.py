@@ -223,6 +223,12 @@ class LiveTable:
         """The revision at which :meth:`take_over` last found nothing to do."""
         self._lease_read_at = -LEASE_SECONDS
         """When :meth:`take_over` last read the lease."""
+        self.followed = False
+        """Whether this process hears the events of the others sharing the store for this table and brings
+        the copy up to date with each (:class:`~tavola.web.hub.Hub`: while a connection here watches it).
+        An action is then judged against the copy as it is, without reading the table's revision first:
+        a write at a revision left behind changes nothing all the same, and an action the copy refuses is
+        judged again once the copy is up to date (:meth:`act`)."""
         self._legal: tuple[tuple[int, int, str, int], dict[int, list[dict[str, Any]]]] = ((-1, -1, "", 0), {})
         """Each seat's legal actions as listed at the change the key names (:meth:`legal_actions`)."""
 
@@ -526,14 +532,7 @@ class LiveTable:
         """Make the table the stored one: after a failed write, rebuild it from the store and carry on
         with what needs nobody; where other processes share the store, ``sync`` with it."""
         if sync and self.store.shared and self._needs != "reload":
-            try:
-                self.sync()
-            except TavolaError:
-                raise
-            except Exception as error:
-                if not _is_storage(error):
-                    raise
-                raise StorageError(_not_stored(error)) from error
+            self._synced()
         if self._needs == "reload":
             try:
                 self._reload()
@@ -747,26 +746,50 @@ class LiveTable:
         process). A write that fails raises :class:`StorageError`, the table as stored.
         """
         with self.lock, self._told_once():
-            for attempt in range(2):
-                self._catch_up()
-                if token is not None and self._seat_of(token) != index:
-                    raise SeatTakenUpError(taken_up_again())
-                self._time_out()  # a player out of time loses before any action comes too late
-                if self.status != "live":
-                    raise StateError(not_playing(self.status))
-                if self.seats[index].bot is not None:
-                    raise TokenError(_("seat {seat} is the bot's").format(seat=index))
-                if version is not None and version != len(self.actions):
-                    moved_on = _(
-                        "the table has moved on: the action was for version {version}, it is at {now}"
-                    )
-                    raise StateError(moved_on.format(version=version, now=len(self.actions)))
-                try:
-                    self._keeping_storage(lambda: self._act(index, data), catch_up=False)
-                    return
-                except TableMovedError:  # the table changed first (read again): judged again at the new
-                    if attempt == 1 or (version is not None and version != len(self.actions)):  # state,
-                        raise  # where no action was stored meanwhile (its clocks stopped) at its version
+            if not (self.followed and self.store.shared):
+                self._act_judged(index, data, version, token, sync=True)
+                return
+            try:
+                self._act_judged(index, data, version, token, sync=False)
+            except (RefusedError, StateError, TokenError):  # judged against the copy as this process heard
+                if not self._synced():  # it: where the store has nothing newer, the refusal stands
+                    raise
+                self._act_judged(index, data, version, token, sync=False)
+
+    def _synced(self) -> bool:
+        """:meth:`sync`, its storage errors as :class:`StorageError`; whether the table changed."""
+        try:
+            return self.sync()
+        except TavolaError:
+            raise
+        except Exception as error:
+            if not _is_storage(error):
+                raise
+            raise StorageError(_not_stored(error)) from error
+
+    def _act_judged(
+        self, index: int, data: object, version: int | None, token: str | None, *, sync: bool
+    ) -> None:
+        """:meth:`act`'s checks and its work on the table as it is here, after reading the store's
+        revision (``sync``); judged again where the write finds another process changed the table first."""
+        for attempt in range(2):
+            self._catch_up(sync=sync)
+            if token is not None and self._seat_of(token) != index:
+                raise SeatTakenUpError(taken_up_again())
+            self._time_out()  # a player out of time loses before any action comes too late
+            if self.status != "live":
+                raise StateError(not_playing(self.status))
+            if self.seats[index].bot is not None:
+                raise TokenError(_("seat {seat} is the bot's").format(seat=index))
+            if version is not None and version != len(self.actions):
+                moved_on = _("the table has moved on: the action was for version {version}, it is at {now}")
+                raise StateError(moved_on.format(version=version, now=len(self.actions)))
+            try:
+                self._keeping_storage(lambda: self._act(index, data), catch_up=False)
+                return
+            except TableMovedError:  # the table changed first (read again): judged again at the new
+                if attempt == 1 or (version is not None and version != len(self.actions)):  # state,
+                    raise  # where no action was stored meanwhile (its clocks stopped) at its version
 
     def _act(self, index: int, data: object) -> None:
         try:
