@@ -27,6 +27,7 @@ from tavola.web.accounts import AccountRow, Accounts
 from tavola.web.app import create_app
 from tavola.web.limits import RateLimits
 from tavola.web.live import token_hash
+from tavola.web.options import read_options
 from tavola.web.ratings import RatedMatchRow, RatingRow, rate_when_finished
 from tavola.web.routes.accounts import AccountsState
 from tavola.web.storage import TableRow, open_database
@@ -823,6 +824,27 @@ def test_the_action_that_ends_a_match_stores_the_table_finished_its_ratings_and_
     assert before["matches"][0]["decided"] is None
     assert seen["status"] == "finished"
     assert seen["standings"][0] == {"place": 1, "name": winner}
+
+
+def test_only_a_tournament_match_ending_at_its_table_wakes_the_sweep(tmp_path: Path) -> None:
+    """Each look of the sweep reads every tournament: a table that is no tournament's ends without one, and a
+    match won at its table makes the sweep look at once, for what follows from the result."""
+    with Club(f"sqlite:///{tmp_path / 'server.sqlite3'}", ["Ann", "Bob"]) as club:
+        hub = club.app.state.server.hub
+        tournament = club.create({"name": "Woken", "kind": "knockout", "lengths": [1]})
+        assert club.director.post(f"/api/tournaments/{tournament}/start").status_code == 200
+        club.tournaments.stop()  # the test looks at the wake-up by hand
+        club.tournaments._wake.clear()
+        plain = hub.create(read_options({"kind": "game", "series": "single", "seats": [{}, {}]}))
+        plain.take_seat(0, "Cy")
+        plain.take_seat(1, "Di")
+        plain.forfeit(1, "left")
+        assert plain.status == "finished"
+        assert not club.tournaments._wake.is_set()
+        seats = _seat_both(club, tournament, club.view(tournament)["matches"][0])
+        hub.get(seats["Ann"]["table"]).forfeit(seats["Bob"]["seat"], "left")
+        assert _until_over(club, seats["Ann"]["table"])["status"] == "finished"
+        assert club.tournaments._wake.is_set()
 
 
 @pytest.mark.parametrize("series", ["single", "money"])

@@ -179,6 +179,9 @@ class Tournaments:
         self._playing: set[str] = set()
         """The tables between two bots this process is playing through."""
         self._wake = threading.Event()
+        self._ending: set[str] = set()
+        """The tables whose end this process stores with a tournament's match (or failed to write it with):
+        once one has finished, the sweep looks at once (:meth:`table_changed`)."""
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         hub.table_finishing.append(self.result_as_finished)
@@ -197,8 +200,12 @@ class Tournaments:
             self._thread.join(timeout=10)
 
     def table_changed(self, table: LiveTable) -> None:
-        """A table's listener: a finished table may end a tournament's match, so the sweep looks now."""
-        if table.status == "finished":
+        """A table's listener: a table finished with a tournament's match (:meth:`result_as_finished`)
+        makes the sweep look now, for what follows from the result. Any other table's end wakes nothing:
+        each look reads every tournament, and most tables are no tournament's; a match's end stored by
+        another process is followed up there, or at the next sweep."""
+        if table.status == "finished" and table.id in self._ending:
+            self._ending.discard(table.id)
             self._wake.set()
 
     def result_as_finished(self, table: LiveTable) -> Callable[[Connection], None] | None:
@@ -225,6 +232,7 @@ class Tournaments:
                     ).first()
                     if found is None:
                         return
+                    self._ending.add(table_id)
                     winner = match.first_id if seat == 0 else match.second_id
                     decided = connection.execute(
                         update(match)
@@ -238,6 +246,7 @@ class Tournaments:
                             .values(revision=TournamentRow.revision + 1)
                         )
             except Exception as error:  # the savepoint undone: the sweep records it from the table
+                self._ending.add(table_id)
                 LOG.warning(
                     "table %s: its tournament match's result was not stored with its end (%s)",
                     table_id,
