@@ -112,18 +112,20 @@ def test_a_database_holding_play_goes_down_to_one_process_and_up_again(
     again.close()
 
 
+@pytest.mark.parametrize("shared", [False, True], ids=["own", "shared"])
 def test_actions_stored_by_sqlites_driver_are_the_rows_the_general_write_makes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared: bool
 ) -> None:
-    """A process's own SQLite file: an untimed table's actions are handed to the driver directly. Their
-    rows, the table's revision, status and lease are what the general write (a timed table's, or one with
-    other writes) makes, read back the same; at a revision left behind nothing is written."""
+    """A SQLite file, a process's own or shared by several: an untimed table's actions are handed to the
+    driver directly. Their rows, the table's revision, status and lease, and the event the other processes
+    hear, are what the general write (a timed table's, or one with other writes) makes, read back the
+    same; at a revision left behind nothing is written."""
     from sqlalchemy import text
 
     from tavola.web.storage import MovedOnError
 
     engine = open_database(f"sqlite:///{tmp_path / 'own.sqlite3'}")
-    store = Store(engine)
+    store = Store(engine, shared=shared)
     direct = store._append_on_sqlite
     handed: list[str] = []
 
@@ -168,6 +170,24 @@ def test_actions_stored_by_sqlites_driver_are_the_rows_the_general_write_makes(
         lease = store.lease("direct")
         assert lease is not None
         assert lease[1:] == (store.origin, pytest.approx(LEASE_SECONDS, abs=5))
+        with engine.connect() as connection:
+            created = connection.execute(text("SELECT DISTINCT typeof(created) FROM tavola_events")).all()
+        heard = Store(engine, shared=True).events_after(0)[1]  # as another process reads them
+        events = {event.pop("table"): (origin, event) for _number, origin, event in heard}
+        if shared:
+            assert events["direct"] == events["general"]
+            assert events["direct"] == (
+                store.origin,
+                {
+                    "revision": 2,
+                    "number": 0,
+                    "actions": [list(action) for action in actions],
+                    "status": "finished",
+                },
+            )
+            assert created == [("real",)]
+        else:
+            assert events == {}
     finally:
         store.close()
         engine.dispose()

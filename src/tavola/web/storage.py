@@ -210,6 +210,7 @@ _SQLITE_BUMP_STATUS = _SQLITE_BUMP.replace("held_until = ?", "held_until = ?, st
 _SQLITE_INSERT_ACTIONS = (
     f"INSERT INTO {ACTIONS.name} (table_id, number, seat, action, created) VALUES (?, ?, ?, ?, ?)"
 )
+_SQLITE_INSERT_EVENT = f"INSERT INTO {EVENTS.name} (origin, event, created) VALUES (?, ?, ?)"
 """The statements of :meth:`Store._append_on_sqlite`, for SQLite's driver."""
 
 
@@ -220,12 +221,16 @@ class _SqliteValues:
     def __init__(self, dialect: Dialect) -> None:
         self._created = ACTIONS.c.created.type.dialect_impl(dialect).bind_processor(dialect)
         self._action = ACTIONS.c.action.type.dialect_impl(dialect).bind_processor(dialect)
+        self._event = EVENTS.c.event.type.dialect_impl(dialect).bind_processor(dialect)
 
     def created(self, moment: datetime.datetime) -> Any:
         return moment if self._created is None else self._created(moment)
 
     def action(self, action: dict[str, Any]) -> Any:
         return action if self._action is None else self._action(action)
+
+    def event(self, event: dict[str, Any]) -> Any:
+        return event if self._event is None else self._event(event)
 
 
 _APPEND_ON_POSTGRESQL = text(
@@ -356,11 +361,9 @@ class Store:
         database = engine.url.database
         several = self.shared and engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
         self._commits = GroupCommit(engine, Path(f"{database}.lock") if several else None)
-        self._sqlite_values = (
-            _SqliteValues(engine.dialect) if engine.dialect.name == "sqlite" and not self.shared else None
-        )
-        """How an action's row is written to SQLite's driver, where this process alone serves a SQLite
-        database (:meth:`_append_on_sqlite`)."""
+        self._sqlite_values = _SqliteValues(engine.dialect) if engine.dialect.name == "sqlite" else None
+        """How an action's row (and its event, where other processes share the file) is written to
+        SQLite's driver (:meth:`_append_on_sqlite`)."""
 
     def close(self) -> None:
         """Stop the thread committing the writes (:class:`~tavola.web.commits.GroupCommit`)."""
@@ -558,9 +561,9 @@ class Store:
         status: str | None,
     ) -> int:
         """:meth:`append_actions` of an untimed table's actions that end nothing but the table, in a SQLite
-        file of this process alone: the bump and the inserts handed to the driver directly, their values
-        made by the columns' own types. SQLAlchemy's making of each statement's execution cost more than
-        SQLite's work (a tenth of the server's time under load)."""
+        file: the bump and the inserts (the event too, where other processes share the file) handed to
+        the driver directly, their values made by the columns' own types. SQLAlchemy's making of each
+        statement's execution cost more than SQLite's work (a tenth of the server's time under load)."""
         after = revision + len(actions)
         values = self._sqlite_values
         assert values is not None
@@ -580,6 +583,9 @@ class Store:
             if cursor.rowcount != 1:
                 raise MovedOnError(f"table {table_id} is no longer at revision {revision}")
             cursor.executemany(_SQLITE_INSERT_ACTIONS, rows)
+            if self.shared:
+                event = _stored_event(table_id, first, actions, after, None, status)
+                cursor.execute(_SQLITE_INSERT_EVENT, (self.origin, values.event(event), time.time()))
         finally:
             cursor.close()
         return after
