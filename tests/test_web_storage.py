@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -266,3 +267,31 @@ def test_actions_stored_together_are_one_change_or_none(
         writer.close()
         hearer.close()
         engine.dispose()
+
+
+def test_processes_started_at_once_on_a_new_shared_sqlite_file_migrate_it_in_turn(tmp_path: Path) -> None:
+    """``tavola serve --shared``, several started at the same moment on a file not made yet: each migrates
+    it in its turn on the lock file beside it, and finds the others' work done (two migrations at once
+    made the same table twice, and one of the servers failed to start)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tavola.web.storage import sqlite_lock_file
+
+    for attempt in range(3):
+        url = f"sqlite:///{tmp_path / f'shared{attempt}.sqlite3'}"
+        together = threading.Barrier(3)
+
+        def started(_number: int, url: str = url, together: threading.Barrier = together) -> Any:
+            together.wait()
+            return open_database(url, shared=True)
+
+        with ThreadPoolExecutor(3) as starting:
+            engines = list(starting.map(started, range(3)))
+        store = Store(engines[0], shared=True)
+        store.create_table("t1", "game", {"kind": "game"}, "00" * 32, [("Ann", None), ("Bob", None)])
+        assert [row.id for row in Store(engines[2], shared=True).tables()] == ["t1"]
+        assert sqlite_lock_file(engines[0]) == tmp_path / f"shared{attempt}.sqlite3.lock"
+        store.close()
+        for engine in engines:
+            engine.dispose()

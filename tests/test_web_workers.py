@@ -13,6 +13,8 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -160,7 +162,29 @@ def _check(players: list[Player], stored: list[dict[str, Any]]) -> None:
 def test_two_processes_on_postgresql_serve_one_table_and_kill_9_of_either_loses_nothing(
     postgresql: str, killed: int
 ) -> None:
-    servers = [Server(postgresql), Server(postgresql)]
+    _one_table_on_two_processes([Server(postgresql), Server(postgresql)], killed, lambda: Server(postgresql))
+
+
+@pytest.mark.timeout(300)
+def test_two_processes_started_apart_share_a_sqlite_file_and_kill_9_of_one_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    """``tavola serve --shared``: two processes started at the same moment on a new SQLite file (each
+    migrates it in its turn, the other finding it done), behind a proxy that would send a table's
+    requests to one of them; here the players of one table are connected to both, the harder case."""
+    database = tmp_path / "server.sqlite3"
+    options = ("--shared", "--search-workers", "0")
+    with ThreadPoolExecutor(2) as starting:
+        servers = list(starting.map(lambda _number: Server(database, options=options), range(2)))
+    _one_table_on_two_processes(servers, 1, lambda: Server(database, options=options))
+
+
+def _one_table_on_two_processes(
+    servers: list[Server], killed: int, fresh_server: Callable[[], Server]
+) -> None:
+    """Ann plays through the first of ``servers`` and Bob through the second, seeing each other's actions
+    through the database; server ``killed`` is killed in the middle, and its player plays on through the
+    other; then a process started afresh shows the same table."""
     try:
         table, tokens = _seat_two(servers[0], servers[1])
         urls = [server.url for server in servers]
@@ -180,7 +204,7 @@ def test_two_processes_on_postgresql_serve_one_table_and_kill_9_of_either_loses_
         assert len(players[killed].seen) > 40
 
         # A process started afresh on the database shows the same table as the survivor.
-        fresh = Server(postgresql)
+        fresh = fresh_server()
         servers.append(fresh)
         assert fresh.state(table, tokens[0]) == survivor.state(table, tokens[0])
         assert log_of(fresh.client, table) == stored

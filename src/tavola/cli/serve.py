@@ -13,7 +13,9 @@ refused with a message naming it, and ``tavola serve`` exits with status 2.
 they hear each other through the database (:mod:`tavola.web.events`), so
 any of them may answer any request for any table. Several ``tavola serve``
 on other machines may share one PostgreSQL database the same way, behind a
-proxy that passes WebSockets.
+proxy that passes WebSockets; ``--shared`` lets several started apart on one
+machine share a SQLite file so (behind a proxy that sends each table's
+requests to one of them, the cheapest way to use more cores).
 """
 
 from __future__ import annotations
@@ -59,6 +61,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=int,
         default=1,
         help=_("server processes sharing the port and the database (default: %(default)s)"),
+    )
+    parser.add_argument(
+        "--shared",
+        action="store_true",
+        help=_(
+            "other tavola serve processes, started apart, serve the same SQLite file (behind a proxy "
+            "that sends each table's requests to one of them); always so on PostgreSQL"
+        ),
     )
     parser.add_argument(
         "--search-workers",
@@ -110,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     database = args.database or default_database_url()
     try:
-        engine = open_database(database)
+        engine = open_database(database, shared=args.shared)
     except DatabaseDamagedError as error:
         print(f"tavola serve: {error}", file=sys.stderr)
         return 2
@@ -143,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         trusted_origins=args.allow_origin,
         limits=Limits(connections_per_address=args.connections_per_address),
         settle_memory=True,
+        shared=True if args.shared else None,
     )
     # No compression of WebSocket messages: a state is about 1.3 KB, and deflating each one for every
     # connection cost the server more than the bytes it saved.

@@ -42,7 +42,7 @@ from typing import IO, Any, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["MOST_WRITES", "GroupCommit", "RefusedWriteError"]
+__all__ = ["MOST_WRITES", "GroupCommit", "RefusedWriteError", "exclusive"]
 
 MOST_WRITES = 64
 """The most writes one transaction holds."""
@@ -54,6 +54,24 @@ this (:class:`GroupCommit`); at once where they come further apart."""
 _Result = TypeVar("_Result")
 _Write = tuple[str, Callable[[Connection], Any], Future[Any]]
 """A write waiting: its key, its work, and the future its caller waits on."""
+
+
+@contextlib.contextmanager
+def exclusive(lock_file: Path) -> Iterator[None]:
+    """An exclusive lock on ``lock_file`` (made where missing) while the block runs: one process's turn
+    among those sharing a SQLite file, the others waiting asleep in the kernel. Where there is no
+    ``fcntl`` (Windows), the block runs at once."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with lock_file.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
 
 
 class RefusedWriteError(Exception):

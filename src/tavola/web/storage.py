@@ -33,6 +33,7 @@ tavola.web.storage.MovedOnError: table t1 is no longer at revision 0
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import time
 import uuid
@@ -65,7 +66,7 @@ from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from tavola.schema import json_text
-from tavola.web.commits import GroupCommit, RefusedWriteError
+from tavola.web.commits import GroupCommit, RefusedWriteError, exclusive
 from tavola.web.integrity import check_sqlite_file
 
 __all__ = [
@@ -83,6 +84,7 @@ __all__ = [
     "default_database_url",
     "migrate",
     "open_database",
+    "sqlite_lock_file",
 ]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -299,24 +301,44 @@ def default_database_url() -> str:
     return f"sqlite:///{data_file('server.sqlite3')}"
 
 
-def open_database(url: str, *, migrated: bool = True) -> Engine:
+def open_database(url: str, *, migrated: bool = True, shared: bool = False) -> Engine:
     """An engine on the database at ``url``, migrated to the latest schema (a SQLite file's folder made);
-    ``migrated=False`` leaves the schema as it is (a process started by one that migrated it)."""
-    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
-        path = Path(url.removeprefix("sqlite:///"))
-        check_sqlite_file(path)  # a damaged file is refused, never served
-        path.parent.mkdir(parents=True, exist_ok=True)
-    if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    memory = url in ("sqlite://", "sqlite:///:memory:")
-    # As many pooled connections as the server has threads that read at once (anyio's 40): a connection
-    # made and closed for each read beyond the pool cost more than the read.
-    engine = create_engine(url) if memory else create_engine(url, pool_size=POOLED, max_overflow=POOLED)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-    if migrated:
-        migrate(engine)
-    return engine
+    ``migrated=False`` leaves the schema as it is (a process started by one that migrated it). ``shared``:
+    other processes started apart may open the same SQLite file at the same moment (``tavola serve
+    --shared``), so the file is checked and migrated in this process's turn on the lock file beside it
+    (:func:`sqlite_lock_file`): never while another has made it and not yet written it, nor migrated
+    twice. On PostgreSQL the servers always migrate one after the other."""
+    with contextlib.ExitStack() as turn:
+        if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+            path = Path(url.removeprefix("sqlite:///"))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if shared:
+                turn.enter_context(exclusive(_lock_file_of(str(path))))
+            check_sqlite_file(path)  # a damaged file is refused, never served
+        if url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        # As many pooled connections as the server has threads that read at once (anyio's 40): a connection
+        # made and closed for each read beyond the pool cost more than the read.
+        engine = create_engine(url) if memory else create_engine(url, pool_size=POOLED, max_overflow=POOLED)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        if migrated:
+            migrate(engine)
+        return engine
+
+
+def sqlite_lock_file(engine: Engine) -> Path | None:
+    """The file beside a SQLite database that the processes sharing it lock in turn, to write (None: not a
+    SQLite file)."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+        return None
+    return _lock_file_of(database)
+
+
+def _lock_file_of(database: str) -> Path:
+    return Path(f"{database}.lock")
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
@@ -358,9 +380,7 @@ class Store:
         self.origin = origin or uuid.uuid4().hex[:12]
         self.shared = engine.dialect.name == "postgresql" if shared is None else shared
         self._sessions = sessionmaker(engine, expire_on_commit=False)
-        database = engine.url.database
-        several = self.shared and engine.dialect.name == "sqlite" and database not in (None, "", ":memory:")
-        self._commits = GroupCommit(engine, Path(f"{database}.lock") if several else None)
+        self._commits = GroupCommit(engine, sqlite_lock_file(engine) if self.shared else None)
         self._sqlite_values = _SqliteValues(engine.dialect) if engine.dialect.name == "sqlite" else None
         """How an action's row (and its event, where other processes share the file) is written to
         SQLite's driver (:meth:`_append_on_sqlite`)."""
