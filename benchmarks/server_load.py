@@ -1,16 +1,21 @@
 """The web server under load: many games at once over loopback WebSockets, and a kill -9 in the middle.
 
 Run: python benchmarks/server_load.py [--games 200] [--seconds 60] [--kill-at 30 | --no-kill] [--think 0]
-         [--warm-up 10] [--workers 1] [--database URL | --postgresql] [--seed 2026] [--server-log PATH]
+         [--warm-up 10] [--workers 1 | --servers 1] [--database URL | --postgresql] [--seed 2026]
+         [--server-log PATH]
      python benchmarks/server_load.py --capacity [--think 1.5] [--seconds 30] [--warm-up 10] [--games 200]
-         [--most-games 1600] [--steps 8] [--p99-under 100] [--workers 1] [--database URL | --postgresql]
+         [--most-games 1600] [--steps 8] [--p99-under 100] [--workers 1 | --servers 1]
+         [--database URL | --postgresql]
      python benchmarks/server_load.py --money-actions 1000 [--workers 1] [--database URL | --postgresql]
 
 ``tavola serve`` runs in a session of its own on 127.0.0.1 (a free port, a
 SQLite file in a temporary folder unless ``--database`` names one, or
 ``--postgresql`` asks for a throwaway PostgreSQL cluster, removed after:
 benchmarks/throwaway_postgresql.py), with ``--workers`` server processes
-sharing the database and the port (one by default). Each of
+sharing the database and the port (one by default), or ``--servers``
+processes started apart on ports of their own (``tavola serve --shared`` on
+SQLite), each game's requests all sent to one of them by its table's id, as
+a proxy hashing the table's id sends them. Each of
 ``--games`` tables is a 3-point match between two clients, one a seat, each
 on its own WebSocket: it acts on every state that lists actions for it,
 picking one of the state's ``legal_actions`` with its own seeded NumPy
@@ -104,7 +109,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,6 +200,10 @@ class ServerProcess:
         serve = [sys.executable, "-m", "tavola", "serve", "--port", str(self.port), *workers, *self.options]
         return [*serve, "--database", self.database]
 
+    def url_for(self, table: str) -> str:
+        """The server that gets ``table``'s requests: this one."""
+        return self.url
+
     def start(self) -> None:
         paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in paths if path)}
@@ -257,6 +267,54 @@ class ServerProcess:
                 os.killpg(self.process.pid, number)
 
 
+class ServerGroup:
+    """``tavola serve`` processes started apart on one database, each on a port of its own (sharing a SQLite
+    file with ``--shared``): each game's requests all go to one of them, chosen by its table's id, as a proxy
+    hashing the table's id sends them (:meth:`url_for`). Started, killed and stopped together; their output
+    goes to one log."""
+
+    def __init__(self, database: str, ports: Sequence[int], log: Path) -> None:
+        shared = ("--shared",) if database.startswith("sqlite") else ()
+        self.servers = [
+            ServerProcess(database, port, log, ("--search-workers", "0", *shared)) for port in ports
+        ]
+        self.database = database
+        self.log = log
+        self.workers = len(self.servers)
+        self.url = self.servers[0].url
+
+    def url_for(self, table: str) -> str:
+        """The server that gets every request of ``table``.
+
+        >>> group = ServerGroup("sqlite:///s", [8080, 8081], Path("log"))
+        >>> sorted({group.url_for(f"t{number}") for number in range(20)})
+        ['http://127.0.0.1:8080', 'http://127.0.0.1:8081']
+        """
+        return self.servers[zlib.crc32(table.encode()) % len(self.servers)].url
+
+    def start(self) -> None:
+        for server in self.servers:
+            server.start()
+
+    async def ready(self, most: float = 180.0) -> None:
+        await asyncio.gather(*(server.ready(most) for server in self.servers))
+
+    def cpu_seconds(self) -> float:
+        return sum(server.cpu_seconds() for server in self.servers)
+
+    def kill(self) -> None:
+        for server in self.servers:
+            server.kill()
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+
+Server = ServerProcess | ServerGroup
+"""The server of a run: one ``tavola serve`` (with its ``--workers``), or several started apart."""
+
+
 # --- what the clients did -------------------------------------------------------------------------
 
 
@@ -287,6 +345,8 @@ class Run:
     url: str
     seed: int
     deadline: float
+    route: Callable[[str], str] | None = None
+    """The server that gets each table's requests, by its id (None: ``url``'s)."""
     think: float = 0.0
     """The mean seconds a client thinks before each action (0: none)."""
     pace: float = 0.0
@@ -321,6 +381,10 @@ class Run:
     restarted: float | None = None
     resumed: float | None = None
     """When the first action was acknowledged on a connection made after the kill."""
+
+    def url_for(self, table: str) -> str:
+        """Where every request of ``table`` goes."""
+        return self.url if self.route is None else self.route(table)
 
     def acknowledge(self, decision: Decision, connection: int, opened: float) -> None:
         """``decision`` is done, as a state on the client's ``connection`` (made at ``opened``) shows."""
@@ -402,7 +466,7 @@ class SeatClient:
 
     async def play(self) -> bool:
         """Play until the table is finished (True) or the run is over (False)."""
-        address = self.run.url.replace("http://", "ws://") + f"/api/tables/{self.table}/live"
+        address = self.run.url_for(self.table).replace("http://", "ws://") + f"/api/tables/{self.table}/live"
         while not self._done():
             try:
                 async with websockets.connect(
@@ -459,7 +523,9 @@ class SeatClient:
         while len(known) < version:
             start = len(known)  # other messages may bring more while the page is read
             try:
-                response = await self.http.get(f"/api/tables/{self.table}/log", params={"start": start})
+                response = await self.http.get(
+                    f"{self.run.url_for(self.table)}/api/tables/{self.table}/log", params={"start": start}
+                )
             except httpx.TransportError:
                 return  # the server is away: the next state tells
             if response.status_code != 200 or not response.json()["entries"]:
@@ -547,9 +613,11 @@ class SeatClient:
 # --- a game's place ---------------------------------------------------------------------------------
 
 
-async def seat_people(http: httpx.AsyncClient, options: dict[str, Any]) -> tuple[str, dict[int, str]] | None:
-    """A new table of ``options`` with both seats taken: its id and the seats' tokens (None: refused or
-    away)."""
+async def seat_people(
+    http: httpx.AsyncClient, options: dict[str, Any], route: Callable[[str], str]
+) -> tuple[str, dict[int, str]] | None:
+    """A new table of ``options`` with both seats taken (at the server ``route`` gives for its id): its id
+    and the seats' tokens (None: refused or away)."""
     try:
         created = await http.post("/api/tables", json=options)
         if created.status_code != 201:
@@ -557,7 +625,7 @@ async def seat_people(http: httpx.AsyncClient, options: dict[str, Any]) -> tuple
         table = str(created.json()["id"])
         tokens = {}
         for seat, name in enumerate(("Ann", "Bob")):
-            taken = await http.post(f"/api/tables/{table}/seats/{seat}", json={"name": name})
+            taken = await http.post(f"{route(table)}/api/tables/{table}/seats/{seat}", json={"name": name})
             if taken.status_code != 200:
                 return None
             tokens[seat] = str(taken.json()["token"])
@@ -577,7 +645,7 @@ async def game_place(run: Run, place: int) -> None:
     async with httpx.AsyncClient(base_url=run.url, transport=transport, timeout=60) as http:
         played = 0
         while not run.stopping:
-            seated = await seat_people(http, run.table_options)
+            seated = await seat_people(http, run.table_options, run.url_for)
             if seated is None:
                 await asyncio.sleep(0.5)
                 continue
@@ -631,6 +699,8 @@ class LoadReport:
     """Each state message's table version and size in bytes."""
     workers: int = 1
     """The server's processes."""
+    apart: bool = False
+    """Whether they were started apart, each game's requests sent to one of them (``--servers``)."""
     cpu_seconds: float = float("nan")
     """The processor time the server used while the clients played (``nan`` across a kill -9)."""
     database: str = "SQLite"
@@ -702,7 +772,7 @@ def database_name(url: str) -> str:
     return {"sqlite": "SQLite", "postgresql": "PostgreSQL"}.get(scheme, scheme)
 
 
-async def _started(server: ServerProcess) -> float:
+async def _started(server: Server) -> float:
     """Start ``server``: the seconds until it answers."""
     began = time.perf_counter()
     server.start()
@@ -711,7 +781,7 @@ async def _started(server: ServerProcess) -> float:
 
 
 async def _run(
-    server: ServerProcess,
+    server: Server,
     games: int,
     seconds: float,
     kill_at: float | None,
@@ -721,7 +791,8 @@ async def _run(
 ) -> LoadReport:
     start = await _started(server)
     until = time.perf_counter() + 2 * seconds + warm_up  # past the ramp-up and the warm-up: set again after
-    run = Run(server.url, seed, deadline=until, think=think, games=games)
+    route = server.url_for if isinstance(server, ServerGroup) else None
+    run = Run(server.url, seed, deadline=until, think=think, games=games, route=route)
     try:
         places = [asyncio.create_task(game_place(run, place)) for place in range(games)]
         playing = time.perf_counter()
@@ -755,7 +826,7 @@ async def _run(
 
 def _report(
     run: Run,
-    server: ServerProcess,
+    server: Server,
     games: int,
     elapsed: float,
     start: float,
@@ -793,6 +864,7 @@ def _report(
         think=run.think,
         sizes=run.sizes,
         workers=server.workers,
+        apart=isinstance(server, ServerGroup),
         cpu_seconds=cpu,
         database=database_name(server.database),
         client_cpu_seconds=client_cpu,
@@ -870,16 +942,23 @@ def _repeats(
 
 
 def _server(
-    folder: str, database: str | None, port: int | None, server_log: Path | None, workers: int
-) -> ServerProcess:
+    folder: str,
+    database: str | None,
+    port: int | None,
+    server_log: Path | None,
+    workers: int,
+    servers: int = 1,
+) -> Server:
     """A run's server: on ``database`` (a SQLite file in ``folder`` by default) and a free port by default,
-    its output in ``server_log`` (in ``folder`` by default)."""
-    return ServerProcess(
-        database or f"sqlite:///{Path(folder) / 'server.sqlite3'}",
-        port or free_port(),
-        server_log or Path(folder) / "server.log",
-        workers=workers,
-    )
+    its output in ``server_log`` (in ``folder`` by default); ``servers`` processes started apart, each on
+    a free port, where more than one."""
+    database = database or f"sqlite:///{Path(folder) / 'server.sqlite3'}"
+    log = server_log or Path(folder) / "server.log"
+    if servers > 1:
+        if workers > 1:
+            raise ValueError("--workers or --servers: processes sharing a port, or started apart")
+        return ServerGroup(database, [free_port() for _ in range(servers)], log)
+    return ServerProcess(database, port or free_port(), log, workers=workers)
 
 
 def run_load(
@@ -893,6 +972,7 @@ def run_load(
     think: float = 0.0,
     workers: int = 1,
     warm_up: float = 0.0,
+    servers: int = 1,
 ) -> LoadReport:
     """Run the load (``kill_at`` None: no kill; ``think`` the clients' mean thinking time before each
     action; ``warm_up`` the seconds played after the ramp-up before measuring) on ``workers`` server
@@ -900,7 +980,7 @@ def run_load(
     stored; the server's output goes to ``server_log`` (by default beside the database, and gone with
     it)."""
     with tempfile.TemporaryDirectory(prefix="tavola-load-") as folder:
-        server = _server(folder, database, port, server_log, workers)
+        server = _server(folder, database, port, server_log, workers, servers)
         return asyncio.run(_run(server, games, seconds, kill_at, seed, think, warm_up))
 
 
@@ -957,6 +1037,7 @@ def run_capacity(
     seed: int = 2026,
     workers: int = 1,
     warm_up: float = 0.0,
+    servers: int = 1,
 ) -> CapacityReport:
     """Search for the most games held (:func:`next_games`) from ``start`` games, each step a run of
     ``seconds`` with no kill, at most ``steps`` of them and ``most`` games. Each step has a database of its
@@ -970,7 +1051,15 @@ def run_capacity(
         if database is not None and database_name(database) == "PostgreSQL":
             step_database = another_database(database, f"tavola_{secrets.token_hex(4)}")
         measured = run_load(
-            games, seconds, None, step_database, seed, think=think, workers=workers, warm_up=warm_up
+            games,
+            seconds,
+            None,
+            step_database,
+            seed,
+            think=think,
+            workers=workers,
+            warm_up=warm_up,
+            servers=servers,
         )
         report.steps.append(measured)
         if report.held(measured):
@@ -1125,7 +1214,8 @@ def _ms(seconds: float) -> str:
 
 def _server_line(report: LoadReport) -> str:
     processes = "process" if report.workers == 1 else "processes"
-    return f"{report.workers} server {processes}, {report.database}"
+    apart = ", started apart, each game's to one" if report.apart else ""
+    return f"{report.workers} server {processes}{apart}, {report.database}"
 
 
 def _faults(report: LoadReport) -> str:
@@ -1232,7 +1322,17 @@ def main() -> None:
     databases.add_argument(
         "--postgresql", action="store_true", help="serve from a throwaway PostgreSQL cluster, removed after"
     )
-    parser.add_argument("--workers", type=int, default=1, help="tavola serve's server processes (default 1)")
+    processes = parser.add_mutually_exclusive_group()
+    processes.add_argument(
+        "--workers", type=int, default=1, help="tavola serve's server processes, sharing its port (default 1)"
+    )
+    processes.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="tavola serve processes started apart, each game's requests sent to one by its table's id, as a "
+        "proxy hashing the id would (default 1)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--think",
@@ -1269,6 +1369,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=8, help="--capacity: the most steps")
     args = parser.parse_args()
     gc.disable()  # the clients' own collections would pause them and count as the server's latency
+    if args.money_actions is not None and args.servers > 1:
+        parser.error("--money-actions plays one table, on one server: --servers is for many games")
     if args.capacity and args.server_log:
         parser.error("--server-log keeps one run's output, and --capacity makes several")
     console = Console()
@@ -1292,6 +1394,7 @@ def main() -> None:
                 args.seed,
                 args.workers,
                 args.warm_up,
+                args.servers,
             )
             show_capacity(capacity, console)
             reports = capacity.steps
@@ -1308,6 +1411,7 @@ def main() -> None:
                 think=args.think or 0.0,
                 workers=args.workers,
                 warm_up=args.warm_up,
+                servers=args.servers,
             )
             show(report, console)
             reports = [report]

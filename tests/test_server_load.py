@@ -42,6 +42,19 @@ def test_games_on_postgresql_through_a_kill_9_lose_and_duplicate_no_action(postg
     assert report.sound, (report.lost, report.duplicated, report.diverged, report.errors)
 
 
+def test_games_on_servers_started_apart_each_table_on_one_lose_and_duplicate_no_action(
+    tmp_path: Path,
+) -> None:
+    """``--servers 2``: two ``tavola serve --shared`` on one SQLite file, each game's requests sent to one
+    of them by its table's id, and both killed and started again in the middle."""
+    database = f"sqlite:///{tmp_path / 'server.sqlite3'}"
+    report = run_load(games=6, seconds=4.0, kill_at=2.0, database=database, seed=7, servers=2)
+    assert (report.workers, report.apart, report.database) == (2, True, "SQLite")
+    assert report.acknowledged > 40
+    assert report.recovery is not None
+    assert report.sound, (report.lost, report.duplicated, report.diverged, report.errors)
+
+
 def test_the_games_held_are_searched_by_doubling_then_halving_the_gap(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
