@@ -773,10 +773,15 @@ def database_name(url: str) -> str:
 
 
 async def _started(server: Server) -> float:
-    """Start ``server``: the seconds until it answers."""
+    """Start ``server``: the seconds until it answers (stopped again where it does not: a process of a
+    group that did start is not left serving)."""
     began = time.perf_counter()
     server.start()
-    await server.ready()
+    try:
+        await server.ready()
+    except BaseException:
+        server.stop()
+        raise
     return time.perf_counter() - began
 
 
