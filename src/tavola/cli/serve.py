@@ -13,9 +13,10 @@ refused with a message naming it, and ``tavola serve`` exits with status 2.
 they hear each other through the database (:mod:`tavola.web.events`), so
 any of them may answer any request for any table. Several ``tavola serve``
 on other machines may share one PostgreSQL database the same way, behind a
-proxy that passes WebSockets; ``--shared`` lets several started apart on one
-machine share a SQLite file so (behind a proxy that sends each table's
-requests to one of them, the cheapest way to use more cores).
+proxy that passes WebSockets; ``--shared`` lets several processes started
+apart on one machine share a SQLite file the same way (behind a proxy that
+sends each table's requests to one of them: the cheapest way to use more
+cores).
 """
 
 from __future__ import annotations
