@@ -796,8 +796,7 @@ async def _run(
 ) -> LoadReport:
     start = await _started(server)
     until = time.perf_counter() + 2 * seconds + warm_up  # past the ramp-up and the warm-up: set again after
-    route = server.url_for if isinstance(server, ServerGroup) else None
-    run = Run(server.url, seed, deadline=until, think=think, games=games, route=route)
+    run = Run(server.url, seed, deadline=until, think=think, games=games, route=server.url_for)
     try:
         places = [asyncio.create_task(game_place(run, place)) for place in range(games)]
         playing = time.perf_counter()
