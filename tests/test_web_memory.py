@@ -19,6 +19,7 @@ from tavola.web.hub import Connection, Hub
 from tavola.web.live import LiveTable
 from tavola.web.options import read_options
 from tavola.web.storage import Store, open_database
+from web_helpers import DroppingLoop
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -27,13 +28,6 @@ KINDS = {
     "money": {"kind": "game", "series": "money", "seats": [{}, {}]},
     "chouette": {"kind": "chouette", "seats": [{}, {}, {}]},
 }
-
-
-class _Loop:
-    """Stands for a connection's event loop: what it is handed is dropped."""
-
-    def call_soon_threadsafe(self, *_: Any) -> None:
-        pass
 
 
 @pytest.fixture
@@ -77,7 +71,7 @@ def _play(table: LiveTable, actions: int, rng: np.random.Generator) -> None:
 def _watch(hub: Hub, table: LiveTable) -> list[Connection]:
     connections = []
     for viewer in [*range(len(table.seats)), None]:
-        connection = Connection(_Loop())  # type: ignore[arg-type]
+        connection = Connection(DroppingLoop())  # type: ignore[arg-type]
         connection.viewer = viewer
         hub.watch(table.id, connection)
         connections.append(connection)

@@ -26,7 +26,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from web_helpers import Server, auth, choose, log_of
+from web_helpers import DroppingLoop, Server, auth, choose, log_of
 
 MATCH = {"kind": "game", "series": "match", "length": 7, "seats": [{}, {}]}
 
@@ -549,13 +549,6 @@ def test_R11_an_action_and_the_forced_ones_after_it_are_one_transaction_heard_as
 # --- two hubs on one SQLite file, as two processes of tavola serve --workers 2 hold them ---------------
 
 
-class _Loop:
-    """Stands for a connection's event loop: what it is handed is dropped."""
-
-    def call_soon_threadsafe(self, *_: Any) -> None:
-        pass
-
-
 def _two_hubs(tmp_path: Path) -> tuple[Any, Any]:
     from tavola.web.hub import Hub
     from tavola.web.storage import Store, open_database
@@ -575,7 +568,7 @@ def test_a_table_watched_here_is_followed_and_kept_up_to_date_by_the_others_even
         table.take_seat(0, "Ann")
         table.take_seat(1, "Bob")
         copy = ours.get(table.id)
-        connection = Connection(_Loop())  # type: ignore[arg-type]
+        connection = Connection(DroppingLoop())  # type: ignore[arg-type]
         ours.watch(table.id, connection)
         copy.check()
         assert copy.followed

@@ -235,3 +235,10 @@ def screenshot(page: Any, folder: Path, name: str, *, whole: bool = False) -> Pa
         Path(artefacts).mkdir(parents=True, exist_ok=True)
         shutil.copy(path, Path(artefacts) / path.name)
     return path
+
+
+class DroppingLoop:
+    """Stands for a connection's event loop in a test of the hub alone: what it is handed is dropped."""
+
+    def call_soon_threadsafe(self, *_: Any) -> None:
+        pass
