@@ -62,16 +62,24 @@ def exclusive(lock_file: Path) -> Iterator[None]:
     among those sharing a SQLite file, the others waiting asleep in the kernel. Where there is no
     ``fcntl`` (Windows), the block runs at once."""
     try:
-        import fcntl
+        import fcntl  # noqa: F401  (only to know whether there is one)
     except ImportError:
         yield
         return
-    with lock_file.open("a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(held, fcntl.LOCK_UN)
+    with lock_file.open("a") as held, _locked(held):
+        yield
+
+
+@contextlib.contextmanager
+def _locked(held: IO[str]) -> Iterator[None]:
+    """An exclusive lock on the open file ``held`` while the block runs (POSIX only)."""
+    import fcntl
+
+    fcntl.flock(held, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(held, fcntl.LOCK_UN)
 
 
 class RefusedWriteError(Exception):
@@ -162,15 +170,10 @@ class GroupCommit:
         if self.lock_file is None:
             yield
             return
-        import fcntl  # only where several processes share a SQLite file: tavola serve --workers
-
         if self._lock_held is None:  # opened once, by the commit thread, and kept open until it ends
             self._lock_held = self.lock_file.open("a")
-        fcntl.flock(self._lock_held, fcntl.LOCK_EX)
-        try:
+        with _locked(self._lock_held):
             yield
-        finally:
-            fcntl.flock(self._lock_held, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[Connection]:
