@@ -7,7 +7,7 @@ import pytest
 
 from builders import START_COUNTS, position
 from tavola import ALL_ROLLS, Position
-from tavola.movegen import HIT_NEEDS_HOME, generate, generate_batch, single_moves
+from tavola.movegen import HIT_NEEDS_HOME, generate, generate_batch, next_moves, single_moves
 
 
 @pytest.mark.parametrize("roll", ALL_ROLLS, ids=str)
@@ -89,3 +89,22 @@ def test_V1_single_moves_do_not_hit_before_a_checker_is_home_in_dutch():
 def test_single_moves_take_a_die_of_1_to_6():
     with pytest.raises(ValueError, match="die"):
         single_moves(Position.start().to_array(), 7)
+
+
+def test_R12_next_moves_keep_only_the_larger_die_when_one_of_two_can_be_played():
+    # 6-5, the last checker outside home on the 24-point: 24/18 or 24/19, then the 13-point is blocked
+    last = position({24: 1, 1: 14}, {13: 2, 12: 2})
+    results, _moves = generate(last.to_array(), 6, 5)
+    assert next_moves(last.to_array(), (6, 5), results).tolist() == [[24, 18, 0]]
+
+
+def test_next_moves_of_a_played_out_roll_are_none():
+    start = Position.start().to_array()
+    assert next_moves(start, (), start[np.newaxis]).shape == (0, 3)
+
+
+@pytest.mark.parametrize("dice", [(7,), (6, 5, 4), (1, 1, 1, 1, 1)], ids=str)
+def test_next_moves_take_what_is_left_of_a_roll(dice):
+    start = Position.start().to_array()
+    with pytest.raises(ValueError, match="dice"):
+        next_moves(start, dice, start[np.newaxis])

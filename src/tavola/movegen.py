@@ -531,6 +531,109 @@ def _single_moves(board: IntArray, die: int, flags: int, moves: IntArray, result
     return count
 
 
+def next_moves(
+    position: IntArray, dice: tuple[int, ...], legal_results: IntArray, flags: int = 0
+) -> IntArray:
+    """The single-die moves that may come next in a turn played part way, in one compiled call: those after
+    which some way to play the rest of ``dice`` (what is left of the roll) ends in one of ``legal_results``,
+    the boards the roll's legal plays leave (R11, R12). Each move ``(source, destination, hit)``, the
+    larger die's first, sources from the furthest back; a move either die makes (bearing off) once. No
+    move where no dice are left.
+
+    >>> from tavola.position import Position
+    >>> start = Position.start().to_array()
+    >>> results, _moves = generate(start, 6, 5)
+    >>> next_moves(start, (6, 5), results).tolist()
+    [[24, 18, 0], [13, 7, 0], [8, 2, 0], [13, 8, 0], [8, 3, 0]]
+    """
+    if len(dice) > 4 or any(not 1 <= die <= 6 for die in dice):
+        raise ValueError(f"dice are up to four values 1-6, not {dice}")
+    if len(set(dice)) > 1 and len(dice) != 2:
+        raise ValueError(f"more than two dice are all the same value, not {dice}")
+    if not dice:
+        return np.empty((0, 3), dtype=np.int8)
+    work = _work_arrays()
+    board = np.ascontiguousarray(position, dtype=np.int8)
+    results = np.ascontiguousarray(legal_results, dtype=np.int8)
+    if board.shape != (ARRAY_SIZE,) or results.ndim != 2 or results.shape[1] != ARRAY_SIZE:
+        raise ValueError(f"a board of {ARRAY_SIZE} values and (N, {ARRAY_SIZE}) results, not {board.shape}")
+    left = np.array(sorted(dice, reverse=True), dtype=np.int8)
+    return _next_moves(board, left, flags, results, *work.arrays(), work.out_boards, work.out_moves)
+
+
+@njit(cache=True)
+def _next_moves(
+    board: IntArray,
+    dice: IntArray,
+    flags: int,
+    legal: IntArray,
+    levels: IntArray,
+    path: IntArray,
+    state: npt.NDArray[np.int64],
+    table_index: npt.NDArray[np.int32],
+    table_stamp: npt.NDArray[np.int64],
+    out_boards: IntArray,
+    out_moves: IntArray,
+) -> IntArray:
+    """:func:`next_moves`, ``dice`` sorted from the largest."""
+    hashes = np.empty(legal.shape[0], dtype=np.int64)
+    for row in range(legal.shape[0]):
+        hashes[row] = board_hash(legal[row])
+    order = np.argsort(hashes)
+    ordered = hashes[order]
+    found = np.empty((2 * MY_WAITING, 3), dtype=np.int8)
+    count = 0
+    moves = np.empty((MY_WAITING, 3), dtype=np.int8)
+    afters = np.empty((MY_WAITING, ARRAY_SIZE), dtype=np.int8)
+    rest = dice.shape[0] - 1
+    for index in range(dice.shape[0]):
+        die = dice[index]
+        if index > 0 and dice[index - 1] == die:
+            continue  # each die value once
+        other = dice[1] if index == 0 and rest > 0 else dice[0]  # what is left is one die, or a double's
+        for move in range(_single_moves(board, die, flags, moves, afters)):
+            if _found(found, count, moves[move, 0], moves[move, 1]):
+                continue
+            ends = False
+            if rest == 0:
+                ends = _among(afters[move], legal, ordered, order)
+            else:
+                written = plays_into(
+                    afters[move], other, other, rest, flags, levels, path, state, table_index, table_stamp,
+                    out_boards, out_moves, 0,
+                )  # fmt: skip
+                for row in range(written):
+                    if _among(out_boards[row], legal, ordered, order):
+                        ends = True
+                        break
+            if ends:
+                found[count] = moves[move]
+                count += 1
+    return found[:count].copy()
+
+
+@njit(cache=True, inline="always")
+def _found(found: IntArray, count: int, source: int, target: int) -> bool:
+    for row in range(count):  # noqa: SIM110 (a plain loop compiles to the fastest code)
+        if found[row, 0] == source and found[row, 1] == target:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _among(
+    board: IntArray, legal: IntArray, ordered: npt.NDArray[np.int64], order: npt.NDArray[np.int64]
+) -> bool:
+    """Whether ``board`` is a row of ``legal``, whose hashes are ``ordered`` (sorted; ``order`` the rows)."""
+    value = board_hash(board)
+    at = np.searchsorted(ordered, value)
+    while at < ordered.shape[0] and ordered[at] == value:
+        if _same(legal[order[at]], board):
+            return True
+        at += 1
+    return False
+
+
 def generate_dice_batch(
     positions: IntArray, dice: tuple[int, ...], flags: int = 0
 ) -> tuple[npt.NDArray[np.int64], IntArray, IntArray]:

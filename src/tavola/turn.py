@@ -38,7 +38,7 @@ from tavola.movegen import (
     highest_checker,
     may_hit,
     move_checker,
-    single_moves,
+    next_moves,
 )
 from tavola.notation import (
     Segment,
@@ -235,23 +235,11 @@ class Turn:
     @_Kept
     def _next_moves(self) -> tuple[Move, ...]:
         """:meth:`next_moves`, found once per turn (a turn never changes; a page lists them after every
-        change, and a table asks them again to see who may act).
-
-        Each die's candidate moves are judged together: what may follow each of them is generated in one
-        compiled call, and a candidate stays where some way on ends in one of the roll's legal plays."""
-        found: list[Move] = []
-        board = self.current.to_array()
-        remaining = list(self.remaining)
-        for die in sorted(set(remaining), reverse=True):
-            moves, afters = single_moves(board, die, self.variant.flags)
-            candidates = [move_of(*row) for row in moves.tolist()]
-            fresh = [index for index, move in enumerate(candidates) if move not in found]  # bearing off
-            if fresh:  # with either die from the same point is one move
-                rest = list(remaining)
-                rest.remove(die)
-                judged = self._finish(afters[fresh], rest)
-                found += [candidates[index] for index, ok in zip(fresh, judged, strict=True) if ok]
-        return tuple(found)
+        change, and a table asks them again to see who may act), in one compiled call
+        (:func:`~tavola.movegen.next_moves`): a candidate stays where some way on ends in one of the roll's
+        legal plays."""
+        found = next_moves(self.current.to_array(), self.remaining, self.legal.results, self.variant.flags)
+        return tuple(move_of(*row) for row in found.tolist())
 
     def _finish(self, boards: npt.NDArray[np.int8], rest: list[int]) -> list[bool]:
         """For each board (one more move made; a row each), whether some way to play the dice ``rest``
