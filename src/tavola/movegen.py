@@ -552,29 +552,16 @@ def next_moves(
         raise ValueError(f"more than two dice are all the same value, not {dice}")
     if not dice:
         return np.empty((0, 3), dtype=np.int8)
-    work = _work_arrays()
     board = np.ascontiguousarray(position, dtype=np.int8)
     results = np.ascontiguousarray(legal_results, dtype=np.int8)
     if board.shape != (ARRAY_SIZE,) or results.ndim != 2 or results.shape[1] != ARRAY_SIZE:
         raise ValueError(f"a board of {ARRAY_SIZE} values and (N, {ARRAY_SIZE}) results, not {board.shape}")
     left = np.array(sorted(dice, reverse=True), dtype=np.int8)
-    return _next_moves(board, left, flags, results, *work.arrays(), work.out_boards, work.out_moves)
+    return _next_moves(board, left, flags, results)
 
 
 @njit(cache=True)
-def _next_moves(
-    board: IntArray,
-    dice: IntArray,
-    flags: int,
-    legal: IntArray,
-    levels: IntArray,
-    path: IntArray,
-    state: npt.NDArray[np.int64],
-    table_index: npt.NDArray[np.int32],
-    table_stamp: npt.NDArray[np.int64],
-    out_boards: IntArray,
-    out_moves: IntArray,
-) -> IntArray:
+def _next_moves(board: IntArray, dice: IntArray, flags: int, legal: IntArray) -> IntArray:
     """:func:`next_moves`, ``dice`` sorted from the largest."""
     hashes = np.empty(legal.shape[0], dtype=np.int64)
     for row in range(legal.shape[0]):
@@ -585,6 +572,7 @@ def _next_moves(
     count = 0
     moves = np.empty((MY_WAITING, 3), dtype=np.int8)
     afters = np.empty((MY_WAITING, ARRAY_SIZE), dtype=np.int8)
+    levels = np.empty((4, ARRAY_SIZE), dtype=np.int8)
     rest = dice.shape[0] - 1
     for index in range(dice.shape[0]):
         die = dice[index]
@@ -594,22 +582,62 @@ def _next_moves(
         for move in range(_single_moves(board, die, flags, moves, afters)):
             if _found(found, count, moves[move, 0], moves[move, 1]):
                 continue
-            ends = False
-            if rest == 0:
-                ends = _among(afters[move], legal, ordered, order)
-            else:
-                written = plays_into(
-                    afters[move], other, other, rest, flags, levels, path, state, table_index, table_stamp,
-                    out_boards, out_moves, 0,
-                )  # fmt: skip
-                for row in range(written):
-                    if _among(out_boards[row], legal, ordered, order):
-                        ends = True
-                        break
-            if ends:
+            levels[0] = afters[move]
+            if _reaches(levels, other, rest, flags, legal, ordered, order):
                 found[count] = moves[move]
                 count += 1
     return found[:count].copy()
+
+
+@njit(cache=True)
+def _reaches(
+    levels: IntArray,
+    die: int,
+    count: int,
+    flags: int,
+    legal: IntArray,
+    ordered: npt.NDArray[np.int64],
+    order: npt.NDArray[np.int64],
+) -> bool:
+    """Whether some way to move ``count`` times ``die`` from ``levels[0]``, or as many times as the rules let
+    it move, leaves one of the ``legal`` boards: a depth-first search, stopped at the first found.
+
+    A way stops only where no move is left: a legal play uses as many dice as can be used (R11), so a
+    board with a move left is no legal play's (R12 is the boards': where only one die of two is played,
+    the legal boards are the larger die's)."""
+    sources = np.empty(count + 1, dtype=np.int64)
+    moved = np.zeros(count + 1, dtype=np.bool_)
+    depth = 0
+    sources[0] = MY_WAITING
+    while depth >= 0:
+        current = levels[depth]
+        if depth == count:
+            if _among(current, legal, ordered, order):
+                return True
+            depth -= 1
+            continue
+        top = highest_checker(current, MY_BAR)
+        hitting = may_hit(current, flags)
+        went_on = False
+        while sources[depth] > 0:
+            source = sources[depth]
+            sources[depth] -= 1
+            target = destination(current, source, die, top, hitting)
+            if target < 0:
+                continue
+            moved[depth] = True
+            levels[depth + 1] = current
+            move_checker(levels[depth + 1], source, target)
+            depth += 1
+            sources[depth] = MY_WAITING
+            moved[depth] = False
+            went_on = True
+            break
+        if not went_on:
+            if not moved[depth] and _among(current, legal, ordered, order):
+                return True  # nothing moves from here: the way stops at this board
+            depth -= 1
+    return False
 
 
 @njit(cache=True, inline="always")
