@@ -21,20 +21,15 @@ tavola.errors.IllegalPlayError: 24/19: point 19 is blocked (R5)
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
-
-import numpy as np
-import numpy.typing as npt
 
 from tavola.dice import Dice
 from tavola.errors import AmbiguousPlayError, IllegalPlayError, NotationError
 from tavola.i18n import _
 from tavola.movegen import (
     destination,
-    generate_dice_batch,
     highest_checker,
     may_hit,
     move_checker,
@@ -48,7 +43,7 @@ from tavola.notation import (
     format_play,
     parse_segments,
 )
-from tavola.play import LegalPlays, Move, Play, move_of, row_bytes
+from tavola.play import LegalPlays, Move, Play, move_of
 from tavola.position import BAR, OFF, Position
 from tavola.variants import STANDARD, Variant
 
@@ -225,8 +220,9 @@ class Turn:
         return turn
 
     def _can_finish(self) -> bool:
-        """Whether some way to play the dice left ends in a legal play."""
-        return self._finish(self.current.to_array()[np.newaxis], list(self.remaining))[0]
+        """Whether some way to play the dice left ends in a legal play: the moves so far make one, or a next
+        move leads to one (found once, and listed from then on)."""
+        return self.is_complete or bool(self._next_moves)
 
     def next_moves(self) -> list[Move]:
         """The single-die moves that may come next, each leaving a way to finish the roll."""
@@ -240,17 +236,6 @@ class Turn:
         legal plays."""
         found = next_moves(self.current.to_array(), self.remaining, self.legal.results, self.variant.flags)
         return tuple(move_of(*row) for row in found.tolist())
-
-    def _finish(self, boards: npt.NDArray[np.int8], rest: list[int]) -> list[bool]:
-        """For each board (one more move made; a row each), whether some way to play the dice ``rest``
-        from it ends in a legal play of the roll."""
-        rows = self.legal.rows()
-        if not rest:
-            return [board in rows for board in row_bytes(boards)]
-        offsets, results, _moves = generate_dice_batch(boards, tuple(rest), self.variant.flags)
-        ends = [result in rows for result in row_bytes(results)]
-        bounds = offsets.tolist()
-        return [any(ends[first:last]) for first, last in itertools.pairwise(bounds)]
 
     def __str__(self) -> str:
         moves = self.notation or _("(no moves yet)")
