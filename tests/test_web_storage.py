@@ -221,6 +221,32 @@ def test_a_listener_started_hears_what_is_said_right_after(request: pytest.Fixtu
         engine.dispose()
 
 
+def test_a_sqlite_listener_decodes_only_the_events_of_the_tables_it_wants(tmp_path: Path) -> None:
+    """A process hears only the tables its connections watch: the others' events are skipped undecoded,
+    and read past, never read again."""
+    from tavola.web.events import Listener
+
+    engine = open_database(f"sqlite:///{tmp_path / 'shared.sqlite3'}")
+    speaker, hearer = Store(engine, shared=True), Store(engine, shared=True)
+    heard: list[dict[str, object]] = []
+    listener = Listener(hearer, heard.append, lambda: None, wanted=lambda table: table == "watched")
+    try:
+        for number, table in enumerate(["watched", "other", "watched", "other"]):
+            speaker.publish({"table": table, "number": number})
+        listener.poll_once()
+        assert heard == [{"table": "watched", "number": 0}, {"table": "watched", "number": 2}]
+        newest, events = hearer.events_after(0)  # no table wanted: every one, decoded
+        assert [event["number"] for _number, _origin, event in events] == [0, 1, 2, 3]
+        assert hearer.events_after(newest, lambda table: True) == (newest, [])
+        speaker.publish({"table": "other", "number": 4})
+        listener.poll_once()
+        assert len(heard) == 2
+    finally:
+        speaker.close()
+        hearer.close()
+        engine.dispose()
+
+
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_actions_stored_together_are_one_change_or_none(
     database: str, tmp_path: Path, request: pytest.FixtureRequest

@@ -47,14 +47,20 @@ _READY_SECONDS = 10.0
 class Listener:
     """Hears the events of the other processes sharing ``store``'s database, in a thread of its own
     (:meth:`start`, :meth:`stop`); ``heard`` gets each event, ``lost`` is called where some may have
-    been missed."""
+    been missed. Where ``wanted`` is given, a SQLite database's events of the tables it does not want
+    are skipped undecoded."""
 
     def __init__(
-        self, store: Store, heard: Callable[[dict[str, Any]], None], lost: Callable[[], None]
+        self,
+        store: Store,
+        heard: Callable[[dict[str, Any]], None],
+        lost: Callable[[], None],
+        wanted: Callable[[str], bool] | None = None,
     ) -> None:
         self.store = store
         self.heard = heard
         self.lost = lost
+        self.wanted = wanted
         self._stop = threading.Event()
         self._listening = threading.Event()
         self._thread: threading.Thread | None = None
@@ -95,11 +101,11 @@ class Listener:
 
     def poll_once(self) -> None:
         """Hand on the events stored since the last look; now and then, forget the old ones."""
-        newest, events = self.store.events_after(self._last)
+        newest, events = self.store.events_after(self._last, self.wanted)
         if newest < self._last:  # the numbers started again (the file replaced, say)
             self._last = 0
             self.lost()
-            newest, events = self.store.events_after(self._last)
+            newest, events = self.store.events_after(self._last, self.wanted)
         for number, origin, event in events:
             self._last = number
             self._tell(origin, event)

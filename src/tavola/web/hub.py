@@ -158,7 +158,7 @@ class Hub:
         sweep (:meth:`sweep`)."""
         if self.store.shared:
             self._refreshers = ThreadPoolExecutor(4, thread_name_prefix="tavola-refresh")
-            self._listener = Listener(self.store, self._heard, self._lost)
+            self._listener = Listener(self.store, self._heard, self._lost, self._watched)
             self._listener.start()
         sweeper = threading.Thread(target=self._sweep_often, name="tavola-sweep", daemon=True)
         sweeper.start()
@@ -245,6 +245,11 @@ class Hub:
             return (
                 bool(self.watchers.get(table_id)) or now - self._used.get(table_id, 0.0) < IDLE_SECONDS / 10
             )
+
+    def _watched(self, table_id: str) -> bool:
+        """Whether a connection of this process watches the table: the events of the others are skipped
+        undecoded where the database lets them be (SQLite), :meth:`_heard` doing nothing with them."""
+        return table_id in self.watchers
 
     def _heard(self, event: dict[str, Any]) -> None:
         """Another process changed a table, or said something at it."""
