@@ -18,15 +18,17 @@ from tavola.bot.player import Bot
 from tavola.dice import Dice
 from tavola.i18n import _
 from tavola.position import Position
+from tavola.turn import Turn
 
 NOTICE_AFTER = 0.3
 """Seconds of waiting after which the status line appears (a cached engine is ready well before)."""
 
 
 def warm_up(bot: Bot | None = None) -> None:
-    """Run what the first screen and the first move need once: legal plays and, with a bot, its play."""
+    """Run what the first screen and the first move need once: legal plays, the next single moves and,
+    with a bot, its play."""
     start = Position.start()
-    start.legal_plays(Dice(3, 1))
+    Turn(start, Dice(3, 1)).next_moves()  # the roll's legal plays first, then what may come next
     if bot is not None:
         bot.play(start, Dice(3, 1))
 
