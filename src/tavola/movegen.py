@@ -546,18 +546,23 @@ def next_moves(
     >>> next_moves(start, (6, 5), results).tolist()
     [[24, 18, 0], [13, 7, 0], [8, 2, 0], [13, 8, 0], [8, 3, 0]]
     """
-    if len(dice) > 4 or any(not 1 <= die <= 6 for die in dice):
-        raise ValueError(f"dice are up to four values 1-6, not {dice}")
-    if len(set(dice)) > 1 and len(dice) != 2:
-        raise ValueError(f"more than two dice are all the same value, not {dice}")
     if not dice:
         return np.empty((0, 3), dtype=np.int8)
+    _check_dice_left(dice)
     board = np.ascontiguousarray(position, dtype=np.int8)
     results = np.ascontiguousarray(legal_results, dtype=np.int8)
     if board.shape != (ARRAY_SIZE,) or results.ndim != 2 or results.shape[1] != ARRAY_SIZE:
         raise ValueError(f"a board of {ARRAY_SIZE} values and (N, {ARRAY_SIZE}) results, not {board.shape}")
     left = np.array(sorted(dice, reverse=True), dtype=np.int8)
     return _next_moves(board, left, flags, results)
+
+
+def _check_dice_left(dice: tuple[int, ...]) -> None:
+    """Refuse what is no roll's dice left: one die, two different dice, or one to four of one value."""
+    if not 1 <= len(dice) <= 4 or any(not 1 <= die <= 6 for die in dice):
+        raise ValueError(f"dice are one to four values 1-6, not {dice}")
+    if len(set(dice)) > 1 and len(dice) != 2:
+        raise ValueError(f"more than two dice are all the same value, not {dice}")
 
 
 @njit(cache=True)
@@ -677,10 +682,7 @@ def generate_dice_batch(
     >>> offsets.tolist()
     [0, 7, 14]
     """
-    if not 1 <= len(dice) <= 4 or any(not 1 <= die <= 6 for die in dice):
-        raise ValueError(f"dice are one to four values 1-6, not {dice}")
-    if len(set(dice)) > 1 and len(dice) != 2:
-        raise ValueError(f"more than two dice are all the same value, not {dice}")
+    _check_dice_left(dice)
     work = _work_arrays()
     boards = np.ascontiguousarray(positions, dtype=np.int8)
     if boards.ndim != 2 or boards.shape[1] != ARRAY_SIZE:

@@ -260,7 +260,7 @@ class Hub:
         if isinstance(message, dict):
             seats = event.get("seats")
             self._send(table_id, message, seats if isinstance(seats, list) else None)
-        elif table_id in self.watchers:
+        elif self._watched(table_id):
             self._refresh(table_id, event)
 
     def _lost(self) -> None:
